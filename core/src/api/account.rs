@@ -1,0 +1,90 @@
+//! Account operations: read the account, check a key, revoke keys, delete, sign out.
+
+use http::{StatusCode, header};
+use serde::Serialize;
+
+use super::session::{self, Session};
+use super::user_view::ApiUser;
+use crate::App;
+use crate::domain::UserKey;
+use crate::http::{ApiError, Incoming, Reply, cookies, pages};
+
+#[derive(Serialize)]
+struct UserAnswer<'a> {
+    user: ApiUser<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewards: Option<[(); 0]>,
+    is_banned: bool,
+}
+
+fn user_answer(session: &Session, with_rewards: bool) -> Reply {
+    Reply::success(&UserAnswer {
+        user: ApiUser::new(&session.account, &session.key, session.expires),
+        rewards: with_rewards.then_some([]),
+        is_banned: session.account.is_banned,
+    })
+}
+
+/// `GET /api/user/{userKey}`: `{status, user, rewards, is_banned}`.
+pub(super) async fn get_user(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    Ok(user_answer(&session, true))
+}
+
+/// `GET`/`HEAD /user/{userKey}`: the legacy key check, 200 with the account or 401.
+pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    Ok(user_answer(&session, false))
+}
+
+/// `POST /api/user/{userKey}/clear-sessions`: revokes every key of the account.
+pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    app.store.revoke_all_keys(session.account.id).await?;
+    Ok(Reply::success(&serde_json::json!({})))
+}
+
+/// `POST /api/user/{userKey}/delete-account?confirmationKey=`: with a second valid key of the
+/// same account, deletes the account and everything personal in it.
+pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let confirmation = incoming.query.required("confirmationKey")?;
+    if UserKey::parse(confirmation).is_none() {
+        return Err(ApiError::invalid(
+            "confirmationKey",
+            "must be a user key: 48 lower-case hex characters",
+        ));
+    }
+    if confirmation == session.key.as_str() {
+        return Err(ApiError::invalid(
+            "confirmationKey",
+            "must be another key of the account than the one in the path",
+        ));
+    }
+    let confirmed = session::resolve(&app, confirmation)
+        .await?
+        .is_some_and(|other| other.account.id == session.account.id);
+    if !confirmed {
+        return Err(ApiError::Forbidden {
+            code: "confirmation_failed",
+            message: "`confirmationKey` is not another valid key of this account".to_owned(),
+        });
+    }
+    app.store.delete_account(session.account.id).await?;
+    Ok(Reply::success(&serde_json::json!({})))
+}
+
+/// `GET /user/logout`: revokes the key in the `userKey` cookie, if any, and answers a page
+/// whose headers expire the key cookie and the login-state cookie.
+pub(super) async fn logout(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    if let Some(key) = incoming
+        .cookie(cookies::USER_KEY_COOKIE)
+        .as_deref()
+        .and_then(UserKey::parse)
+    {
+        app.store.revoke_key(&key.hash()).await?;
+    }
+    Ok(Reply::html(StatusCode::OK, pages::logout_page())
+        .with_header(header::SET_COOKIE, &cookies::expire(cookies::USER_KEY_COOKIE))
+        .with_header(header::SET_COOKIE, &cookies::expire(cookies::LOGIN_STATE_COOKIE)))
+}

@@ -1,0 +1,172 @@
+//! `GET /api/config`: the client configuration and the extras.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::session;
+use crate::App;
+use crate::content::{AbTest, Announcement, Extras, PatchNotes, SeasonPreview};
+use crate::domain::{ApiDate, ClientVersion, Platform, format_plain_datetime};
+use crate::http::{ApiError, Incoming, Reply};
+use crate::store::AccountId;
+
+#[derive(Serialize)]
+struct ConfigAnswer<'a> {
+    config: ConfigView<'a>,
+    extras: ExtrasView<'a>,
+}
+
+#[derive(Serialize)]
+struct ConfigView<'a> {
+    maintenance: bool,
+    update_required: bool,
+    disable_udp: bool,
+    version: &'a str,
+    environment: &'a str,
+    endpoint: &'a str,
+    regions: &'a [String],
+}
+
+#[derive(Serialize, Default)]
+struct ExtrasView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    announcement: Option<&'a Announcement>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limited_event: Option<LimitedEventView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch_notes: Option<&'a PatchNotes>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ab_test: Option<AbTestView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    season_preview: Option<SeasonPreviewView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    giveaway: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changelog: Option<&'a serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct LimitedEventView<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    tagline: &'a str,
+    ends: ApiDate,
+}
+
+#[derive(Serialize)]
+struct AbTestView<'a> {
+    id: &'a str,
+    group: &'a str,
+}
+
+#[derive(Serialize)]
+struct SeasonPreviewView {
+    season: u32,
+    current_day: i64,
+    timer_ends: String,
+}
+
+/// Answers `{status, config, extras}`.
+///
+/// `platform` (web, windows, android, ios), `version` and `version2` decide `update_required`;
+/// a bad value of any is a 400 naming it. `userKey` is optional: with a valid key the account's
+/// A/B group is included. `isPolledUpdate=true` marks the client's periodic poll, which only
+/// acts on `config`: the extras are left out (`extras: {}`).
+pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let query = &incoming.query;
+    let platform = query
+        .optional("platform")
+        .map(|name| {
+            Platform::parse(name)
+                .ok_or_else(|| ApiError::invalid("platform", "must be one of web, windows, android, ios"))
+        })
+        .transpose()?;
+    let version = version_param(query.optional("version"), "version")?;
+    let anticheat = version_param(query.optional("version2"), "version2")?;
+    let polled = query.optional_bool("isPolledUpdate")?.unwrap_or(false);
+    let caller = session::optional(&app, &incoming).await?;
+
+    let client = &app.content.client;
+    let config = ConfigView {
+        maintenance: client.maintenance,
+        update_required: client.update_required(platform, version, anticheat),
+        disable_udp: client.disable_udp,
+        version: &client.version,
+        environment: &client.environment,
+        endpoint: &client.endpoint,
+        regions: &client.regions,
+    };
+    let extras = if polled {
+        ExtrasView::default()
+    } else {
+        extras_view(
+            &app.content.extras,
+            app.clock.now(),
+            caller.map(|session| session.account.id),
+        )
+    };
+    Ok(Reply::success(&ConfigAnswer { config, extras }))
+}
+
+fn version_param(text: Option<&str>, name: &'static str) -> Result<Option<ClientVersion>, ApiError> {
+    text.map(|text| {
+        ClientVersion::parse(text)
+            .ok_or_else(|| ApiError::invalid(name, "must be a dotted version such as 2.8.1"))
+    })
+    .transpose()
+}
+
+fn extras_view(extras: &Extras, now: OffsetDateTime, account: Option<AccountId>) -> ExtrasView<'_> {
+    ExtrasView {
+        announcement: extras.announcement.as_ref(),
+        limited_event: extras
+            .limited_event
+            .as_ref()
+            .filter(|event| event.ends > now)
+            .map(|event| LimitedEventView {
+                name: &event.name,
+                kind: &event.kind,
+                tagline: &event.tagline,
+                ends: ApiDate(event.ends),
+            }),
+        patch_notes: extras.patch_notes.as_ref(),
+        ab_test: extras
+            .ab_test
+            .as_ref()
+            .zip(account)
+            .map(|(test, account)| AbTestView {
+                id: &test.id,
+                group: ab_group(test, account),
+            }),
+        season_preview: extras
+            .season_preview
+            .as_ref()
+            .filter(|preview| preview.timer_ends > now)
+            .map(|preview| season_preview_view(preview, now)),
+        giveaway: extras.giveaway.as_ref(),
+        changelog: extras.changelog.as_ref(),
+    }
+}
+
+/// The account's group: a hash of test id and account id, so it never changes for them.
+fn ab_group(test: &AbTest, account: AccountId) -> &str {
+    let digest = Sha256::digest(format!("{}:{}", test.id, account.0));
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    let groups = test.groups.len() as u64;
+    let index = usize::try_from(u64::from_be_bytes(first) % groups).unwrap_or_default();
+    test.groups.get(index).map_or("", String::as_str)
+}
+
+/// Day 1 is the season's first day; before it starts, the day is 0.
+fn season_preview_view(preview: &SeasonPreview, now: OffsetDateTime) -> SeasonPreviewView {
+    let elapsed = now - preview.starts;
+    let current_day = if elapsed.is_negative() { 0 } else { elapsed.whole_days() + 1 };
+    SeasonPreviewView {
+        season: preview.season,
+        current_day,
+        timer_ends: format_plain_datetime(preview.timer_ends),
+    }
+}

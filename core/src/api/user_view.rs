@@ -1,0 +1,86 @@
+//! ApiUser: the signed-in account as the wire contract shapes it.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use crate::domain::{ApiDate, UserKey};
+use crate::store::Account;
+
+/// The ApiUser object. Collections that later parts of the service fill (clans, licenses,
+/// packs, subscriptions, purchases, level rewards) are present and empty.
+#[derive(Serialize)]
+pub(super) struct ApiUser<'a> {
+    id: i64,
+    provider: &'a str,
+    identifier: &'a str,
+    name: Option<&'a str>,
+    avatar: Option<&'a str>,
+    email: Option<&'a str>,
+    friend_code: String,
+    status: &'a str,
+    experience: i64,
+    level: i64,
+    coins: i64,
+    gems: i64,
+    created: ApiDate,
+    updated: ApiDate,
+    #[serde(rename = "keyExpires")]
+    key_expires: ApiDate,
+    key: &'a str,
+    progression: Progression,
+    #[serde(rename = "nextLevelRewards")]
+    next_level_rewards: [(); 0],
+    clans: [(); 0],
+    licenses: [(); 0],
+    packs: [(); 0],
+    subscriptions: [(); 0],
+    iaps: [(); 0],
+}
+
+/// Progress towards the next level.
+#[derive(Serialize)]
+struct Progression {
+    #[serde(rename = "currentExperience")]
+    current_experience: i64,
+    #[serde(rename = "requiredExperience")]
+    required_experience: i64,
+    rewards: [(); 0],
+    #[serde(rename = "isStale")]
+    is_stale: bool,
+}
+
+impl<'a> ApiUser<'a> {
+    /// The account as seen by the holder of `key`, which expires at `key_expires`.
+    pub(super) fn new(account: &'a Account, key: &'a UserKey, key_expires: OffsetDateTime) -> Self {
+        Self {
+            id: account.id.0,
+            provider: &account.provider,
+            identifier: &account.identifier,
+            name: account.name.as_deref(),
+            avatar: account.avatar.as_deref(),
+            email: account.email.as_deref(),
+            friend_code: account.friend_code.to_string(),
+            status: &account.status,
+            experience: account.experience,
+            level: account.level,
+            coins: account.coins,
+            gems: account.gems,
+            created: ApiDate(account.created),
+            updated: ApiDate(account.updated),
+            key_expires: ApiDate(key_expires),
+            key: key.as_str(),
+            progression: Progression {
+                current_experience: account.experience,
+                required_experience: 0,
+                rewards: [],
+                is_stale: false,
+            },
+            next_level_rewards: [],
+            clans: [],
+            licenses: [],
+            packs: [],
+            subscriptions: [],
+            iaps: [],
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Pure rules and value types with no I/O. Each type only holds valid values.
+
+mod api_date;
+mod client_version;
+mod device_id;
+mod friend_code;
+mod platform;
+pub mod player_names;
+mod user_key;
+
+pub use api_date::{ApiDate, format_plain_datetime};
+pub use client_version::ClientVersion;
+pub use device_id::DeviceId;
+pub use friend_code::{FriendCode, FriendCodeError};
+pub use platform::Platform;
+pub use user_key::{KeyHash, UserKey};

@@ -1,0 +1,66 @@
+//! User keys: the account tokens clients carry, and the hashes the database stores.
+
+use std::fmt;
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+/// Number of random bytes in a user key.
+const KEY_BYTES: usize = 24;
+/// Number of lower-case hex characters in a user key.
+pub const KEY_CHARS: usize = KEY_BYTES * 2;
+
+/// A user key: 24 random bytes written as 48 lower-case hex characters.
+///
+/// ```
+/// use safezone_core::domain::UserKey;
+/// let key = UserKey::generate();
+/// assert_eq!(UserKey::parse(key.as_str()), Some(key.clone()));
+/// assert_eq!(UserKey::parse("ABC"), None);
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct UserKey(String);
+
+impl UserKey {
+    /// A fresh key from the operating system's cryptographic random source.
+    pub fn generate() -> Self {
+        let mut bytes = [0u8; KEY_BYTES];
+        rand::rng().fill_bytes(&mut bytes);
+        Self(hex::encode(bytes))
+    }
+
+    /// Accepts exactly 48 lower-case hex characters.
+    pub fn parse(text: &str) -> Option<Self> {
+        let well_formed = text.len() == KEY_CHARS
+            && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        well_formed.then(|| Self(text.to_owned()))
+    }
+
+    /// The key as clients send it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The hash under which the database knows this key.
+    pub fn hash(&self) -> KeyHash {
+        KeyHash(hex::encode(Sha256::digest(self.0.as_bytes())))
+    }
+}
+
+/// Never print a key by accident: debug output shows only that there is one.
+impl fmt::Debug for UserKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UserKey(..)")
+    }
+}
+
+/// The SHA-256 of a user key, as 64 lower-case hex characters: all the database ever sees.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KeyHash(String);
+
+impl KeyHash {
+    /// The hash as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}

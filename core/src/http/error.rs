@@ -1,0 +1,217 @@
+//! The one error type of the API and the one place where errors become HTTP statuses.
+
+use std::fmt;
+
+use http::{Method, StatusCode};
+use serde::Serialize;
+
+use super::Reply;
+use crate::store::StoreError;
+
+/// Every way a request can fail, each with its HTTP status, stable `code` and message.
+#[derive(Debug)]
+pub enum ApiError {
+    /// A required parameter is absent.
+    MissingParameter {
+        /// The parameter's name.
+        name: &'static str,
+    },
+    /// A parameter is present but its value is not acceptable.
+    InvalidParameter {
+        /// The parameter's name.
+        name: &'static str,
+        /// What is wrong with the value.
+        reason: String,
+    },
+    /// The request body is absent or not what the endpoint takes.
+    InvalidBody {
+        /// What is wrong with the body.
+        reason: String,
+    },
+    /// The request body is larger than the configured limit.
+    BodyTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The path is not validly percent-encoded UTF-8.
+    InvalidPathEncoding,
+    /// No user key came with a request that needs one.
+    MissingUserKey,
+    /// The user key is malformed, unknown, expired or revoked.
+    InvalidUserKey,
+    /// The caller is known but may not do this.
+    Forbidden {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// No endpoint answers this path.
+    RouteNotFound,
+    /// A named thing does not exist.
+    NotFound {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// The path exists but not for this method.
+    MethodNotAllowed {
+        /// The methods the path answers.
+        allowed: Vec<Method>,
+    },
+    /// The request conflicts with the current state (already done, taken, ...).
+    Conflict {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// The endpoint is obsolete and answers no more.
+    Gone {
+        /// What to use instead.
+        message: String,
+    },
+    /// The database does not answer.
+    Unavailable,
+    /// The request took longer than the configured time.
+    Timeout,
+    /// A bug or an unexpected failure; the detail is logged, never sent.
+    Internal {
+        /// What went wrong, for the log only.
+        detail: String,
+    },
+}
+
+/// The error envelope: `{"status":"error","code":...,"message":...}`.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    status: &'static str,
+    code: &'a str,
+    message: &'a str,
+}
+
+impl ApiError {
+    /// A value that is present but wrong; `reason` completes "parameter `name` ...".
+    pub fn invalid(name: &'static str, reason: impl Into<String>) -> Self {
+        Self::InvalidParameter {
+            name,
+            reason: reason.into(),
+        }
+    }
+
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::MissingParameter { .. }
+            | Self::InvalidParameter { .. }
+            | Self::InvalidBody { .. }
+            | Self::InvalidPathEncoding => StatusCode::BAD_REQUEST,
+            Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::MissingUserKey | Self::InvalidUserKey => StatusCode::UNAUTHORIZED,
+            Self::Forbidden { .. } => StatusCode::FORBIDDEN,
+            Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::Gone { .. } => StatusCode::GONE,
+            Self::Unavailable | Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable machine-readable code of this error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::MissingParameter { .. } => "missing_parameter",
+            Self::InvalidParameter { .. } => "invalid_parameter",
+            Self::InvalidBody { .. } => "invalid_body",
+            Self::BodyTooLarge { .. } => "body_too_large",
+            Self::InvalidPathEncoding => "invalid_path_encoding",
+            Self::MissingUserKey => "missing_user_key",
+            Self::InvalidUserKey => "invalid_user_key",
+            Self::RouteNotFound => "not_found",
+            Self::MethodNotAllowed { .. } => "method_not_allowed",
+            Self::Gone { .. } => "gone",
+            Self::Unavailable => "database_unavailable",
+            Self::Timeout => "timeout",
+            Self::Internal { .. } => "internal_error",
+            Self::Forbidden { code, .. } | Self::NotFound { code, .. } | Self::Conflict { code, .. } => {
+                code
+            }
+        }
+    }
+
+    /// The text for a person; never internal detail.
+    pub fn message(&self) -> String {
+        match self {
+            Self::MissingParameter { name } => format!("parameter `{name}` is required"),
+            Self::InvalidParameter { name, reason } => format!("parameter `{name}` {reason}"),
+            Self::InvalidBody { reason } => format!("request body {reason}"),
+            Self::BodyTooLarge { limit } => {
+                format!("request body is larger than the limit of {limit} bytes")
+            }
+            Self::InvalidPathEncoding => {
+                "the path is not validly percent-encoded UTF-8".to_owned()
+            }
+            Self::MissingUserKey => "a user key is required (path, `userKey` parameter, \
+                `userKey` cookie or `Authorization: Bearer`)"
+                .to_owned(),
+            Self::InvalidUserKey => "the user key is malformed, unknown, expired or revoked".to_owned(),
+            Self::RouteNotFound => "no endpoint at this path".to_owned(),
+            Self::MethodNotAllowed { allowed } => {
+                let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
+                format!("this path answers only {}", names.join(", "))
+            }
+            Self::Unavailable => "the database is not answering; try again shortly".to_owned(),
+            Self::Timeout => "the request took too long; try again".to_owned(),
+            Self::Internal { .. } => "internal error; it has been logged".to_owned(),
+            Self::Forbidden { message, .. }
+            | Self::NotFound { message, .. }
+            | Self::Conflict { message, .. }
+            | Self::Gone { message } => message.clone(),
+        }
+    }
+
+    /// The JSON error response, with `Allow` on a 405. Internal errors are logged here.
+    pub fn into_reply(self) -> Reply {
+        if let Self::Internal { detail } = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let message = self.message();
+        let body = ErrorBody {
+            status: "error",
+            code: self.code(),
+            message: &message,
+        };
+        let reply = Reply::json(self.status(), &body);
+        match self {
+            Self::MethodNotAllowed { allowed } => {
+                let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
+                reply.with_header(http::header::ALLOW, &names.join(", "))
+            }
+            _ => reply,
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message(), self.code())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Unavailable(why) => {
+                tracing::warn!(%why, "database unavailable");
+                Self::Unavailable
+            }
+            other => Self::Internal {
+                detail: other.to_string(),
+            },
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Responses: the JSON success envelope, JSON errors and HTML pages, with a full body.
+
+use bytes::Bytes;
+use http::{HeaderName, HeaderValue, Response, StatusCode, header};
+use http_body_util::Full;
+use serde::Serialize;
+
+/// A finished response with its whole body in memory.
+#[derive(Debug)]
+pub struct Reply(Response<Full<Bytes>>);
+
+/// The success envelope: `{"status":"success", ...fields}` with the fields at the top level.
+#[derive(Serialize)]
+struct Success<'a, T: Serialize> {
+    status: &'static str,
+    #[serde(flatten)]
+    fields: &'a T,
+}
+
+impl Reply {
+    /// `200` with `{"status":"success", ...fields}`; `fields` must serialize to an object.
+    pub fn success<T: Serialize>(fields: &T) -> Self {
+        Self::json(
+            StatusCode::OK,
+            &Success {
+                status: "success",
+                fields,
+            },
+        )
+    }
+
+    /// A JSON response with any status.
+    pub fn json<T: Serialize>(status: StatusCode, body: &T) -> Self {
+        match serde_json::to_vec(body) {
+            Ok(bytes) => Self::with_body(status, "application/json", bytes),
+            Err(error) => {
+                tracing::error!(%error, "response did not serialize");
+                Self::with_body(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "application/json",
+                    br#"{"status":"error","code":"internal_error","message":"internal error; it has been logged"}"#.to_vec(),
+                )
+            }
+        }
+    }
+
+    /// An HTML page.
+    pub fn html(status: StatusCode, page: String) -> Self {
+        Self::with_body(status, "text/html; charset=utf-8", page.into_bytes())
+    }
+
+    fn with_body(status: StatusCode, content_type: &'static str, body: Vec<u8>) -> Self {
+        let mut response = Response::new(Full::new(Bytes::from(body)));
+        *response.status_mut() = status;
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Self(response)
+    }
+
+    /// Adds a header; several values of one name are all kept (e.g. `Set-Cookie`).
+    /// A value that is not a valid header value is dropped and logged.
+    pub fn with_header(mut self, name: HeaderName, value: &str) -> Self {
+        match HeaderValue::from_str(value) {
+            Ok(value) => {
+                self.0.headers_mut().append(name, value);
+            }
+            Err(_) => tracing::error!(header = %name, "dropped an invalid header value"),
+        }
+        self
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.0.status()
+    }
+
+    /// The finished `http` response.
+    pub fn into_response(self) -> Response<Full<Bytes>> {
+        self.0
+    }
+}

@@ -1,0 +1,33 @@
+//! # Safezone core
+//!
+//! The account, progression and shop backend of an online battle-royale game, as one
+//! framework-agnostic [`tower::Service`] over [`http`] types. Mount [`SafezoneService`] under any
+//! server (hyper, warp, rocket, axum) or call it in-process; give it a [`store::Store`]
+//! (`safezone-storage` has SQLite and PostgreSQL) and a [`content::Content`] file.
+//!
+//! ```no_run
+//! # async fn run(store: std::sync::Arc<dyn safezone_core::store::Store>) {
+//! use safezone_core::{Safezone, content::Content};
+//! use tower::ServiceExt;
+//!
+//! let service = Safezone::new(store).content(Content::shipped()).service();
+//! let request = http::Request::get("/api/config?platform=web")
+//!     .body(http_body_util::Empty::<bytes::Bytes>::new())
+//!     .unwrap();
+//! let response = service.oneshot(request).await.unwrap();
+//! assert_eq!(response.status(), 200);
+//! # }
+//! ```
+
+mod api;
+pub mod cli;
+pub mod clock;
+pub mod content;
+pub mod domain;
+pub mod http;
+mod service;
+mod settings;
+pub mod store;
+
+pub use service::{App, AppState, Safezone, SafezoneService};
+pub use settings::Settings;

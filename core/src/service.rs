@@ -1,0 +1,118 @@
+//! The builder and the service that every server mounts.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Buf;
+use http::{Request, Response};
+use http_body_util::BodyExt;
+use tower::Service;
+
+use crate::clock::{Clock, SystemClock};
+use crate::content::Content;
+use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
+use crate::settings::Settings;
+use crate::store::Store;
+
+/// What every handler can reach: the store, the content, the settings and the clock.
+pub struct AppState {
+    /// Where accounts and everything else are kept.
+    pub store: Arc<dyn Store>,
+    /// The catalog, rules and client configuration.
+    pub content: Content,
+    /// Lifetimes and limits.
+    pub settings: Settings,
+    /// The source of "now".
+    pub clock: Arc<dyn Clock>,
+}
+
+/// Shared handle to the application state.
+pub type App = Arc<AppState>;
+
+/// Builds a [`SafezoneService`]: a store is required; content, settings and clock have defaults
+/// (the shipped content file, [`Settings::default`], the system clock).
+pub struct Safezone {
+    store: Arc<dyn Store>,
+    content: Content,
+    settings: Settings,
+    clock: Arc<dyn Clock>,
+}
+
+impl Safezone {
+    /// Starts a builder over `store`.
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self {
+            store,
+            content: Content::shipped(),
+            settings: Settings::default(),
+            clock: Arc::new(SystemClock),
+        }
+    }
+
+    /// Uses this content instead of the shipped one.
+    pub fn content(mut self, content: Content) -> Self {
+        self.content = content;
+        self
+    }
+
+    /// Uses these settings instead of the defaults.
+    pub fn settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// Uses this clock instead of the system clock.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The finished service, with every route and layer in place.
+    pub fn service(self) -> SafezoneService {
+        let app = Arc::new(AppState {
+            store: self.store,
+            content: self.content,
+            settings: self.settings,
+            clock: self.clock,
+        });
+        let router = Arc::new(crate::api::routes());
+        SafezoneService {
+            stack: service_stack(router, app),
+        }
+    }
+}
+
+/// The whole Safezone API as one `tower::Service` over `http` types.
+///
+/// Accepts any request body `B: http_body::Body`; answers `http::Response<ResponseBody>` and
+/// never fails: every error is a JSON response. Cheap to clone, `Send + Sync + 'static`.
+#[derive(Clone)]
+pub struct SafezoneService {
+    stack: crate::http::Stack,
+}
+
+impl<B> Service<Request<B>> for SafezoneService
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    type Response = Response<ResponseBody>;
+    type Error = Infallible;
+    type Future = <crate::http::Stack as Service<Request<crate::http::RequestBody>>>::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.stack.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let request = request.map(|body| {
+            body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
+                .map_err(|error| BodyError(error.into()))
+                .boxed_unsync()
+        });
+        self.stack.call(request)
+    }
+}
+

@@ -1,0 +1,115 @@
+//! The records that core and a store exchange.
+
+use time::OffsetDateTime;
+
+use crate::domain::{FriendCode, KeyHash};
+
+/// The database id of an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AccountId(pub i64);
+
+/// What an account may do beyond playing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// An ordinary player.
+    Player,
+    /// An operator: may edit tournament whitelists and use the admin endpoints.
+    Admin,
+}
+
+impl Role {
+    /// The role's name as stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Player => "player",
+            Self::Admin => "admin",
+        }
+    }
+
+    /// Reads a stored role name; unknown names are `None`.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "player" => Some(Self::Player),
+            "admin" => Some(Self::Admin),
+            _ => None,
+        }
+    }
+}
+
+/// A stored account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// The account's id.
+    pub id: AccountId,
+    /// The sign-in provider that created the account (`device`, `idpone`, ...).
+    pub provider: String,
+    /// The account's id at that provider.
+    pub identifier: String,
+    /// Display name, if the provider gave one.
+    pub name: Option<String>,
+    /// Avatar address, if the provider gave one.
+    pub avatar: Option<String>,
+    /// E-mail address, if the provider gave one.
+    pub email: Option<String>,
+    /// The account's unique friend code.
+    pub friend_code: FriendCode,
+    /// Presence as last reported (`offline` until a game server says otherwise).
+    pub status: String,
+    /// Experience points.
+    pub experience: i64,
+    /// Account level.
+    pub level: i64,
+    /// Coin balance.
+    pub coins: i64,
+    /// Gem balance.
+    pub gems: i64,
+    /// What the account may do beyond playing.
+    pub role: Role,
+    /// Whether an operator banned the account.
+    pub is_banned: bool,
+    /// When the account was created.
+    pub created: OffsetDateTime,
+    /// When the account last changed.
+    pub updated: OffsetDateTime,
+}
+
+/// A sign-in to perform: the identity, what a new account starts with, and the new key.
+#[derive(Debug, Clone)]
+pub struct NewSignIn {
+    /// The sign-in provider (`device`, ...).
+    pub provider: String,
+    /// The account's id at that provider (for devices, the device id).
+    pub identifier: String,
+    /// Display name for a new account.
+    pub name: Option<String>,
+    /// Avatar address for a new account.
+    pub avatar: Option<String>,
+    /// E-mail address for a new account.
+    pub email: Option<String>,
+    /// Friend codes to try, in order, when the account is new.
+    pub friend_code_candidates: Vec<FriendCode>,
+    /// Hash of the freshly issued user key.
+    pub key_hash: KeyHash,
+    /// When the new key expires.
+    pub key_expires: OffsetDateTime,
+    /// The time of the sign-in.
+    pub now: OffsetDateTime,
+}
+
+/// The result of a sign-in.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    /// The signed-in account as stored after the sign-in.
+    pub account: Account,
+    /// Whether this sign-in created the account.
+    pub first_login: bool,
+}
+
+/// An unexpired, unrevoked user key's session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySession {
+    /// The account the key opens.
+    pub account: AccountId,
+    /// When the key expires.
+    pub expires: OffsetDateTime,
+}

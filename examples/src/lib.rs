@@ -1,0 +1,1 @@
+//! Examples live beside this crate as cargo examples.
