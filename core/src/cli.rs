@@ -18,7 +18,11 @@ pub struct ServerArgs {
     pub listen: SocketAddr,
 
     /// Database: `sqlite://path` (created on first start) or `postgres://user@host/db`.
-    #[arg(long, env = "SAFEZONE_DATABASE_URL", default_value = "sqlite://safezone.db")]
+    #[arg(
+        long,
+        env = "SAFEZONE_DATABASE_URL",
+        default_value = "sqlite://safezone.db"
+    )]
     pub database_url: String,
 
     /// Content file (TOML); without it the shipped content is used.

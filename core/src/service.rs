@@ -115,4 +115,3 @@ where
         self.stack.call(request)
     }
 }
-

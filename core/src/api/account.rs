@@ -85,6 +85,12 @@ pub(super) async fn logout(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         app.store.revoke_key(&key.hash()).await?;
     }
     Ok(Reply::html(StatusCode::OK, pages::logout_page())
-        .with_header(header::SET_COOKIE, &cookies::expire(cookies::USER_KEY_COOKIE))
-        .with_header(header::SET_COOKIE, &cookies::expire(cookies::LOGIN_STATE_COOKIE)))
+        .with_header(
+            header::SET_COOKIE,
+            &cookies::expire(cookies::USER_KEY_COOKIE),
+        )
+        .with_header(
+            header::SET_COOKIE,
+            &cookies::expire(cookies::LOGIN_STATE_COOKIE),
+        ))
 }

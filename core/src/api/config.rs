@@ -79,8 +79,9 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
     let platform = query
         .optional("platform")
         .map(|name| {
-            Platform::parse(name)
-                .ok_or_else(|| ApiError::invalid("platform", "must be one of web, windows, android, ios"))
+            Platform::parse(name).ok_or_else(|| {
+                ApiError::invalid("platform", "must be one of web, windows, android, ios")
+            })
         })
         .transpose()?;
     let version = version_param(query.optional("version"), "version")?;
@@ -110,7 +111,10 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
     Ok(Reply::success(&ConfigAnswer { config, extras }))
 }
 
-fn version_param(text: Option<&str>, name: &'static str) -> Result<Option<ClientVersion>, ApiError> {
+fn version_param(
+    text: Option<&str>,
+    name: &'static str,
+) -> Result<Option<ClientVersion>, ApiError> {
     text.map(|text| {
         ClientVersion::parse(text)
             .ok_or_else(|| ApiError::invalid(name, "must be a dotted version such as 2.8.1"))
@@ -163,7 +167,11 @@ fn ab_group(test: &AbTest, account: AccountId) -> &str {
 /// Day 1 is the season's first day; before it starts, the day is 0.
 fn season_preview_view(preview: &SeasonPreview, now: OffsetDateTime) -> SeasonPreviewView {
     let elapsed = now - preview.starts;
-    let current_day = if elapsed.is_negative() { 0 } else { elapsed.whole_days() + 1 };
+    let current_day = if elapsed.is_negative() {
+        0
+    } else {
+        elapsed.whole_days() + 1
+    };
     SeasonPreviewView {
         season: preview.season,
         current_day,

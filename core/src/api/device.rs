@@ -31,8 +31,9 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
     let device = DeviceId::parse(incoming.path("deviceId")?)
         .map_err(|reason| ApiError::invalid("deviceId", reason))?;
     let platform = match incoming.query.optional("platform") {
-        Some(name) => Platform::parse(name)
-            .ok_or_else(|| ApiError::invalid("platform", "must be one of web, windows, android, ios"))?,
+        Some(name) => Platform::parse(name).ok_or_else(|| {
+            ApiError::invalid("platform", "must be one of web, windows, android, ios")
+        })?,
         None => device.platform().ok_or_else(|| {
             ApiError::invalid(
                 "deviceId",
@@ -52,9 +53,11 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
     let key = UserKey::generate();
     let now = app.clock.now();
     let key_expires = now + app.settings.key_lifetime;
-    let friend_code_candidates = FriendCode::random_candidates(&name, FRIEND_CODE_TRIES)
-        .map_err(|error| ApiError::Internal {
-            detail: format!("generated name {name} is not a friend-code name: {error}"),
+    let friend_code_candidates =
+        FriendCode::random_candidates(&name, FRIEND_CODE_TRIES).map_err(|error| {
+            ApiError::Internal {
+                detail: format!("generated name {name} is not a friend-code name: {error}"),
+            }
         })?;
     let signed_in = app
         .store

@@ -46,7 +46,9 @@ fn presented(incoming: &Incoming) -> Vec<(Source, String)> {
 
 /// The caller's session; no key is a 401 `missing_user_key`.
 pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, ApiError> {
-    optional(app, incoming).await?.ok_or(ApiError::MissingUserKey)
+    optional(app, incoming)
+        .await?
+        .ok_or(ApiError::MissingUserKey)
 }
 
 /// The caller's session, or `None` when no key was presented at all.
@@ -59,7 +61,9 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
     let Some((_, primary)) = keys.first() else {
         return Ok(None);
     };
-    let session = resolve(app, primary).await?.ok_or(ApiError::InvalidUserKey)?;
+    let session = resolve(app, primary)
+        .await?
+        .ok_or(ApiError::InvalidUserKey)?;
     for (source, other) in keys.iter().skip(1) {
         if *source == Source::Cookie || other == primary {
             continue;
@@ -70,7 +74,8 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
         if !same_account {
             return Err(ApiError::Forbidden {
                 code: "key_mismatch",
-                message: "the user keys sent in this request do not belong to one account".to_owned(),
+                message: "the user keys sent in this request do not belong to one account"
+                    .to_owned(),
             });
         }
     }
@@ -86,11 +91,13 @@ pub(super) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, Ap
     let Some(found) = app.store.session(&key.hash(), now).await? else {
         return Ok(None);
     };
-    Ok(load_account(app, found.account).await?.map(|account| Session {
-        key,
-        expires: found.expires,
-        account,
-    }))
+    Ok(load_account(app, found.account)
+        .await?
+        .map(|account| Session {
+            key,
+            expires: found.expires,
+            account,
+        }))
 }
 
 async fn load_account(app: &App, id: AccountId) -> Result<Option<Account>, ApiError> {

@@ -107,7 +107,10 @@ fn parse_version(
         locate(
             text.span(),
             key,
-            format!("`{}` is not a version; write dotted numbers such as 2.7.5", text.get_ref()),
+            format!(
+                "`{}` is not a version; write dotted numbers such as 2.7.5",
+                text.get_ref()
+            ),
         )
     })
 }

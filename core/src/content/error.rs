@@ -20,7 +20,13 @@ impl ContentError {
         Self(format!("content file {origin}:{line} {}", error.message()))
     }
 
-    pub(crate) fn at(origin: &str, text: &str, span: Range<usize>, key: &str, problem: String) -> Self {
+    pub(crate) fn at(
+        origin: &str,
+        text: &str,
+        span: Range<usize>,
+        key: &str,
+        problem: String,
+    ) -> Self {
         Self(format!(
             "content file {origin}: line {}: `{key}`: {problem}",
             line_of(text, span.start)
@@ -29,7 +35,9 @@ impl ContentError {
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text.get(..offset).map_or(0, |before| before.matches('\n').count()) + 1
+    text.get(..offset)
+        .map_or(0, |before| before.matches('\n').count())
+        + 1
 }
 
 impl fmt::Display for ContentError {

@@ -10,7 +10,9 @@ mod extras;
 
 pub use client::ClientConfig;
 pub use error::ContentError;
-pub use extras::{AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, SeasonPreview};
+pub use extras::{
+    AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, SeasonPreview,
+};
 
 use std::path::Path;
 
@@ -72,8 +74,7 @@ impl Content {
 }
 
 /// Turns a spanned problem into a [`ContentError`]; given to each section's validation.
-pub(crate) type Locate<'a> =
-    dyn Fn(std::ops::Range<usize>, &str, String) -> ContentError + 'a;
+pub(crate) type Locate<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> ContentError + 'a;
 
 #[cfg(test)]
 mod tests {

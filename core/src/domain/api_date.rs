@@ -1,7 +1,9 @@
 //! The date shapes of the wire contract.
 
 use serde::{Serialize, Serializer, ser::SerializeStruct};
-use time::{OffsetDateTime, UtcOffset, format_description::BorrowedFormatItem, macros::format_description};
+use time::{
+    OffsetDateTime, UtcOffset, format_description::BorrowedFormatItem, macros::format_description,
+};
 
 const API_DATE_FORMAT: &[BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day] [hour]:[minute]:[second].[subsecond digits:6]");

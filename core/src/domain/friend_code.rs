@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use rand::Rng;
+use rand::seq::SliceRandom;
 
 /// Shortest name part of a friend code.
 pub const NAME_MIN_CHARS: usize = 3;
@@ -81,7 +81,7 @@ impl FriendCode {
         check_name(name)?;
         let mut rng = rand::rng();
         let mut picked = rand::seq::index::sample(&mut rng, 10_000, count.min(10_000)).into_vec();
-        picked.sort_by_key(|_| rng.random::<u32>());
+        picked.shuffle(&mut rng);
         Ok(picked
             .into_iter()
             .map(|digits| Self {
@@ -137,11 +137,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_parts() {
-        assert_eq!(FriendCode::parse("Ace0042"), Err(FriendCodeError::MissingSeparator));
+        assert_eq!(
+            FriendCode::parse("Ace0042"),
+            Err(FriendCodeError::MissingSeparator)
+        );
         assert_eq!(FriendCode::parse("Ace#042"), Err(FriendCodeError::Digits));
         assert_eq!(FriendCode::parse("Ace#+042"), Err(FriendCodeError::Digits));
-        assert_eq!(FriendCode::parse("A#0042"), Err(FriendCodeError::NameLength));
-        assert_eq!(FriendCode::parse("Aé#0042"), Err(FriendCodeError::NameCharacters));
+        assert_eq!(
+            FriendCode::parse("A#0042"),
+            Err(FriendCodeError::NameLength)
+        );
+        assert_eq!(
+            FriendCode::parse("Aé#0042"),
+            Err(FriendCodeError::NameCharacters)
+        );
     }
 
     #[test]

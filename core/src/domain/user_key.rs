@@ -32,7 +32,9 @@ impl UserKey {
     /// Accepts exactly 48 lower-case hex characters.
     pub fn parse(text: &str) -> Option<Self> {
         let well_formed = text.len() == KEY_CHARS
-            && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
         well_formed.then(|| Self(text.to_owned()))
     }
 

@@ -135,9 +135,9 @@ impl ApiError {
             Self::Unavailable => "database_unavailable",
             Self::Timeout => "timeout",
             Self::Internal { .. } => "internal_error",
-            Self::Forbidden { code, .. } | Self::NotFound { code, .. } | Self::Conflict { code, .. } => {
-                code
-            }
+            Self::Forbidden { code, .. }
+            | Self::NotFound { code, .. }
+            | Self::Conflict { code, .. } => code,
         }
     }
 
@@ -150,13 +150,13 @@ impl ApiError {
             Self::BodyTooLarge { limit } => {
                 format!("request body is larger than the limit of {limit} bytes")
             }
-            Self::InvalidPathEncoding => {
-                "the path is not validly percent-encoded UTF-8".to_owned()
-            }
+            Self::InvalidPathEncoding => "the path is not validly percent-encoded UTF-8".to_owned(),
             Self::MissingUserKey => "a user key is required (path, `userKey` parameter, \
                 `userKey` cookie or `Authorization: Bearer`)"
                 .to_owned(),
-            Self::InvalidUserKey => "the user key is malformed, unknown, expired or revoked".to_owned(),
+            Self::InvalidUserKey => {
+                "the user key is malformed, unknown, expired or revoked".to_owned()
+            }
             Self::RouteNotFound => "no endpoint at this path".to_owned(),
             Self::MethodNotAllowed { allowed } => {
                 let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();

@@ -6,9 +6,9 @@
 
 use std::any::Any;
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -51,7 +51,8 @@ impl std::error::Error for BodyError {}
 pub type ResponseBody = UnsyncBoxBody<Bytes, BoxError>;
 
 /// The boxed, cloneable service with every layer in place.
-pub(crate) type Stack = BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
+pub(crate) type Stack =
+    BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
 
 /// Builds the whole stack around the router.
 pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
@@ -60,7 +61,11 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
     let answered = Answered {
         timed: ServiceBuilder::new()
             .layer(TimeoutLayer::new(timeout))
-            .service(Routed { router, app, body_limit }),
+            .service(Routed {
+                router,
+                app,
+                body_limit,
+            }),
     };
     let stack = ServiceBuilder::new()
         .map_response(box_body)

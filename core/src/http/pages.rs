@@ -49,7 +49,10 @@ mod tests {
 
     #[test]
     fn escapes_markup() {
-        assert_eq!(escape_html("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            escape_html("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
         assert!(page("<t>", "x", None).contains("&lt;t&gt;"));
     }
 }

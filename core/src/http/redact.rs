@@ -27,7 +27,11 @@ pub fn redact_path(path: &str) -> String {
     while let Some(segment) = segments.next() {
         let secret = looks_like_key(segment)
             || (segment != "logout" && SECRET_AFTER.iter().any(|prefix| walked == *prefix));
-        redacted.push_str(if secret && !segment.is_empty() { "{redacted}" } else { segment });
+        redacted.push_str(if secret && !segment.is_empty() {
+            "{redacted}"
+        } else {
+            segment
+        });
         walked.push_str(segment);
         if segments.peek().is_some() {
             redacted.push('/');
@@ -47,8 +51,14 @@ mod tests {
 
     #[test]
     fn redacts_credentials_only() {
-        assert_eq!(redact_path("/api/validate/device/ios-123"), "/api/validate/device/{redacted}");
-        assert_eq!(redact_path("/api/validate/chat/tok"), "/api/validate/chat/{redacted}");
+        assert_eq!(
+            redact_path("/api/validate/device/ios-123"),
+            "/api/validate/device/{redacted}"
+        );
+        assert_eq!(
+            redact_path("/api/validate/chat/tok"),
+            "/api/validate/chat/{redacted}"
+        );
         assert_eq!(redact_path("/api/config"), "/api/config");
         assert_eq!(redact_path("/user/abc"), "/user/{redacted}");
         let upper = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";

@@ -56,7 +56,11 @@ impl Incoming {
 
     /// The token of an `Authorization: Bearer <token>` header, if sent.
     pub fn bearer(&self) -> Option<&str> {
-        let value = self.headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
+        let value = self
+            .headers
+            .get(http::header::AUTHORIZATION)?
+            .to_str()
+            .ok()?;
         let (scheme, token) = value.split_once(' ')?;
         scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
     }
@@ -102,7 +106,11 @@ impl Query {
     /// Parses a raw query string (`a=1&b=x%20y`); `None` is an empty query.
     pub fn parse(raw: Option<&str>) -> Self {
         let pairs = raw
-            .map(|raw| form_urlencoded::parse(raw.as_bytes()).into_owned().collect())
+            .map(|raw| {
+                form_urlencoded::parse(raw.as_bytes())
+                    .into_owned()
+                    .collect()
+            })
             .unwrap_or_default();
         Self(pairs)
     }

@@ -44,9 +44,10 @@ impl Router {
             Some((_, by_method)) => {
                 by_method.insert(method.to_string(), handler);
             }
-            None => self
-                .methods
-                .push((path.to_owned(), BTreeMap::from([(method.to_string(), handler)]))),
+            None => self.methods.push((
+                path.to_owned(),
+                BTreeMap::from([(method.to_string(), handler)]),
+            )),
         }
         self
     }
@@ -79,7 +80,11 @@ impl Router {
             Err(error) => error.into_reply(),
         };
         let response = reply.into_response();
-        if is_head { without_body(response) } else { response }
+        if is_head {
+            without_body(response)
+        } else {
+            response
+        }
     }
 
     async fn run(
@@ -91,7 +96,10 @@ impl Router {
         let (parts, body) = request.into_parts();
         let raw_path = parts.uri.path();
         check_percent_encoding(raw_path)?;
-        let matched = self.paths.at(raw_path).map_err(|_| ApiError::RouteNotFound)?;
+        let matched = self
+            .paths
+            .at(raw_path)
+            .map_err(|_| ApiError::RouteNotFound)?;
         let by_method = matched.value;
         let wanted = if parts.method == Method::HEAD && !by_method.contains_key("HEAD") {
             "GET"
@@ -144,7 +152,9 @@ fn check_percent_encoding(path: &str) -> Result<(), ApiError> {
     let mut at = 0;
     while at < bytes.len() {
         if bytes[at] == b'%' {
-            let pair = bytes.get(at + 1..at + 3).ok_or(ApiError::InvalidPathEncoding)?;
+            let pair = bytes
+                .get(at + 1..at + 3)
+                .ok_or(ApiError::InvalidPathEncoding)?;
             if !pair.iter().all(u8::is_ascii_hexdigit) {
                 return Err(ApiError::InvalidPathEncoding);
             }
