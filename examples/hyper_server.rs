@@ -17,13 +17,21 @@ use tokio::net::TcpListener;
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
-    let database_url = args.next().unwrap_or_else(|| "sqlite://hyper-example.db".to_owned());
-    let listen: SocketAddr = args.next().unwrap_or_else(|| "127.0.0.1:8090".to_owned()).parse()?;
+    let database_url = args
+        .next()
+        .unwrap_or_else(|| "sqlite://hyper-example.db".to_owned());
+    let listen: SocketAddr = args
+        .next()
+        .unwrap_or_else(|| "127.0.0.1:8090".to_owned())
+        .parse()?;
 
     let store = safezone_storage::open(&database_url).await?;
     let service = Safezone::new(store).service();
     let listener = TcpListener::bind(listen).await?;
-    println!("safezone (plain hyper) listening on http://{}", listener.local_addr()?);
+    println!(
+        "safezone (plain hyper) listening on http://{}",
+        listener.local_addr()?
+    );
 
     loop {
         let (stream, _) = tokio::select! {

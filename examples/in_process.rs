@@ -5,7 +5,7 @@
 //! cargo run -p safezone-examples --example in_process
 //! ```
 
-use std::error::Error;
+use safezone_core::http::BoxError;
 
 use http::{Method, Request};
 use http_body_util::{BodyExt, Empty};
@@ -17,7 +17,7 @@ async fn call(
     service: &SafezoneService,
     method: Method,
     path: &str,
-) -> Result<(u16, serde_json::Value), Box<dyn Error>> {
+) -> Result<(u16, serde_json::Value), BoxError> {
     let request = Request::builder()
         .method(method)
         .uri(path)
@@ -29,21 +29,41 @@ async fn call(
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn Error>> {
-    let directory = std::env::temp_dir().join(format!("safezone-in-process-{}", std::process::id()));
+async fn main() -> Result<(), BoxError> {
+    let directory =
+        std::env::temp_dir().join(format!("safezone-in-process-{}", std::process::id()));
     std::fs::create_dir_all(&directory)?;
     let database_url = format!("sqlite://{}", directory.join("example.db").display());
     let service = Safezone::new(safezone_storage::open(&database_url).await?).service();
 
-    let (status, signed_in) = call(&service, Method::POST, "/api/validate/device/ios-example-device").await?;
-    println!("sign-in: {status}, friend code {}", signed_in["user"]["friend_code"]);
+    let (status, signed_in) = call(
+        &service,
+        Method::POST,
+        "/api/validate/device/ios-example-device",
+    )
+    .await?;
+    println!(
+        "sign-in: {status}, friend code {}",
+        signed_in["user"]["friend_code"]
+    );
 
     let key = signed_in["user"]["key"].as_str().unwrap_or_default();
     let (status, account) = call(&service, Method::GET, &format!("/api/user/{key}")).await?;
-    println!("account: {status}, {} coins, {} gems", account["user"]["coins"], account["user"]["gems"]);
+    println!(
+        "account: {status}, {} coins, {} gems",
+        account["user"]["coins"], account["user"]["gems"]
+    );
 
-    let (status, config) = call(&service, Method::GET, "/api/config?platform=ios&version=2.7.0").await?;
-    println!("config: {status}, update required: {}", config["config"]["update_required"]);
+    let (status, config) = call(
+        &service,
+        Method::GET,
+        "/api/config?platform=ios&version=2.7.0",
+    )
+    .await?;
+    println!(
+        "config: {status}, update required: {}",
+        config["config"]["update_required"]
+    );
 
     std::fs::remove_dir_all(&directory)?;
     Ok(())

@@ -1,13 +1,45 @@
 //! SQLite and PostgreSQL implementations of Safezone's storage traits.
+//!
+//! [`open`] picks the implementation from the database URL and runs the migrations:
+//! `sqlite://path` (or `sqlite:path`) for [`SqliteStore`], `postgres://...` (or
+//! `postgresql://...`) for [`PostgresStore`].
+
+mod error;
+mod micros;
+mod postgres;
+mod row;
+mod sign_in;
+mod sql;
+mod sqlite;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 
 use std::sync::Arc;
 
 use safezone_core::store::Store;
 
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// The URL forms [`open`] accepts, for error messages.
+const ACCEPTED: &str = "sqlite://PATH, sqlite:PATH, postgres://... or postgresql://...";
+
 /// Opens the store named by a database URL (`sqlite://path` or `postgres://...`), creating
 /// the SQLite file on first start and running the migrations.
 pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, OpenError> {
-    Err(OpenError(format!("not implemented yet: {database_url}")))
+    if database_url.starts_with("sqlite:") {
+        Ok(Arc::new(SqliteStore::connect(database_url).await?))
+    } else if database_url.starts_with("postgres://") || database_url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::connect(database_url).await?))
+    } else {
+        // Only the scheme is shown: the rest of a URL may hold a password.
+        let scheme = database_url
+            .split_once(':')
+            .map_or("(none)", |(scheme, _)| scheme);
+        Err(OpenError(format!(
+            "unsupported database URL scheme `{scheme}`: expected {ACCEPTED}"
+        )))
+    }
 }
 
 /// Why a store could not be opened.

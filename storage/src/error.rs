@@ -1,0 +1,73 @@
+//! Turning sqlx errors into [`StoreError`]s.
+
+use safezone_core::store::StoreError;
+use sqlx::error::DatabaseError;
+use sqlx::postgres::PgDatabaseError;
+use sqlx::sqlite::SqliteError;
+
+/// Connection, pool-timeout and I/O failures (and databases refusing work for lack of
+/// resources or locks) are [`StoreError::Unavailable`]; everything else is
+/// [`StoreError::Internal`].
+pub(crate) fn store_error(err: sqlx::Error) -> StoreError {
+    let unavailable = match &err {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => database_unavailable(db.as_ref()),
+        _ => false,
+    };
+    if unavailable {
+        StoreError::Unavailable(err.to_string())
+    } else {
+        StoreError::Internal(err.to_string())
+    }
+}
+
+/// Whether a statement failed because a unique constraint or index rejected it.
+pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
+    err.as_database_error()
+        .is_some_and(|db| db.is_unique_violation())
+}
+
+/// PostgreSQL connection exceptions (class 08), insufficient resources (53) and shutdowns
+/// (57P); SQLite's `BUSY` and `LOCKED` (after the busy timeout ran out).
+fn database_unavailable(err: &dyn DatabaseError) -> bool {
+    if let Some(pg) = err.try_downcast_ref::<PgDatabaseError>() {
+        let code = pg.code();
+        return ["08", "53", "57P"]
+            .iter()
+            .any(|class| code.starts_with(class));
+    }
+    if err.try_downcast_ref::<SqliteError>().is_some() {
+        const SQLITE_BUSY: i32 = 5;
+        const SQLITE_LOCKED: i32 = 6;
+        let extended = err.code().and_then(|code| code.parse::<i32>().ok());
+        return extended.is_some_and(|code| matches!(code & 0xff, SQLITE_BUSY | SQLITE_LOCKED));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_trouble_is_unavailable() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        for err in [
+            sqlx::Error::Io(refused),
+            sqlx::Error::PoolTimedOut,
+            sqlx::Error::PoolClosed,
+        ] {
+            assert!(matches!(store_error(err), StoreError::Unavailable(_)));
+        }
+    }
+
+    #[test]
+    fn other_failures_are_internal() {
+        let err = sqlx::Error::ColumnNotFound("coins".to_owned());
+        assert!(matches!(store_error(err), StoreError::Internal(why) if why.contains("coins")));
+    }
+}

@@ -1,0 +1,48 @@
+//! The sign-in policy both stores share: which friend code to offer next, and when to give up.
+
+use safezone_core::domain::FriendCode;
+use safezone_core::store::{SignedIn, StoreError};
+
+use crate::error::store_error;
+use crate::row::AccountRow;
+
+/// How one sign-in transaction ended.
+pub(crate) enum Attempt {
+    /// The transaction committed: the account after the sign-in, and whether it is new.
+    SignedIn(Box<AccountRow>, bool),
+    /// The identity has no account and the offered friend code is taken; nothing was written.
+    CodeTaken,
+    /// The identity has no account; nothing was written. Offered a code, this means the
+    /// account was deleted between the insert and the select (possible in PostgreSQL).
+    NoAccount,
+}
+
+/// Runs sign-in transactions until one commits: offers the candidates in order, skipping taken
+/// codes, then (every code taken, or none offered) only signs in an existing account.
+pub(crate) async fn sign_in_with<'a, F, Fut>(
+    candidates: &'a [FriendCode],
+    mut attempt: F,
+) -> Result<SignedIn, StoreError>
+where
+    F: FnMut(Option<&'a FriendCode>) -> Fut,
+    Fut: Future<Output = Result<Attempt, sqlx::Error>>,
+{
+    let mut codes = candidates.iter();
+    let mut code = codes.next();
+    loop {
+        match attempt(code).await.map_err(store_error)? {
+            Attempt::SignedIn(account, first_login) => {
+                return Ok(SignedIn {
+                    account: account.into_account()?,
+                    first_login,
+                });
+            }
+            Attempt::CodeTaken => {
+                tracing::debug!(?code, "friend code taken; offering the next one");
+                code = codes.next();
+            }
+            Attempt::NoAccount if code.is_none() => return Err(StoreError::FriendCodesExhausted),
+            Attempt::NoAccount => tracing::debug!("account deleted during sign-in; retrying"),
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The statements, written once for both databases (`$n` placeholders work in SQLite too).
+
+/// Answers when the database does.
+pub(crate) const PING: &str = "SELECT 1";
+
+/// Creates the account of an identity unless it exists; returns the new id, or no row.
+///
+/// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now.
+pub(crate) const INSERT_ACCOUNT: &str = "\
+    INSERT INTO accounts \
+        (provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) \
+    ON CONFLICT (provider, identifier) DO NOTHING \
+    RETURNING id";
+
+/// The id of an identity's account. Binds: provider, identifier.
+pub(crate) const ACCOUNT_ID: &str =
+    "SELECT id FROM accounts WHERE provider = $1 AND identifier = $2";
+
+/// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
+pub(crate) const ACCOUNT_BY_ID: &str = "\
+    SELECT id, provider, identifier, name, avatar, email, friend_name, friend_digits, status, \
+        experience, level, coins, gems, role, is_banned, created, updated \
+    FROM accounts WHERE id = $1";
+
+/// Records a key. Binds: key hash, account id, now, expiry.
+pub(crate) const INSERT_KEY: &str =
+    "INSERT INTO user_keys (key_hash, account_id, created, expires) VALUES ($1, $2, $3, $4)";
+
+/// An unexpired key's session, in the shape of [`SessionRow`](crate::row::SessionRow).
+/// Binds: key hash, now.
+pub(crate) const SESSION: &str =
+    "SELECT account_id, expires FROM user_keys WHERE key_hash = $1 AND expires > $2";
+
+/// Revokes one key. Binds: key hash.
+pub(crate) const DELETE_KEY: &str = "DELETE FROM user_keys WHERE key_hash = $1";
+
+/// Revokes every key of an account. Binds: account id.
+pub(crate) const DELETE_KEYS_OF_ACCOUNT: &str = "DELETE FROM user_keys WHERE account_id = $1";
+
+/// Deletes an account; its keys go by cascade. Binds: account id.
+pub(crate) const DELETE_ACCOUNT: &str = "DELETE FROM accounts WHERE id = $1";

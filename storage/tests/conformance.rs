@@ -1,0 +1,333 @@
+//! The store contract, written once and run against SQLite and PostgreSQL, each test on its own
+//! fresh database.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use safezone_core::domain::{FriendCode, KeyHash, UserKey};
+use safezone_core::store::{AccountId, NewSignIn, Role, SignedIn, Store, StoreError};
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+
+/// Generates a `sqlite` and a `postgres` test for each case function `async fn(Arc<dyn Store>)`.
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let dir = tempfile::tempdir().expect("a temporary directory");
+                    let url = safezone_storage::test_support::fresh_sqlite_url(dir.path());
+                    let store = safezone_storage::open(&url).await.expect("the SQLite store opens");
+                    super::$case(store).await;
+                }
+            )*
+        }
+
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let url = safezone_storage::test_support::fresh_postgres_url().await;
+                    let store = safezone_storage::open(&url).await.expect("the PostgreSQL store opens");
+                    super::$case(store).await;
+                    safezone_storage::test_support::drop_postgres_database(&url).await;
+                }
+            )*
+        }
+    };
+}
+
+conformance!(
+    ping_answers,
+    first_sign_in_creates_and_the_next_signs_in,
+    friend_codes_follow_candidate_order,
+    friend_codes_ignore_letter_case,
+    exhausted_candidates_write_nothing,
+    existing_account_needs_no_free_code,
+    expired_keys_do_not_resolve,
+    revoke_key_revokes_one_key,
+    revoke_all_keys_counts,
+    delete_account_removes_account_and_keys,
+    concurrent_first_sign_ins_create_one_account,
+    concurrent_new_accounts_get_distinct_codes,
+    concurrent_sign_ins_of_an_existing_account,
+);
+
+const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00.123456 UTC);
+
+fn days(n: i64) -> Duration {
+    Duration::days(n)
+}
+
+/// A device sign-in of `identifier` at `now`, offering `codes`, with a fresh key valid 30 days.
+fn device(identifier: &str, codes: &[&str], now: OffsetDateTime) -> (NewSignIn, KeyHash) {
+    let key = UserKey::generate().hash();
+    let sign_in = NewSignIn {
+        provider: "device".to_owned(),
+        identifier: identifier.to_owned(),
+        name: Some(format!("Player {identifier}")),
+        avatar: None,
+        email: Some(format!("{identifier}@example.invalid")),
+        friend_code_candidates: codes
+            .iter()
+            .map(|code| FriendCode::parse(code).expect("a valid friend code"))
+            .collect(),
+        key_hash: key.clone(),
+        key_expires: now + days(30),
+        now,
+    };
+    (sign_in, key)
+}
+
+/// Signs in and returns the result with the new key's hash.
+async fn sign_in(
+    store: &Arc<dyn Store>,
+    identifier: &str,
+    codes: &[&str],
+    now: OffsetDateTime,
+) -> (SignedIn, KeyHash) {
+    let (request, key) = device(identifier, codes, now);
+    let signed_in = store.sign_in(request).await.expect("sign-in succeeds");
+    (signed_in, key)
+}
+
+async fn resolves_to(
+    store: &Arc<dyn Store>,
+    key: &KeyHash,
+    now: OffsetDateTime,
+) -> Option<AccountId> {
+    store
+        .session(key, now)
+        .await
+        .expect("session lookup succeeds")
+        .map(|session| session.account)
+}
+
+async fn ping_answers(store: Arc<dyn Store>) {
+    store.ping().await.expect("ping answers");
+}
+
+async fn first_sign_in_creates_and_the_next_signs_in(store: Arc<dyn Store>) {
+    let (first, first_key) = sign_in(&store, "dev-1", &["Ace#0007"], NOW).await;
+    assert!(first.first_login);
+    let account = &first.account;
+    assert_eq!(account.provider, "device");
+    assert_eq!(account.identifier, "dev-1");
+    assert_eq!(account.name.as_deref(), Some("Player dev-1"));
+    assert_eq!(account.avatar, None);
+    assert_eq!(account.email.as_deref(), Some("dev-1@example.invalid"));
+    assert_eq!(account.friend_code.to_string(), "Ace#0007");
+    assert_eq!(account.status, "offline");
+    assert_eq!((account.experience, account.level), (0, 1));
+    assert_eq!((account.coins, account.gems), (0, 0));
+    assert_eq!(account.role, Role::Player);
+    assert!(!account.is_banned);
+    assert_eq!((account.created, account.updated), (NOW, NOW));
+
+    let later = NOW + days(1);
+    let (second, second_key) = sign_in(&store, "dev-1", &["Ace#0008"], later).await;
+    assert!(!second.first_login);
+    assert_eq!(
+        second.account, first.account,
+        "same account, `updated` untouched"
+    );
+
+    let stored = store
+        .account(account.id)
+        .await
+        .expect("account lookup succeeds");
+    assert_eq!(stored.as_ref(), Some(account));
+    let session = store
+        .session(&first_key, later)
+        .await
+        .expect("session lookup succeeds")
+        .expect("the first key resolves");
+    assert_eq!(
+        (session.account, session.expires),
+        (account.id, NOW + days(30))
+    );
+    assert_eq!(
+        resolves_to(&store, &second_key, later).await,
+        Some(account.id)
+    );
+}
+
+async fn friend_codes_follow_candidate_order(store: Arc<dyn Store>) {
+    let (a, _) = sign_in(&store, "a", &["Ace#0001", "Ace#0002", "Ace#0003"], NOW).await;
+    let (b, _) = sign_in(&store, "b", &["Ace#0001", "Ace#0002", "Ace#0003"], NOW).await;
+    let (c, _) = sign_in(&store, "c", &["Ace#0002", "Bee#0001", "Ace#0003"], NOW).await;
+    let codes = [a, b, c].map(|signed_in| signed_in.account.friend_code.to_string());
+    assert_eq!(codes, ["Ace#0001", "Ace#0002", "Bee#0001"]);
+}
+
+async fn friend_codes_ignore_letter_case(store: Arc<dyn Store>) {
+    sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    let (b, _) = sign_in(&store, "b", &["ACE#0001", "aCe#0002"], NOW).await;
+    assert_eq!(b.account.friend_code.to_string(), "aCe#0002");
+}
+
+async fn exhausted_candidates_write_nothing(store: Arc<dyn Store>) {
+    sign_in(&store, "a", &["Ace#0001", "Ace#0002"], NOW).await;
+    sign_in(&store, "b", &["Ace#0002"], NOW).await;
+
+    for codes in [&["Ace#0001", "Ace#0002"][..], &[]] {
+        let (request, key) = device("c", codes, NOW);
+        let refused = store.sign_in(request).await;
+        assert!(
+            matches!(refused, Err(StoreError::FriendCodesExhausted)),
+            "{codes:?} gave {refused:?}"
+        );
+        assert_eq!(
+            resolves_to(&store, &key, NOW).await,
+            None,
+            "no key was stored"
+        );
+    }
+
+    let (c, _) = sign_in(&store, "c", &["Ace#0003"], NOW).await;
+    assert!(c.first_login, "no account was stored");
+}
+
+async fn existing_account_needs_no_free_code(store: Arc<dyn Store>) {
+    let (a, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    sign_in(&store, "b", &["Ace#0002"], NOW).await;
+    for codes in [&["Ace#0001", "Ace#0002"][..], &[]] {
+        let (again, key) = sign_in(&store, "a", codes, NOW).await;
+        assert!(!again.first_login);
+        assert_eq!(again.account, a.account);
+        assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
+    }
+}
+
+async fn expired_keys_do_not_resolve(store: Arc<dyn Store>) {
+    let (signed_in, key) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    let expires = NOW + days(30);
+    let id = signed_in.account.id;
+    assert_eq!(
+        resolves_to(&store, &key, expires - Duration::microseconds(1)).await,
+        Some(id)
+    );
+    assert_eq!(resolves_to(&store, &key, expires).await, None);
+    assert_eq!(resolves_to(&store, &key, expires + days(1)).await, None);
+}
+
+async fn revoke_key_revokes_one_key(store: Arc<dyn Store>) {
+    let (a, first) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    let (_, second) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    assert!(store.revoke_key(&first).await.expect("revoke succeeds"));
+    assert_eq!(resolves_to(&store, &first, NOW).await, None);
+    assert_eq!(resolves_to(&store, &second, NOW).await, Some(a.account.id));
+    assert!(!store.revoke_key(&first).await.expect("revoke succeeds"));
+}
+
+async fn revoke_all_keys_counts(store: Arc<dyn Store>) {
+    let mut keys = Vec::new();
+    let mut id = None;
+    for _ in 0..3 {
+        let (a, key) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+        id = Some(a.account.id);
+        keys.push(key);
+    }
+    let (b, b_key) = sign_in(&store, "b", &["Bee#0001"], NOW).await;
+    let id = id.expect("a signed in");
+
+    assert_eq!(store.revoke_all_keys(id).await.expect("revoke succeeds"), 3);
+    for key in &keys {
+        assert_eq!(resolves_to(&store, key, NOW).await, None);
+    }
+    assert_eq!(resolves_to(&store, &b_key, NOW).await, Some(b.account.id));
+    assert!(store.account(id).await.expect("lookup succeeds").is_some());
+    assert_eq!(store.revoke_all_keys(id).await.expect("revoke succeeds"), 0);
+}
+
+async fn delete_account_removes_account_and_keys(store: Arc<dyn Store>) {
+    let (a, a_key) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    let (b, b_key) = sign_in(&store, "b", &["Bee#0001"], NOW).await;
+    let id = a.account.id;
+
+    assert!(store.delete_account(id).await.expect("delete succeeds"));
+    assert_eq!(store.account(id).await.expect("lookup succeeds"), None);
+    assert_eq!(resolves_to(&store, &a_key, NOW).await, None);
+    assert!(
+        !store.revoke_key(&a_key).await.expect("revoke succeeds"),
+        "the key row is gone"
+    );
+    assert!(!store.delete_account(id).await.expect("delete succeeds"));
+    assert_eq!(resolves_to(&store, &b_key, NOW).await, Some(b.account.id));
+
+    let (again, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    assert!(again.first_login, "the identity starts over");
+    assert_ne!(again.account.id, id, "ids are not reused");
+}
+
+async fn concurrent_first_sign_ins_create_one_account(store: Arc<dyn Store>) {
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                let (request, key) = device("shared", &["Ace#0001", "Ace#0002"], NOW);
+                (store.sign_in(request).await, key)
+            })
+        })
+        .collect();
+    let mut ids = HashSet::new();
+    let mut first_logins = 0;
+    for task in tasks {
+        let (signed_in, key) = task.await.expect("the task completes");
+        let signed_in = signed_in.expect("every sign-in succeeds");
+        first_logins += usize::from(signed_in.first_login);
+        ids.insert(signed_in.account.id);
+        assert_eq!(
+            resolves_to(&store, &key, NOW).await,
+            Some(signed_in.account.id)
+        );
+    }
+    assert_eq!(ids.len(), 1, "one account");
+    assert_eq!(first_logins, 1, "one first login");
+}
+
+async fn concurrent_new_accounts_get_distinct_codes(store: Arc<dyn Store>) {
+    let codes: Vec<String> = (0..10).map(|digits| format!("Ace#{digits:04}")).collect();
+    let tasks: Vec<_> = (0..10)
+        .map(|n| {
+            let store = Arc::clone(&store);
+            let codes = codes.clone();
+            tokio::spawn(async move {
+                let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
+                let (request, _) = device(&format!("dev-{n}"), &codes, NOW);
+                store.sign_in(request).await
+            })
+        })
+        .collect();
+    let mut taken = HashSet::new();
+    for task in tasks {
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        assert!(signed_in.first_login);
+        taken.insert(signed_in.account.friend_code.to_string());
+    }
+    assert_eq!(taken.len(), 10, "every account has its own code");
+}
+
+async fn concurrent_sign_ins_of_an_existing_account(store: Arc<dyn Store>) {
+    let (a, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    // Offering no code, each transaction reads before it writes its key.
+    let tasks: Vec<_> = (0..20)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                let (request, key) = device("a", &[], NOW);
+                (store.sign_in(request).await, key)
+            })
+        })
+        .collect();
+    for task in tasks {
+        let (signed_in, key) = task.await.expect("the task completes");
+        let signed_in = signed_in.expect("every sign-in succeeds");
+        assert!(!signed_in.first_login);
+        assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
+    }
+}

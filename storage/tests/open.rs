@@ -1,0 +1,138 @@
+//! Opening stores: URL schemes, the SQLite file across restarts, repeated migrations.
+
+use safezone_core::domain::{FriendCode, UserKey};
+use safezone_core::store::NewSignIn;
+use safezone_storage::test_support::{
+    drop_postgres_database, fresh_postgres_url, fresh_sqlite_url,
+};
+use sqlx::Connection;
+use time::Duration;
+use time::macros::datetime;
+
+#[tokio::test]
+async fn unknown_schemes_are_refused_by_name() {
+    let refused = safezone_storage::open("mysql://root:hunter2@127.0.0.1/safezone")
+        .await
+        .err()
+        .expect("mysql is refused");
+    let message = refused.to_string();
+    assert!(message.contains("`mysql`"), "{message}");
+    assert!(
+        message.contains("sqlite://") && message.contains("postgres://"),
+        "{message}"
+    );
+    assert!(!message.contains("hunter2"), "no password in {message}");
+
+    let refused = safezone_storage::open("safezone.db")
+        .await
+        .err()
+        .expect("a bare path is refused");
+    assert!(refused.to_string().contains("sqlite://"), "{refused}");
+}
+
+#[tokio::test]
+async fn sqlite_file_keeps_its_data_across_restarts() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = fresh_sqlite_url(dir.path());
+    let now = datetime!(2026-11-22 08:00 UTC);
+    let key = UserKey::generate().hash();
+
+    let store = safezone_storage::open(&url).await.expect("the store opens");
+    let signed_in = store
+        .sign_in(NewSignIn {
+            provider: "device".to_owned(),
+            identifier: "dev-1".to_owned(),
+            name: None,
+            avatar: None,
+            email: None,
+            friend_code_candidates: vec![FriendCode::parse("Ace#0001").expect("a friend code")],
+            key_hash: key.clone(),
+            key_expires: now + Duration::days(30),
+            now,
+        })
+        .await
+        .expect("sign-in succeeds");
+    drop(store);
+
+    let reopened = safezone_storage::open(&url)
+        .await
+        .expect("the store opens again");
+    let session = reopened
+        .session(&key, now)
+        .await
+        .expect("session lookup succeeds");
+    assert_eq!(
+        session.map(|session| session.account),
+        Some(signed_in.account.id)
+    );
+    let account = reopened
+        .account(signed_in.account.id)
+        .await
+        .expect("lookup succeeds");
+    assert_eq!(account, Some(signed_in.account));
+
+    let mut raw = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("the file opens");
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&mut raw)
+        .await
+        .expect("the pragma answers");
+    assert_eq!(mode, "wal");
+}
+
+#[tokio::test]
+async fn sqlite_accepts_the_short_url_form() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("short.db");
+    let store = safezone_storage::open(&format!("sqlite:{}", path.display()))
+        .await
+        .expect("the store opens");
+    store.ping().await.expect("ping answers");
+    assert!(path.exists(), "the file was created");
+}
+
+#[tokio::test]
+async fn postgres_migrations_run_again_harmlessly() {
+    let url = fresh_postgres_url().await;
+    for _ in 0..2 {
+        let store = safezone_storage::open(&url).await.expect("the store opens");
+        store.ping().await.expect("ping answers");
+    }
+    let alias = url.replacen("postgres://", "postgresql://", 1);
+    safezone_storage::open(&alias)
+        .await
+        .expect("the postgresql:// form opens");
+    drop_postgres_database(&url).await;
+}
+
+#[tokio::test]
+async fn postgres_failures_say_why_without_the_password() {
+    let cases = [
+        (
+            "postgres://postgres:hunter2@127.0.0.1:5432/safezone_no_such_database",
+            "does not exist",
+        ),
+        (
+            "postgres://postgres:hunter2@127.0.0.1:1/safezone",
+            "refused",
+        ),
+    ];
+    for (url, why) in cases {
+        let started = std::time::Instant::now();
+        let refused = safezone_storage::open(url)
+            .await
+            .err()
+            .expect("the database is refused");
+        let message = refused.to_string();
+        assert!(
+            message.contains("PostgreSQL") && message.contains(why),
+            "{message}"
+        );
+        assert!(!message.contains("hunter2"), "no password in {message}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "failed fast"
+        );
+    }
+}
