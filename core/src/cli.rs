@@ -1,13 +1,21 @@
-//! What both server binaries share: their command line, logging set-up and shutdown signal.
+//! What both server binaries share: their command line, logging set-up, shutdown signal, and
+//! the whole run from flags to a graceful stop ([`run_server`]).
 
+use std::fmt::Display;
+use std::future::Future;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::pin::pin;
+use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
 
-use crate::Settings;
 use crate::content::{Content, ContentError};
+use crate::store::Store;
+use crate::{Safezone, SafezoneService, Settings};
 
 /// The command line of a Safezone server; every flag also reads an environment variable.
 #[derive(Debug, Clone, Parser)]
@@ -61,14 +69,83 @@ impl ServerArgs {
     }
 }
 
+/// A server that a binary's adapter started: its bound address, and how to stop it.
+pub trait ServerHandle: Send {
+    /// The address actually bound.
+    fn local_addr(&self) -> SocketAddr;
+    /// Stops accepting, lets requests in flight finish, and waits for the server to end.
+    fn stop(self) -> impl Future<Output = ()> + Send;
+}
+
+/// A server binary's whole run: reads [`ServerArgs`], sets up logging, loads the content, opens
+/// the store with `open_store`, starts the adapter with `start`, prints
+/// `safezone listening on http://ADDRESS` on standard output, and stops gracefully on Ctrl-C or
+/// SIGTERM.
+///
+/// Exit codes: 0 after a stop, 1 when the database or the address cannot be used, 2 for a bad
+/// content file (a bad command line exits with 2 through clap).
+pub async fn run_server<OpenError, Handle>(
+    open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
+    start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<Handle>,
+) -> ExitCode
+where
+    OpenError: Display,
+    Handle: ServerHandle,
+{
+    let args = ServerArgs::parse();
+    init_tracing();
+    let content = match args.load_content() {
+        Ok(content) => content,
+        Err(error) => {
+            eprintln!("{error}");
+            return ExitCode::from(2);
+        }
+    };
+    let store = match open_store(&args.database_url).await {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("cannot open the database: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let service = Safezone::new(store)
+        .content(content)
+        .settings(args.settings())
+        .service();
+    let server = match start(args.listen, service).await {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!("cannot listen on {}: {error}", args.listen);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut signal = pin!(shutdown_signal());
+    // Poll once, so that the signal handlers are in place before anyone learns the address.
+    let signalled = tokio::select! { biased; () = &mut signal => true, () = async {} => false };
+    println!("safezone listening on http://{}", server.local_addr());
+    // A closed standard output changes nothing for the server.
+    let _ = std::io::stdout().flush();
+    if !signalled {
+        signal.await;
+    }
+    server.stop().await;
+    ExitCode::SUCCESS
+}
+
 /// Logs to standard error, filtered by `RUST_LOG` (default `info`).
+///
+/// Only `tracing` events are logged: records of the `log` crate (rocket's per-request lines)
+/// are not forwarded.
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
+    let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .init();
+        .finish();
+    if let Err(error) = tracing::subscriber::set_global_default(subscriber) {
+        eprintln!("logging was already set up: {error}");
+    }
 }
 
 /// Resolves on Ctrl-C or, on Unix, SIGTERM.

@@ -1,1 +1,13 @@
-fn main() {}
+//! `safezone-server-warp`: the Safezone server on warp, configured by flags or environment
+//! (`--help` lists them).
+//!
+//! Prints `safezone listening on http://ADDR` on standard output once it accepts requests;
+//! stops gracefully on Ctrl-C or SIGTERM. Exit codes: 0 after a stop, 1 when the database or
+//! the address cannot be used, 2 for a bad content file or command line.
+
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    safezone_core::cli::run_server(safezone_storage::open, safezone_server_warp::start).await
+}

@@ -1,1 +1,45 @@
-//! x
+//! The harness of the end-to-end behaviour suite.
+//!
+//! Each behaviour test is written once as `async fn(TestApp)` and run four times by
+//! [`each_combination!`]: under the warp and the rocket binary's adapter, on SQLite and on
+//! PostgreSQL. Every run gets its own database (a fresh SQLite file, a fresh PostgreSQL
+//! database), its own server on a random port, and a hand-set clock.
+
+mod answer;
+mod app;
+
+pub use answer::Answer;
+pub use app::{Database, Server, TestApp, run};
+
+/// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
+/// combination of server (warp, rocket) and database (SQLite, PostgreSQL).
+#[macro_export]
+macro_rules! each_combination {
+    ($($test:ident),* $(,)?) => {
+        $(
+            mod $test {
+                use $crate::{Database, Server, run};
+
+                #[tokio::test]
+                async fn warp_sqlite() {
+                    run(Server::Warp, Database::Sqlite, super::$test).await;
+                }
+
+                #[tokio::test]
+                async fn warp_postgres() {
+                    run(Server::Warp, Database::Postgres, super::$test).await;
+                }
+
+                #[tokio::test]
+                async fn rocket_sqlite() {
+                    run(Server::Rocket, Database::Sqlite, super::$test).await;
+                }
+
+                #[tokio::test]
+                async fn rocket_postgres() {
+                    run(Server::Rocket, Database::Postgres, super::$test).await;
+                }
+            }
+        )*
+    };
+}

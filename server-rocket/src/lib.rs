@@ -1,0 +1,139 @@
+//! Safezone served by rocket: [`start`] mounts a [`SafezoneService`] for every method and path.
+//!
+//! Rocket has no any-method route, so one catch-all route per method hands each request to the
+//! core (`adapter`); rocket's own refusals (an unknown method, a malformed request) get the
+//! core's JSON error envelope from a default catcher (`catcher`). Shield headers, the `Server`
+//! header and rocket's signal handling are off: the binary stops the server itself. Rocket's
+//! own logger is off too; where a `log` bridge (such as `tracing-subscriber`'s) is installed
+//! first, rocket's records go to it instead, and the binary keeps only their errors.
+
+mod adapter;
+mod catcher;
+
+use std::io;
+use std::net::SocketAddr;
+
+use rocket::config::{Config, Ident, LogLevel, Shutdown};
+use rocket::error::ErrorKind;
+use rocket::fairing::AdHoc;
+use rocket::shield::Shield;
+use safezone_core::SafezoneService;
+use tokio::{sync::oneshot, task::JoinHandle};
+
+/// A running server.
+///
+/// Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<io::Result<()>>,
+}
+
+impl RunningServer {
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Stops accepting, lets in-flight requests finish, and waits for the server to end.
+    ///
+    /// Rocket gives in-flight connections its default grace (2 s) and mercy (3 s) periods, and
+    /// waits out the grace period whenever a connection (even an idle keep-alive one) is still
+    /// open when it stops accepting.
+    pub async fn stop(self) {
+        // An error only means that the server has ended already.
+        let _ = self.stop.send(());
+        match self.task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "rocket did not stop cleanly"),
+            Err(error) => tracing::error!(%error, "the rocket server task failed"),
+        }
+    }
+}
+
+impl safezone_core::cli::ServerHandle for RunningServer {
+    fn local_addr(&self) -> SocketAddr {
+        RunningServer::local_addr(self)
+    }
+
+    async fn stop(self) {
+        RunningServer::stop(self).await;
+    }
+}
+
+/// Binds `listen` (port 0 picks a free port) and serves `service` in a background task.
+///
+/// ```no_run
+/// # async fn run(service: safezone_core::SafezoneService) -> std::io::Result<()> {
+/// let listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+/// let server = safezone_server_rocket::start(listen, service).await?;
+/// println!("listening on http://{}", server.local_addr());
+/// server.stop().await;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<RunningServer> {
+    let (bound, bound_addr) = oneshot::channel();
+    let report_address = AdHoc::on_liftoff("bound address", move |rocket| {
+        Box::pin(async move {
+            // Rocket updates the port of its configuration once it has bound.
+            let config = rocket.config();
+            let _ = bound.send(SocketAddr::new(config.address, config.port));
+        })
+    });
+    let rocket = rocket::custom(config(listen))
+        .mount("/", adapter::routes(service))
+        .register("/", rocket::catchers![catcher::json_error])
+        .attach(Shield::new())
+        .attach(report_address)
+        .ignite()
+        .await
+        .map_err(io_error)?;
+    let shutdown = rocket.shutdown();
+    let task = tokio::spawn(async move { rocket.launch().await.map(drop).map_err(io_error) });
+    let Ok(local_addr) = bound_addr.await else {
+        return Err(match task.await {
+            Ok(Err(error)) => error,
+            Ok(Ok(())) => io::Error::other("rocket ended before it started"),
+            Err(error) => io::Error::other(error),
+        });
+    };
+    let (stop, stopped) = oneshot::channel();
+    tokio::spawn(async move {
+        stopped.await.unwrap_or_default();
+        shutdown.notify();
+    });
+    Ok(RunningServer {
+        local_addr,
+        stop,
+        task,
+    })
+}
+
+/// Rocket's configuration: the address, and everything it would add or do on its own off.
+fn config(listen: SocketAddr) -> Config {
+    Config {
+        address: listen.ip(),
+        port: listen.port(),
+        ident: Ident::none(),
+        log_level: LogLevel::Off,
+        cli_colors: false,
+        shutdown: Shutdown {
+            ctrlc: false,
+            #[cfg(unix)]
+            signals: std::collections::HashSet::new(),
+            ..Shutdown::default()
+        },
+        ..Config::release_default()
+    }
+}
+
+/// Rocket's error as an I/O error (reading it also keeps rocket from panicking on drop).
+fn io_error(error: rocket::Error) -> io::Error {
+    match error.kind() {
+        ErrorKind::Bind(cause) | ErrorKind::Io(cause) => {
+            io::Error::new(cause.kind(), cause.to_string())
+        }
+        _ => io::Error::other(error.to_string()),
+    }
+}

@@ -1,0 +1,69 @@
+//! A response as tests read it.
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+/// A finished response: status, headers, raw body and the body parsed as JSON when it is JSON.
+#[derive(Debug)]
+pub struct Answer {
+    /// The HTTP status code.
+    pub status: u16,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The body as text.
+    pub text: String,
+    /// The body as JSON (`Value::Null` when it is not JSON).
+    pub json: Value,
+}
+
+impl Answer {
+    /// Asserts the status and the success envelope, and returns the body.
+    #[track_caller]
+    pub fn success(&self) -> &Value {
+        assert_eq!(
+            self.status, 200,
+            "expected 200, got {}: {}",
+            self.status, self.text
+        );
+        assert_eq!(self.json["status"], "success", "{}", self.text);
+        &self.json
+    }
+
+    /// Asserts an error answer: its status, the envelope and its `code`.
+    #[track_caller]
+    pub fn error(&self, status: u16, code: &str) -> &Value {
+        assert_eq!(
+            self.status, status,
+            "expected {status}, got {}: {}",
+            self.status, self.text
+        );
+        assert_eq!(self.json["status"], "error", "{}", self.text);
+        assert_eq!(self.json["code"], code, "{}", self.text);
+        assert!(
+            self.json["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "error without a message: {}",
+            self.text
+        );
+        &self.json
+    }
+
+    /// Asserts an error whose message names `parameter`.
+    #[track_caller]
+    pub fn error_naming(&self, status: u16, code: &str, parameter: &str) {
+        let body = self.error(status, code);
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(parameter),
+            "message does not name `{parameter}`: {message}"
+        );
+    }
+
+    /// Every value of header `name`.
+    pub fn header_values(&self, name: &str) -> Vec<String> {
+        self.headers
+            .get_all(name)
+            .iter()
+            .filter_map(|value| value.to_str().ok().map(str::to_owned))
+            .collect()
+    }
+}

@@ -1,0 +1,182 @@
+//! One server on one fresh database, and the client that talks to it.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use reqwest::{Method, header::HeaderMap};
+use safezone_core::{Safezone, clock::ManualClock, store::Store};
+use safezone_storage::test_support;
+use serde_json::Value;
+
+use crate::Answer;
+
+/// Which binary's adapter serves the test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Server {
+    /// `safezone-server-warp`.
+    Warp,
+    /// `safezone-server-rocket`.
+    Rocket,
+}
+
+/// Which database the test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Database {
+    /// A fresh SQLite file.
+    Sqlite,
+    /// A fresh PostgreSQL database on the server named by `SAFEZONE_TEST_POSTGRES_URL`.
+    Postgres,
+}
+
+enum Running {
+    Warp(safezone_server_warp::RunningServer),
+    Rocket(safezone_server_rocket::RunningServer),
+}
+
+impl Running {
+    async fn start(server: Server, service: safezone_core::SafezoneService) -> Self {
+        let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
+        match server {
+            Server::Warp => Self::Warp(
+                safezone_server_warp::start(any_port, service)
+                    .await
+                    .expect("warp server starts"),
+            ),
+            Server::Rocket => Self::Rocket(
+                safezone_server_rocket::start(any_port, service)
+                    .await
+                    .expect("rocket server starts"),
+            ),
+        }
+    }
+
+    fn local_addr(&self) -> SocketAddr {
+        match self {
+            Self::Warp(server) => server.local_addr(),
+            Self::Rocket(server) => server.local_addr(),
+        }
+    }
+
+    async fn stop(self) {
+        match self {
+            Self::Warp(server) => server.stop().await,
+            Self::Rocket(server) => server.stop().await,
+        }
+    }
+}
+
+/// A running Safezone under test.
+#[derive(Clone)]
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    /// The HTTP client (no cookie store, no redirects followed).
+    pub client: reqwest::Client,
+    /// The clock the service reads; move it to test expiry.
+    pub clock: ManualClock,
+    /// The server under test.
+    pub server: Server,
+    /// The database under test.
+    pub database: Database,
+    /// The store the service uses, for checks behind the API.
+    pub store: Arc<dyn Store>,
+}
+
+/// Runs one behaviour test on a fresh database and server, then stops the server and drops
+/// the database.
+pub async fn run<F, Fut>(server: Server, database: Database, test: F)
+where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let url = match database {
+        Database::Sqlite => test_support::fresh_sqlite_url(directory.path()),
+        Database::Postgres => test_support::fresh_postgres_url().await,
+    };
+    let store = safezone_storage::open(&url).await.expect("store opens");
+    let clock = ManualClock::new(time::OffsetDateTime::now_utc());
+    let service = Safezone::new(Arc::clone(&store))
+        .clock(Arc::new(clock.clone()))
+        .service();
+    let running = Running::start(server, service).await;
+    let app = TestApp {
+        base: format!("http://{}", running.local_addr()),
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("HTTP client"),
+        clock,
+        server,
+        database,
+        store,
+    };
+    test(app).await;
+    running.stop().await;
+    if database == Database::Postgres {
+        test_support::drop_postgres_database(&url).await;
+    }
+}
+
+impl TestApp {
+    /// Sends a request with extra headers and an optional body.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Vec<u8>>,
+    ) -> Answer {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(body) = body {
+            request = request.body(body);
+        }
+        let response = request.send().await.expect("request reaches the server");
+        let status = response.status().as_u16();
+        let headers: HeaderMap = response.headers().clone();
+        let text = response.text().await.expect("body reads");
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
+    /// `GET path`.
+    pub async fn get(&self, path: &str) -> Answer {
+        self.send(Method::GET, path, &[], None).await
+    }
+
+    /// `POST path` with no body, as game clients send it.
+    pub async fn post(&self, path: &str) -> Answer {
+        self.send(Method::POST, path, &[], None).await
+    }
+
+    /// Signs in a new Android device; answers the device id and the sign-in body.
+    pub async fn new_device(&self) -> (String, Value) {
+        let device = format!("android-{}", uuid_like());
+        let answer = self.post(&format!("/api/validate/device/{device}")).await;
+        let body = answer.success().clone();
+        (device, body)
+    }
+
+    /// Signs in a new Android device and answers its user key.
+    pub async fn new_key(&self) -> String {
+        let (_, body) = self.new_device().await;
+        body["user"]["key"].as_str().expect("a key").to_owned()
+    }
+}
+
+/// A random id in the shape of a UUID, from the process's hashing randomness.
+fn uuid_like() -> String {
+    use std::hash::{BuildHasher, RandomState};
+    let high = RandomState::new().hash_one(1u8);
+    let low = RandomState::new().hash_one(2u8);
+    format!("{high:016x}-{low:016x}")
+}
