@@ -11,6 +11,7 @@ mod row;
 mod sign_in;
 mod sql;
 mod sqlite;
+mod store_impl;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 

@@ -1,23 +1,15 @@
 //! [`Store`] on SQLite: one file in WAL mode, created on first start.
+//!
+//! [`Store`]: safezone_core::store::Store
 
 use std::str::FromStr;
 use std::time::Duration;
 
-use async_trait::async_trait;
-use safezone_core::domain::{FriendCode, KeyHash};
-use safezone_core::store::{
-    Account, AccountId, KeySession, NewSignIn, SignedIn, Store, StoreError,
-};
-use sqlx::SqlitePool;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use time::OffsetDateTime;
+use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use crate::error::{is_unique_violation, store_error};
-use crate::micros::to_micros;
-use crate::row::{AccountRow, SessionRow};
-use crate::sign_in::{Attempt, sign_in_with};
-use crate::{OpenError, sql};
+use crate::{OpenError, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -62,134 +54,11 @@ impl SqliteStore {
         Ok(Self { pool })
     }
 
-    /// One sign-in transaction, offering `code` if the identity has no account yet.
-    async fn attempt(
-        &self,
-        sign_in: &NewSignIn,
-        code: Option<&FriendCode>,
-    ) -> Result<Attempt, sqlx::Error> {
-        let now = to_micros(sign_in.now);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let created = match code {
-            Some(code) => {
-                let inserted = sqlx::query_scalar::<_, i64>(sql::INSERT_ACCOUNT)
-                    .bind(&sign_in.provider)
-                    .bind(&sign_in.identifier)
-                    .bind(&sign_in.name)
-                    .bind(&sign_in.avatar)
-                    .bind(&sign_in.email)
-                    .bind(code.name())
-                    .bind(i32::from(code.digits()))
-                    .bind(now)
-                    .fetch_optional(&mut *tx)
-                    .await;
-                match inserted {
-                    Err(err) if is_unique_violation(&err) => {
-                        tx.rollback().await?;
-                        return Ok(Attempt::CodeTaken);
-                    }
-                    other => other?,
-                }
-            }
-            None => None,
-        };
-        let id = match created {
-            Some(id) => id,
-            None => {
-                let existing = sqlx::query_scalar::<_, i64>(sql::ACCOUNT_ID)
-                    .bind(&sign_in.provider)
-                    .bind(&sign_in.identifier)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let Some(id) = existing else {
-                    tx.rollback().await?;
-                    return Ok(Attempt::NoAccount);
-                };
-                id
-            }
-        };
-        sqlx::query(sql::INSERT_KEY)
-            .bind(sign_in.key_hash.as_str())
-            .bind(id)
-            .bind(now)
-            .bind(to_micros(sign_in.key_expires))
-            .execute(&mut *tx)
-            .await?;
-        let account = sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(Attempt::SignedIn(Box::new(account), created.is_some()))
+    /// Opens a write transaction with `BEGIN IMMEDIATE`: it takes the write lock at once, so a
+    /// concurrent writer waits on the busy timeout instead of failing when it would upgrade.
+    async fn begin(&self) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
     }
 }
 
-#[async_trait]
-impl Store for SqliteStore {
-    async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query(sql::PING)
-            .execute(&self.pool)
-            .await
-            .map_err(store_error)?;
-        Ok(())
-    }
-
-    async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError> {
-        sign_in_with(&sign_in.friend_code_candidates, |code| {
-            self.attempt(&sign_in, code)
-        })
-        .await
-    }
-
-    async fn session(
-        &self,
-        key: &KeyHash,
-        now: OffsetDateTime,
-    ) -> Result<Option<KeySession>, StoreError> {
-        sqlx::query_as::<_, SessionRow>(sql::SESSION)
-            .bind(key.as_str())
-            .bind(to_micros(now))
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(store_error)?
-            .map(SessionRow::into_session)
-            .transpose()
-    }
-
-    async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
-        sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
-            .bind(id.0)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(store_error)?
-            .map(AccountRow::into_account)
-            .transpose()
-    }
-
-    async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError> {
-        let done = sqlx::query(sql::DELETE_KEY)
-            .bind(key.as_str())
-            .execute(&self.pool)
-            .await
-            .map_err(store_error)?;
-        Ok(done.rows_affected() > 0)
-    }
-
-    async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError> {
-        let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
-            .bind(account.0)
-            .execute(&self.pool)
-            .await
-            .map_err(store_error)?;
-        Ok(done.rows_affected())
-    }
-
-    async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError> {
-        let done = sqlx::query(sql::DELETE_ACCOUNT)
-            .bind(account.0)
-            .execute(&self.pool)
-            .await
-            .map_err(store_error)?;
-        Ok(done.rows_affected() > 0)
-    }
-}
+store_impl::impl_store!(SqliteStore);

@@ -1,6 +1,7 @@
 //! One server on one fresh database, and the client that talks to it.
 
 use std::future::Future;
+use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use reqwest::{Method, header::HeaderMap};
 use safezone_core::{Safezone, clock::ManualClock, store::Store};
 use safezone_storage::test_support;
 use serde_json::Value;
+use tempfile::TempDir;
 
 use crate::Answer;
 
@@ -35,20 +37,16 @@ enum Running {
 }
 
 impl Running {
-    async fn start(server: Server, service: safezone_core::SafezoneService) -> Self {
-        let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
-        match server {
-            Server::Warp => Self::Warp(
-                safezone_server_warp::start(any_port, service)
-                    .await
-                    .expect("warp server starts"),
-            ),
-            Server::Rocket => Self::Rocket(
-                safezone_server_rocket::start(any_port, service)
-                    .await
-                    .expect("rocket server starts"),
-            ),
-        }
+    /// Starts `server` on `listen`, answering its `start`'s error as it came.
+    async fn start(
+        server: Server,
+        listen: SocketAddr,
+        service: safezone_core::SafezoneService,
+    ) -> io::Result<Self> {
+        Ok(match server {
+            Server::Warp => Self::Warp(safezone_server_warp::start(listen, service).await?),
+            Server::Rocket => Self::Rocket(safezone_server_rocket::start(listen, service).await?),
+        })
     }
 
     fn local_addr(&self) -> SocketAddr {
@@ -75,6 +73,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The clock the service reads; move it to test expiry.
     pub clock: ManualClock,
+    /// The address the server listens on.
+    pub address: SocketAddr,
     /// The server under test.
     pub server: Server,
     /// The database under test.
@@ -100,14 +100,18 @@ where
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
         .service();
-    let running = Running::start(server, service).await;
+    let running = Running::start(server, any_port(), service)
+        .await
+        .expect("the server starts");
+    let address = running.local_addr();
     let app = TestApp {
-        base: format!("http://{}", running.local_addr()),
+        base: format!("http://{address}"),
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("HTTP client"),
         clock,
+        address,
         server,
         database,
         store,
@@ -171,6 +175,43 @@ impl TestApp {
         let (_, body) = self.new_device().await;
         body["user"]["key"].as_str().expect("a key").to_owned()
     }
+}
+
+/// A server of its own on a fresh SQLite file, outside [`run`]: for the checks that start and
+/// stop a server themselves.
+pub struct Standalone {
+    running: Running,
+    _directory: TempDir,
+}
+
+impl Standalone {
+    /// Starts `server` on `listen` (port 0 picks a free port), answering the error of the
+    /// server crate's `start` as it came.
+    pub async fn start(server: Server, listen: SocketAddr) -> io::Result<Self> {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let url = test_support::fresh_sqlite_url(directory.path());
+        let store = safezone_storage::open(&url).await.expect("store opens");
+        let running = Running::start(server, listen, Safezone::new(store).service()).await?;
+        Ok(Self {
+            running,
+            _directory: directory,
+        })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.running.local_addr()
+    }
+
+    /// Stops the server and waits for it to end.
+    pub async fn stop(self) {
+        self.running.stop().await;
+    }
+}
+
+/// `127.0.0.1` on a port the system picks.
+pub fn any_port() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 0))
 }
 
 /// A random id in the shape of a UUID, from the process's hashing randomness.

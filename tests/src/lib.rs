@@ -3,13 +3,14 @@
 //! Each behaviour test is written once as `async fn(TestApp)` and run four times by
 //! [`each_combination!`]: under the warp and the rocket binary's adapter, on SQLite and on
 //! PostgreSQL. Every run gets its own database (a fresh SQLite file, a fresh PostgreSQL
-//! database), its own server on a random port, and a hand-set clock.
+//! database), its own server on a random port, and a hand-set clock. [`Standalone`] starts a
+//! server outside that pattern, for checks that start and stop servers themselves.
 
 mod answer;
 mod app;
 
 pub use answer::Answer;
-pub use app::{Database, Server, TestApp, run};
+pub use app::{Database, Server, Standalone, TestApp, any_port, run};
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
 /// combination of server (warp, rocket) and database (SQLite, PostgreSQL).

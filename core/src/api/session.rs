@@ -27,7 +27,8 @@ enum Source {
     Cookie,
 }
 
-/// The keys the request presents, in precedence order.
+/// The keys the request presents, in precedence order; an empty value (`userKey=`, as a
+/// signed-out client may send) counts as none.
 fn presented(incoming: &Incoming) -> Vec<(Source, String)> {
     let from_path = incoming.path("userKey").ok().map(str::to_owned);
     let from_bearer = incoming.bearer().map(str::to_owned);
@@ -40,7 +41,7 @@ fn presented(incoming: &Incoming) -> Vec<(Source, String)> {
         (Source::Cookie, from_cookie),
     ]
     .into_iter()
-    .filter_map(|(source, key)| key.map(|key| (source, key)))
+    .filter_map(|(source, key)| key.filter(|key| !key.is_empty()).map(|key| (source, key)))
     .collect()
 }
 

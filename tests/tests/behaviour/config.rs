@@ -30,6 +30,15 @@ async fn config_answers_the_shipped_configuration(app: TestApp) {
         extras.get("ab_test").is_none(),
         "anonymous callers get no A/B group"
     );
+    let signed_out = app
+        .get("/api/config?platform=web&userKey=")
+        .await
+        .success()
+        .clone();
+    assert!(
+        signed_out["extras"].get("ab_test").is_none(),
+        "an empty key is no key"
+    );
 }
 
 async fn old_clients_must_update(app: TestApp) {

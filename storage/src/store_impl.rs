@@ -1,0 +1,166 @@
+//! The sign-in transaction and the [`Store`](safezone_core::store::Store) methods, written once
+//! for both stores. Their statements are shared ([`sql`](crate::sql)) and only the sqlx database
+//! type differs, so a macro stamps out the same code for each instead of a generic version
+//! spelling out every bound the queries need.
+
+/// Implements the private `attempt` method (one sign-in transaction) and
+/// [`Store`](safezone_core::store::Store) for `$store`, a type with a `pool` field and an
+/// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
+/// transaction the way its database needs.
+///
+/// The code goes in a child module `shared` of the calling one, so its imports do not clash
+/// with the caller's and it still reaches the store's private `pool` and `begin`.
+macro_rules! impl_store {
+    ($store:ident) => {
+        mod shared {
+            use async_trait::async_trait;
+            use safezone_core::domain::{FriendCode, KeyHash};
+            use safezone_core::store::{
+                Account, AccountId, KeySession, NewSignIn, SignedIn, Store, StoreError,
+            };
+            use time::OffsetDateTime;
+
+            use super::$store;
+            use crate::error::{is_unique_violation, store_error};
+            use crate::micros::to_micros;
+            use crate::row::{AccountRow, SessionRow};
+            use crate::sign_in::{Attempt, sign_in_with};
+            use crate::sql;
+
+            impl $store {
+                /// One sign-in transaction, offering `code` if the identity has no account yet.
+                async fn attempt(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: Option<&FriendCode>,
+                ) -> Result<Attempt, sqlx::Error> {
+                    let now = to_micros(sign_in.now);
+                    let mut tx = self.begin().await?;
+                    let created = match code {
+                        Some(code) => {
+                            let inserted = sqlx::query_scalar::<_, i64>(sql::INSERT_ACCOUNT)
+                                .bind(&sign_in.provider)
+                                .bind(&sign_in.identifier)
+                                .bind(&sign_in.name)
+                                .bind(&sign_in.avatar)
+                                .bind(&sign_in.email)
+                                .bind(code.name())
+                                .bind(i32::from(code.digits()))
+                                .bind(now)
+                                .fetch_optional(&mut *tx)
+                                .await;
+                            match inserted {
+                                Err(err) if is_unique_violation(&err) => {
+                                    tx.rollback().await?;
+                                    return Ok(Attempt::CodeTaken);
+                                }
+                                other => other?,
+                            }
+                        }
+                        None => None,
+                    };
+                    let id = match created {
+                        Some(id) => id,
+                        None => {
+                            let existing = sqlx::query_scalar::<_, i64>(sql::ACCOUNT_ID)
+                                .bind(&sign_in.provider)
+                                .bind(&sign_in.identifier)
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                            let Some(id) = existing else {
+                                tx.rollback().await?;
+                                return Ok(Attempt::NoAccount);
+                            };
+                            id
+                        }
+                    };
+                    sqlx::query(sql::INSERT_KEY)
+                        .bind(sign_in.key_hash.as_str())
+                        .bind(id)
+                        .bind(now)
+                        .bind(to_micros(sign_in.key_expires))
+                        .execute(&mut *tx)
+                        .await?;
+                    let account = sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
+                        .bind(id)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    Ok(Attempt::SignedIn(Box::new(account), created.is_some()))
+                }
+            }
+
+            #[async_trait]
+            impl Store for $store {
+                async fn ping(&self) -> Result<(), StoreError> {
+                    sqlx::query(sql::PING)
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(())
+                }
+
+                async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError> {
+                    sign_in_with(&sign_in.friend_code_candidates, |code| {
+                        self.attempt(&sign_in, code)
+                    })
+                    .await
+                }
+
+                async fn session(
+                    &self,
+                    key: &KeyHash,
+                    now: OffsetDateTime,
+                ) -> Result<Option<KeySession>, StoreError> {
+                    sqlx::query_as::<_, SessionRow>(sql::SESSION)
+                        .bind(key.as_str())
+                        .bind(to_micros(now))
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(SessionRow::into_session)
+                        .transpose()
+                }
+
+                async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
+                    sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
+                        .bind(id.0)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(AccountRow::into_account)
+                        .transpose()
+                }
+
+                async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError> {
+                    let done = sqlx::query(sql::DELETE_KEY)
+                        .bind(key.as_str())
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected() > 0)
+                }
+
+                async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError> {
+                    let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                        .bind(account.0)
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected())
+                }
+
+                async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError> {
+                    let done = sqlx::query(sql::DELETE_ACCOUNT)
+                        .bind(account.0)
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected() > 0)
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use impl_store;
