@@ -2,7 +2,6 @@
 //! the whole run from flags to a graceful stop ([`run_server`]).
 
 use std::fmt::Display;
-use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -12,6 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 
 use crate::content::{Content, ContentError};
 use crate::store::Store;
@@ -69,12 +70,38 @@ impl ServerArgs {
     }
 }
 
-/// A server that a binary's adapter started: its bound address, and how to stop it.
-pub trait ServerHandle: Send {
-    /// The address actually bound.
-    fn local_addr(&self) -> SocketAddr;
+/// A server that an adapter started in a background task: its bound address, and how to stop
+/// it. Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// A server bound to `local_addr`, running as `task`, which stops gracefully once `stop`
+    /// is sent (or dropped).
+    pub fn new(local_addr: SocketAddr, stop: oneshot::Sender<()>, task: JoinHandle<()>) -> Self {
+        Self {
+            local_addr,
+            stop,
+            task,
+        }
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
     /// Stops accepting, lets requests in flight finish, and waits for the server to end.
-    fn stop(self) -> impl Future<Output = ()> + Send;
+    pub async fn stop(self) {
+        // An error only means that the server has ended already.
+        let _ = self.stop.send(());
+        if let Err(error) = self.task.await {
+            tracing::error!(%error, "the server task failed");
+        }
+    }
 }
 
 /// A server binary's whole run: reads [`ServerArgs`], sets up logging, loads the content, opens
@@ -84,14 +111,10 @@ pub trait ServerHandle: Send {
 ///
 /// Exit codes: 0 after a stop, 1 when the database or the address cannot be used, 2 for a bad
 /// content file (a bad command line exits with 2 through clap).
-pub async fn run_server<OpenError, Handle>(
+pub async fn run_server<OpenError: Display>(
     open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
-    start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<Handle>,
-) -> ExitCode
-where
-    OpenError: Display,
-    Handle: ServerHandle,
-{
+    start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
+) -> ExitCode {
     let args = ServerArgs::parse();
     init_tracing();
     let content = match args.load_content() {

@@ -18,50 +18,14 @@ use rocket::error::ErrorKind;
 use rocket::fairing::AdHoc;
 use rocket::shield::Shield;
 use safezone_core::SafezoneService;
-use tokio::{sync::oneshot, task::JoinHandle};
-
-/// A running server.
-///
-/// Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
-pub struct RunningServer {
-    local_addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<io::Result<()>>,
-}
-
-impl RunningServer {
-    /// The address actually bound (useful with port 0).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// Stops accepting, lets in-flight requests finish, and waits for the server to end.
-    ///
-    /// Rocket gives in-flight connections its default grace (2 s) and mercy (3 s) periods, and
-    /// waits out the grace period whenever a connection (even an idle keep-alive one) is still
-    /// open when it stops accepting.
-    pub async fn stop(self) {
-        // An error only means that the server has ended already.
-        let _ = self.stop.send(());
-        match self.task.await {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => tracing::warn!(%error, "rocket did not stop cleanly"),
-            Err(error) => tracing::error!(%error, "the rocket server task failed"),
-        }
-    }
-}
-
-impl safezone_core::cli::ServerHandle for RunningServer {
-    fn local_addr(&self) -> SocketAddr {
-        RunningServer::local_addr(self)
-    }
-
-    async fn stop(self) {
-        RunningServer::stop(self).await;
-    }
-}
+pub use safezone_core::cli::RunningServer;
+use tokio::sync::oneshot;
 
 /// Binds `listen` (port 0 picks a free port) and serves `service` in a background task.
+///
+/// On [`RunningServer::stop`], rocket gives in-flight connections its default grace (2 s) and
+/// mercy (3 s) periods, and waits out the grace period whenever a connection (even an idle
+/// keep-alive one) is still open when it stops accepting.
 ///
 /// ```no_run
 /// # async fn run(service: safezone_core::SafezoneService) -> std::io::Result<()> {
@@ -103,11 +67,14 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
         stopped.await.unwrap_or_default();
         shutdown.notify();
     });
-    Ok(RunningServer {
-        local_addr,
-        stop,
-        task,
-    })
+    let task = tokio::spawn(async move {
+        match task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!(%error, "rocket did not stop cleanly"),
+            Err(error) => tracing::error!(%error, "the rocket server task failed"),
+        }
+    });
+    Ok(RunningServer::new(local_addr, stop, task))
 }
 
 /// Rocket's configuration: the address, and everything it would add or do on its own off.

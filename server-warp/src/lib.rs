@@ -13,46 +13,12 @@ use http::{HeaderMap, Method, Request, Response};
 use http_body::Frame;
 use http_body_util::{BodyDataStream, BodyExt, StreamBody};
 use safezone_core::SafezoneService;
+pub use safezone_core::cli::RunningServer;
 use safezone_core::http::{ApiError, ResponseBody};
 use sync_wrapper::SyncStream;
-use tokio::{net::TcpListener, sync::oneshot, task::JoinHandle};
+use tokio::{net::TcpListener, sync::oneshot};
 use tower::ServiceExt;
 use warp::{Filter, Reply, path::FullPath, reply::Response as WarpResponse};
-
-/// A running server.
-///
-/// Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
-pub struct RunningServer {
-    local_addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<()>,
-}
-
-impl RunningServer {
-    /// The address actually bound (useful with port 0).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// Stops accepting, lets in-flight requests finish, and waits for the server to end.
-    pub async fn stop(self) {
-        // An error only means that the server has ended already.
-        let _ = self.stop.send(());
-        if let Err(error) = self.task.await {
-            tracing::error!(%error, "the warp server task failed");
-        }
-    }
-}
-
-impl safezone_core::cli::ServerHandle for RunningServer {
-    fn local_addr(&self) -> SocketAddr {
-        RunningServer::local_addr(self)
-    }
-
-    async fn stop(self) {
-        RunningServer::stop(self).await;
-    }
-}
 
 /// Binds `listen` (port 0 picks a free port) and serves `service` in a background task.
 ///
@@ -74,11 +40,7 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
         .graceful(async { stopped.await.unwrap_or_default() })
         .run();
     let task = tokio::spawn(server);
-    Ok(RunningServer {
-        local_addr,
-        stop,
-        task,
-    })
+    Ok(RunningServer::new(local_addr, stop, task))
 }
 
 /// The filter that hands every request to `service`.

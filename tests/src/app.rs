@@ -6,7 +6,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
-use safezone_core::{Safezone, clock::ManualClock, store::Store};
+use safezone_core::cli::RunningServer;
+use safezone_core::{Safezone, SafezoneService, clock::ManualClock, store::Store};
 use safezone_storage::test_support;
 use serde_json::Value;
 use tempfile::TempDir;
@@ -31,35 +32,16 @@ pub enum Database {
     Postgres,
 }
 
-enum Running {
-    Warp(safezone_server_warp::RunningServer),
-    Rocket(safezone_server_rocket::RunningServer),
-}
-
-impl Running {
-    /// Starts `server` on `listen`, answering its `start`'s error as it came.
+impl Server {
+    /// Starts this server's adapter on `listen`, answering its `start`'s error as it came.
     async fn start(
-        server: Server,
+        self,
         listen: SocketAddr,
-        service: safezone_core::SafezoneService,
-    ) -> io::Result<Self> {
-        Ok(match server {
-            Server::Warp => Self::Warp(safezone_server_warp::start(listen, service).await?),
-            Server::Rocket => Self::Rocket(safezone_server_rocket::start(listen, service).await?),
-        })
-    }
-
-    fn local_addr(&self) -> SocketAddr {
+        service: SafezoneService,
+    ) -> io::Result<RunningServer> {
         match self {
-            Self::Warp(server) => server.local_addr(),
-            Self::Rocket(server) => server.local_addr(),
-        }
-    }
-
-    async fn stop(self) {
-        match self {
-            Self::Warp(server) => server.stop().await,
-            Self::Rocket(server) => server.stop().await,
+            Self::Warp => safezone_server_warp::start(listen, service).await,
+            Self::Rocket => safezone_server_rocket::start(listen, service).await,
         }
     }
 }
@@ -100,7 +82,8 @@ where
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
         .service();
-    let running = Running::start(server, any_port(), service)
+    let running = server
+        .start(any_port(), service)
         .await
         .expect("the server starts");
     let address = running.local_addr();
@@ -180,7 +163,7 @@ impl TestApp {
 /// A server of its own on a fresh SQLite file, outside [`run`]: for the checks that start and
 /// stop a server themselves.
 pub struct Standalone {
-    running: Running,
+    running: RunningServer,
     _directory: TempDir,
 }
 
@@ -191,7 +174,7 @@ impl Standalone {
         let directory = tempfile::tempdir().expect("temporary directory");
         let url = test_support::fresh_sqlite_url(directory.path());
         let store = safezone_storage::open(&url).await.expect("store opens");
-        let running = Running::start(server, listen, Safezone::new(store).service()).await?;
+        let running = server.start(listen, Safezone::new(store).service()).await?;
         Ok(Self {
             running,
             _directory: directory,
