@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use crate::App;
 use crate::domain::UserKey;
 use crate::http::{ApiError, Incoming, cookies::USER_KEY_COOKIE};
-use crate::store::{Account, AccountId};
+use crate::store::Account;
 
 /// A caller with a valid key.
 pub(super) struct Session {
@@ -92,15 +92,13 @@ pub(super) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, Ap
     let Some(found) = app.store.session(&key.hash(), now).await? else {
         return Ok(None);
     };
-    Ok(load_account(app, found.account)
+    Ok(app
+        .store
+        .account(found.account)
         .await?
         .map(|account| Session {
             key,
             expires: found.expires,
             account,
         }))
-}
-
-async fn load_account(app: &App, id: AccountId) -> Result<Option<Account>, ApiError> {
-    Ok(app.store.account(id).await?)
 }
