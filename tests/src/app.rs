@@ -147,7 +147,7 @@ impl TestApp {
 
     /// Signs in a new Android device; answers the device id and the sign-in body.
     pub async fn new_device(&self) -> (String, Value) {
-        let device = format!("android-{}", uuid_like());
+        let device = format!("android-{}", uuid::Uuid::new_v4());
         let answer = self.post(&format!("/api/validate/device/{device}")).await;
         let body = answer.success().clone();
         (device, body)
@@ -195,12 +195,4 @@ impl Standalone {
 /// `127.0.0.1` on a port the system picks.
 pub fn any_port() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
-}
-
-/// A random id in the shape of a UUID, from the process's hashing randomness.
-fn uuid_like() -> String {
-    use std::hash::{BuildHasher, RandomState};
-    let high = RandomState::new().hash_one(1u8);
-    let low = RandomState::new().hash_one(2u8);
-    format!("{high:016x}-{low:016x}")
 }

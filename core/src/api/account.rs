@@ -41,7 +41,7 @@ pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, Api
 pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     app.store.revoke_all_keys(session.account.id).await?;
-    Ok(Reply::success(&serde_json::json!({})))
+    Ok(Reply::done())
 }
 
 /// `POST /api/user/{userKey}/delete-account?confirmationKey=`: with a second valid key of the
@@ -71,7 +71,7 @@ pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply
         });
     }
     app.store.delete_account(session.account.id).await?;
-    Ok(Reply::success(&serde_json::json!({})))
+    Ok(Reply::done())
 }
 
 /// `GET /user/logout`: revokes the key in the `userKey` cookie, if any, and answers a page

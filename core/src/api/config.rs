@@ -4,10 +4,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use super::session;
+use super::{params, session};
 use crate::App;
 use crate::content::{AbTest, Announcement, Extras, PatchNotes, SeasonPreview};
-use crate::domain::{ApiDate, ClientVersion, Platform, format_plain_datetime};
+use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::store::AccountId;
 
@@ -76,14 +76,7 @@ struct SeasonPreviewView {
 /// acts on `config`: the extras are left out (`extras: {}`).
 pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let query = &incoming.query;
-    let platform = query
-        .optional("platform")
-        .map(|name| {
-            Platform::parse(name).ok_or_else(|| {
-                ApiError::invalid("platform", "must be one of web, windows, android, ios")
-            })
-        })
-        .transpose()?;
+    let platform = params::platform(query)?;
     let version = version_param(query.optional("version"), "version")?;
     let anticheat = version_param(query.optional("version2"), "version2")?;
     let polled = query.optional_bool("isPolledUpdate")?.unwrap_or(false);

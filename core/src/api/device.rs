@@ -3,9 +3,10 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::params;
 use super::user_view::ApiUser;
 use crate::App;
-use crate::domain::{DeviceId, FriendCode, Platform, UserKey, player_names};
+use crate::domain::{DeviceId, FriendCode, UserKey, player_names};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::store::NewSignIn;
 
@@ -30,10 +31,8 @@ struct SignInAnswer<'a> {
 pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let device = DeviceId::parse(incoming.path("deviceId")?)
         .map_err(|reason| ApiError::invalid("deviceId", reason))?;
-    let platform = match incoming.query.optional("platform") {
-        Some(name) => Platform::parse(name).ok_or_else(|| {
-            ApiError::invalid("platform", "must be one of web, windows, android, ios")
-        })?,
+    let platform = match params::platform(&incoming.query)? {
+        Some(platform) => platform,
         None => device.platform().ok_or_else(|| {
             ApiError::invalid(
                 "deviceId",

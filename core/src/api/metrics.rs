@@ -21,10 +21,10 @@ pub(super) async fn accept(_app: App, incoming: Incoming) -> Result<Reply, ApiEr
             reason: format!("field `webgl_version` must be `{WEBGL2}`"),
         });
     }
-    Ok(Reply::success(&serde_json::json!({})))
+    Ok(Reply::done())
 }
 
 /// `GET`: no parameters, no effect.
 pub(super) async fn ignore(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
-    Ok(Reply::success(&serde_json::json!({})))
+    Ok(Reply::done())
 }

@@ -6,16 +6,17 @@ mod deprecated;
 mod device;
 mod health;
 mod metrics;
+mod params;
 mod session;
 mod user_view;
 
 use http::Method;
 
-use crate::http::{Router, handler};
+use crate::http::{Router, Routes, handler};
 
 /// Every route of the API.
 pub(crate) fn routes() -> Router {
-    Router::default()
+    Routes::default()
         .route(Method::GET, "/api", handler(health::check))
         .route(Method::GET, "/api/metrics/update", handler(metrics::ignore))
         .route(

@@ -1,8 +1,5 @@
 //! Client versions, compared part by part.
 
-use std::cmp::Ordering;
-use std::fmt;
-
 /// A dotted numeric version such as `1.4.2` (one to four parts). Missing parts count as zero,
 /// so `1.4` equals `1.4.0`.
 ///
@@ -13,52 +10,40 @@ use std::fmt;
 /// assert!(old < new);
 /// assert!(ClientVersion::parse("1.x").is_none());
 /// ```
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ClientVersion {
+    /// The parts, missing ones zero; compared left to right.
     parts: [u32; 4],
-    len: usize,
 }
 
 impl ClientVersion {
     /// Parses one to four dot-separated decimal numbers.
     pub fn parse(text: &str) -> Option<Self> {
         let mut parts = [0u32; 4];
-        let mut len = 0;
-        for piece in text.split('.') {
-            if len == parts.len() || piece.is_empty() || !piece.bytes().all(|b| b.is_ascii_digit())
-            {
+        for (index, piece) in text.split('.').enumerate() {
+            let slot = parts.get_mut(index)?;
+            if piece.is_empty() || !piece.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
-            parts[len] = piece.parse().ok()?;
-            len += 1;
+            *slot = piece.parse().ok()?;
         }
-        Some(Self { parts, len })
+        Some(Self { parts })
     }
 }
 
-impl PartialEq for ClientVersion {
-    fn eq(&self, other: &Self) -> bool {
-        self.parts == other.parts
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::ClientVersion;
 
-impl Eq for ClientVersion {}
-
-impl PartialOrd for ClientVersion {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for ClientVersion {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.parts.cmp(&other.parts)
-    }
-}
-
-impl fmt::Display for ClientVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: Vec<String> = self.parts[..self.len].iter().map(u32::to_string).collect();
-        f.write_str(&shown.join("."))
+    #[test]
+    fn missing_parts_are_zero_and_five_parts_are_refused() {
+        assert_eq!(ClientVersion::parse("1.4"), ClientVersion::parse("1.4.0.0"));
+        assert!(ClientVersion::parse("2.7.4") < ClientVersion::parse("2.7.5"));
+        assert!(ClientVersion::parse("1.2.3.4").is_some());
+        assert!(ClientVersion::parse("1.2.3.4.5").is_none());
+        assert!(ClientVersion::parse("1..2").is_none());
+        assert!(ClientVersion::parse("").is_none());
+        assert!(ClientVersion::parse("1.+2").is_none());
+        assert!(ClientVersion::parse("99999999999").is_none());
     }
 }

@@ -48,24 +48,10 @@ pub enum ApiError {
     },
     /// No endpoint answers this path.
     RouteNotFound,
-    /// A named thing does not exist.
-    NotFound {
-        /// Stable machine-readable code.
-        code: &'static str,
-        /// Text for a person.
-        message: String,
-    },
     /// The path exists but not for this method.
     MethodNotAllowed {
         /// The methods the path answers.
         allowed: Vec<Method>,
-    },
-    /// The request conflicts with the current state (already done, taken, ...).
-    Conflict {
-        /// Stable machine-readable code.
-        code: &'static str,
-        /// Text for a person.
-        message: String,
     },
     /// The endpoint is obsolete and answers no more.
     Gone {
@@ -110,9 +96,8 @@ impl ApiError {
             Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MissingUserKey | Self::InvalidUserKey => StatusCode::UNAUTHORIZED,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
-            Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
+            Self::RouteNotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Gone { .. } => StatusCode::GONE,
             Self::Unavailable | Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
@@ -135,9 +120,7 @@ impl ApiError {
             Self::Unavailable => "database_unavailable",
             Self::Timeout => "timeout",
             Self::Internal { .. } => "internal_error",
-            Self::Forbidden { code, .. }
-            | Self::NotFound { code, .. }
-            | Self::Conflict { code, .. } => code,
+            Self::Forbidden { code, .. } => code,
         }
     }
 
@@ -159,16 +142,12 @@ impl ApiError {
             }
             Self::RouteNotFound => "no endpoint at this path".to_owned(),
             Self::MethodNotAllowed { allowed } => {
-                let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
-                format!("this path answers only {}", names.join(", "))
+                format!("this path answers only {}", method_list(allowed))
             }
             Self::Unavailable => "the database is not answering; try again shortly".to_owned(),
             Self::Timeout => "the request took too long; try again".to_owned(),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
-            Self::Forbidden { message, .. }
-            | Self::NotFound { message, .. }
-            | Self::Conflict { message, .. }
-            | Self::Gone { message } => message.clone(),
+            Self::Forbidden { message, .. } | Self::Gone { message } => message.clone(),
         }
     }
 
@@ -186,12 +165,17 @@ impl ApiError {
         let reply = Reply::json(self.status(), &body);
         match self {
             Self::MethodNotAllowed { allowed } => {
-                let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
-                reply.with_header(http::header::ALLOW, &names.join(", "))
+                reply.with_header(http::header::ALLOW, &method_list(&allowed))
             }
             _ => reply,
         }
     }
+}
+
+/// `GET, HEAD, POST`: the methods as `Allow` lists them.
+fn method_list(methods: &[Method]) -> String {
+    let names: Vec<&str> = methods.iter().map(Method::as_str).collect();
+    names.join(", ")
 }
 
 impl fmt::Display for ApiError {

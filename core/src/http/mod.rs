@@ -15,6 +15,6 @@ pub use layers::{BodyError, BoxError, RequestBody, ResponseBody};
 pub use redact::redact_path;
 pub use reply::Reply;
 pub use request::{Incoming, Query};
-pub use router::{Handler, Router, handler};
+pub use router::{Handler, Router, Routes, handler};
 
 pub(crate) use layers::{Stack, service_stack};

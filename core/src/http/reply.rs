@@ -29,6 +29,11 @@ impl Reply {
         )
     }
 
+    /// `200` with `{"status":"success"}` and no other field.
+    pub fn done() -> Self {
+        Self::success(&serde_json::Map::new())
+    }
+
     /// A JSON response with any status.
     pub fn json<T: Serialize>(status: StatusCode, body: &T) -> Self {
         match serde_json::to_vec(body) {

@@ -1,7 +1,7 @@
 //! Typed access to a request: decoded path parameters, query parameters, cookies and body.
 
 use bytes::{Bytes, BytesMut};
-use http::{HeaderMap, Method};
+use http::HeaderMap;
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 use sync_wrapper::SyncWrapper;
@@ -10,8 +10,6 @@ use super::{ApiError, RequestBody, cookies};
 
 /// A routed request as handlers see it.
 pub struct Incoming {
-    /// The request method (`HEAD` arrives here as `GET`'s handler sees it).
-    pub method: Method,
     /// The request headers.
     pub headers: HeaderMap,
     /// The query parameters.
@@ -23,7 +21,6 @@ pub struct Incoming {
 
 impl Incoming {
     pub(crate) fn new(
-        method: Method,
         headers: HeaderMap,
         query: Query,
         params: Vec<(String, String)>,
@@ -31,7 +28,6 @@ impl Incoming {
         body_limit: usize,
     ) -> Self {
         Self {
-            method,
             headers,
             query,
             params,

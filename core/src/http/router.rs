@@ -27,24 +27,22 @@ where
     Arc::new(move |app, incoming| Box::pin(function(app, incoming)))
 }
 
-/// The routing table: a matchit tree of paths, each with its handlers by method.
-#[derive(Clone, Default)]
-pub struct Router {
-    paths: matchit::Router<BTreeMap<String, Handler>>,
-    methods: Vec<(String, BTreeMap<String, Handler>)>,
-}
+/// Handlers by method name (`GET`, `POST`, ...) for one path pattern.
+type ByMethod = BTreeMap<String, Handler>;
 
-impl Router {
+/// The routing table as it is written: path patterns with their handlers by method.
+/// [`build`](Self::build) freezes it into a [`Router`].
+#[derive(Default)]
+pub struct Routes(Vec<(String, ByMethod)>);
+
+impl Routes {
     /// Adds `handler` for `method` on the matchit pattern `path` (`/api/user/{userKey}`).
-    ///
-    /// # Panics
-    /// When the pattern conflicts with another one: a programming error found at start-up.
     pub fn route(mut self, method: Method, path: &str, handler: Handler) -> Self {
-        match self.methods.iter_mut().find(|(known, _)| known == path) {
+        match self.0.iter_mut().find(|(known, _)| known == path) {
             Some((_, by_method)) => {
                 by_method.insert(method.to_string(), handler);
             }
-            None => self.methods.push((
+            None => self.0.push((
                 path.to_owned(),
                 BTreeMap::from([(method.to_string(), handler)]),
             )),
@@ -52,21 +50,27 @@ impl Router {
         self
     }
 
-    /// Freezes the table into a matchit tree.
+    /// The router over these routes.
     ///
     /// # Panics
     /// When two patterns conflict: a programming error found at start-up.
-    pub fn build(mut self) -> Self {
+    pub fn build(self) -> Router {
         let mut paths = matchit::Router::new();
-        for (path, by_method) in std::mem::take(&mut self.methods) {
+        for (path, by_method) in self.0 {
             if let Err(conflict) = paths.insert(path.clone(), by_method) {
                 panic!("route {path} conflicts: {conflict}");
             }
         }
-        self.paths = paths;
-        self
+        Router { paths }
     }
+}
 
+/// Method + path -> handler: a matchit tree of path patterns, each with its handlers by method.
+pub struct Router {
+    paths: matchit::Router<ByMethod>,
+}
+
+impl Router {
     /// Routes one request and runs its handler; every outcome is a response.
     pub async fn dispatch(
         &self,
@@ -120,12 +124,12 @@ impl Router {
             .map(|(name, raw)| Ok((name.to_owned(), percent_decode(raw)?)))
             .collect::<Result<Vec<_>, ApiError>>()?;
         let query = Query::parse(parts.uri.query());
-        let incoming = Incoming::new(parts.method, parts.headers, query, params, body, body_limit);
+        let incoming = Incoming::new(parts.headers, query, params, body, body_limit);
         handler(app, incoming).await
     }
 }
 
-fn allowed_methods(by_method: &BTreeMap<String, Handler>) -> Vec<Method> {
+fn allowed_methods(by_method: &ByMethod) -> Vec<Method> {
     let mut allowed: Vec<Method> = by_method
         .keys()
         .filter_map(|name| Method::from_bytes(name.as_bytes()).ok())
