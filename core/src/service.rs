@@ -34,7 +34,7 @@ pub type App = Arc<AppState>;
 /// (the shipped content file, [`Settings::default`], the system clock).
 pub struct Safezone {
     store: Arc<dyn Store>,
-    content: Content,
+    content: Option<Content>,
     settings: Settings,
     clock: Arc<dyn Clock>,
 }
@@ -44,7 +44,7 @@ impl Safezone {
     pub fn new(store: Arc<dyn Store>) -> Self {
         Self {
             store,
-            content: Content::shipped(),
+            content: None,
             settings: Settings::default(),
             clock: Arc::new(SystemClock),
         }
@@ -52,7 +52,7 @@ impl Safezone {
 
     /// Uses this content instead of the shipped one.
     pub fn content(mut self, content: Content) -> Self {
-        self.content = content;
+        self.content = Some(content);
         self
     }
 
@@ -72,7 +72,7 @@ impl Safezone {
     pub fn service(self) -> SafezoneService {
         let app = Arc::new(AppState {
             store: self.store,
-            content: self.content,
+            content: self.content.unwrap_or_else(Content::shipped),
             settings: self.settings,
             clock: self.clock,
         });

@@ -1,8 +1,8 @@
 //! The tower layers every request passes, outermost first:
 //! request id -> tracing (redacted path) -> request id echoed -> panic catch -> timeout (as a
 //! JSON 503) -> router.
-//! Body size is limited at routing (declared `Content-Length`) and while reading
-//! (`http_body_util::Limited`), so that every refusal is the JSON envelope.
+//! Body size is limited at routing (declared `Content-Length`) and while reading (streamed
+//! bodies), so that every refusal is the JSON envelope.
 
 use std::any::Any;
 use std::convert::Infallible;
@@ -56,16 +56,11 @@ pub(crate) type Stack =
 
 /// Builds the whole stack around the router.
 pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
-    let body_limit = app.settings.body_limit;
     let timeout = app.settings.request_timeout;
     let answered = Answered {
         timed: ServiceBuilder::new()
             .layer(TimeoutLayer::new(timeout))
-            .service(Routed {
-                router,
-                app,
-                body_limit,
-            }),
+            .service(Routed { router, app }),
     };
     let stack = ServiceBuilder::new()
         .map_response(box_body)
@@ -98,7 +93,6 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
 struct Routed {
     router: Arc<Router>,
     app: App,
-    body_limit: usize,
 }
 
 impl Service<Request<RequestBody>> for Routed {
@@ -113,8 +107,7 @@ impl Service<Request<RequestBody>> for Routed {
     fn call(&mut self, request: Request<RequestBody>) -> Self::Future {
         let router = Arc::clone(&self.router);
         let app = Arc::clone(&self.app);
-        let body_limit = self.body_limit;
-        Box::pin(async move { Ok(router.dispatch(app, request, body_limit).await) })
+        Box::pin(async move { Ok(router.dispatch(app, request).await) })
     }
 }
 

@@ -72,14 +72,9 @@ pub struct Router {
 
 impl Router {
     /// Routes one request and runs its handler; every outcome is a response.
-    pub async fn dispatch(
-        &self,
-        app: App,
-        request: Request<RequestBody>,
-        body_limit: usize,
-    ) -> Response<Full<Bytes>> {
+    pub async fn dispatch(&self, app: App, request: Request<RequestBody>) -> Response<Full<Bytes>> {
         let is_head = request.method() == Method::HEAD;
-        let reply = match self.run(app, request, body_limit).await {
+        let reply = match self.run(app, request).await {
             Ok(reply) => reply,
             Err(error) => error.into_reply(),
         };
@@ -91,12 +86,8 @@ impl Router {
         }
     }
 
-    async fn run(
-        &self,
-        app: App,
-        request: Request<RequestBody>,
-        body_limit: usize,
-    ) -> Result<Reply, ApiError> {
+    async fn run(&self, app: App, request: Request<RequestBody>) -> Result<Reply, ApiError> {
+        let body_limit = app.settings.body_limit;
         let (parts, body) = request.into_parts();
         let raw_path = parts.uri.path();
         check_percent_encoding(raw_path)?;
