@@ -37,6 +37,14 @@ impl ManualClock {
         Self(Arc::new(Mutex::new(start)))
     }
 
+    /// Sets the clock to `at`.
+    pub fn set(&self, at: OffsetDateTime) {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = at;
+    }
+
     /// Moves the clock forward (or back, with a negative duration).
     pub fn advance(&self, by: Duration) {
         let mut now = self

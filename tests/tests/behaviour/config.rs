@@ -8,6 +8,7 @@ each_combination!(
     bad_config_parameters_are_named,
     polled_updates_leave_out_extras,
     signed_in_callers_get_a_stable_ab_group,
+    timed_extras_follow_the_clock,
 );
 
 async fn config_answers_the_shipped_configuration(app: TestApp) {
@@ -130,4 +131,39 @@ async fn signed_in_callers_get_a_stable_ab_group(app: TestApp) {
         )
         .await;
     assert_eq!(by_cookie.success()["extras"]["ab_test"], by_query);
+}
+
+async fn timed_extras_follow_the_clock(app: TestApp) {
+    let extras_at = |at: time::OffsetDateTime| {
+        let app = app.clone();
+        async move {
+            app.clock.set(at);
+            app.get("/api/config").await.success()["extras"].clone()
+        }
+    };
+    let before_season = extras_at(time::macros::datetime!(2026-11-22 08:00 UTC)).await;
+    assert_eq!(before_season["season_preview"]["season"], 7);
+    assert_eq!(before_season["season_preview"]["current_day"], 0);
+    assert_eq!(
+        before_season["season_preview"]["timer_ends"],
+        "2027-02-28 23:59:59"
+    );
+    assert_eq!(before_season["limited_event"]["name"], "Winter Storm");
+    assert_eq!(
+        before_season["limited_event"]["ends"]["date"],
+        "2027-01-06 18:00:00.000000"
+    );
+
+    let first_day = extras_at(time::macros::datetime!(2026-12-01 00:00 UTC)).await;
+    assert_eq!(first_day["season_preview"]["current_day"], 1);
+    let seventh_day = extras_at(time::macros::datetime!(2026-12-07 23:59 UTC)).await;
+    assert_eq!(seventh_day["season_preview"]["current_day"], 7);
+
+    let event_over = extras_at(time::macros::datetime!(2027-01-06 18:00 UTC)).await;
+    assert!(event_over.get("limited_event").is_none(), "{event_over}");
+    assert!(event_over.get("season_preview").is_some());
+
+    let season_over = extras_at(time::macros::datetime!(2027-02-28 23:59:59 UTC)).await;
+    assert!(season_over.get("season_preview").is_none(), "{season_over}");
+    assert!(season_over.get("announcement").is_some());
 }
