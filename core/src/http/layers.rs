@@ -166,3 +166,123 @@ fn error_reply(error: BoxError) -> Response<Full<Bytes>> {
     };
     reply.into_reply().into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use async_trait::async_trait;
+    use http::Method;
+    use http_body_util::Empty;
+    use time::OffsetDateTime;
+
+    use super::*;
+    use crate::clock::SystemClock;
+    use crate::content::Content;
+    use crate::domain::KeyHash;
+    use crate::http::{Incoming, Reply, Routes, handler};
+    use crate::store::{Account, AccountId, KeySession, NewSignIn, SignedIn, Store, StoreError};
+    use crate::{AppState, Settings};
+
+    /// The layers under test never reach a store: every method answers "unavailable".
+    struct NoStore;
+
+    fn unavailable<T>() -> Result<T, StoreError> {
+        Err(StoreError::Unavailable(
+            "no store in layer tests".to_owned(),
+        ))
+    }
+
+    #[async_trait]
+    impl Store for NoStore {
+        async fn ping(&self) -> Result<(), StoreError> {
+            unavailable()
+        }
+        async fn sign_in(&self, _: NewSignIn) -> Result<SignedIn, StoreError> {
+            unavailable()
+        }
+        async fn session(
+            &self,
+            _: &KeyHash,
+            _: OffsetDateTime,
+        ) -> Result<Option<KeySession>, StoreError> {
+            unavailable()
+        }
+        async fn account(&self, _: AccountId) -> Result<Option<Account>, StoreError> {
+            unavailable()
+        }
+        async fn revoke_key(&self, _: &KeyHash) -> Result<bool, StoreError> {
+            unavailable()
+        }
+        async fn revoke_all_keys(&self, _: AccountId) -> Result<u64, StoreError> {
+            unavailable()
+        }
+        async fn delete_account(&self, _: AccountId) -> Result<bool, StoreError> {
+            unavailable()
+        }
+    }
+
+    async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
+        panic!("handler exploded")
+    }
+
+    async fn sleeps(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        Ok(Reply::done())
+    }
+
+    fn stack() -> Stack {
+        let router = Routes::default()
+            .route(Method::GET, "/panic", handler(panics))
+            .route(Method::GET, "/slow", handler(sleeps))
+            .build();
+        let app = Arc::new(AppState {
+            store: Arc::new(NoStore),
+            content: Content::shipped(),
+            settings: Settings {
+                request_timeout: Duration::from_millis(100),
+                ..Settings::default()
+            },
+            clock: Arc::new(SystemClock),
+        });
+        service_stack(Arc::new(router), app)
+    }
+
+    async fn get(path: &str) -> (u16, http::HeaderMap, serde_json::Value) {
+        let body: RequestBody = Empty::new().map_err(|never| match never {}).boxed_unsync();
+        let request = Request::get(path).body(body).unwrap();
+        let Ok(response) = stack().oneshot(request).await;
+        let (parts, body) = response.into_parts();
+        let bytes = body.collect().await.unwrap().to_bytes();
+        (
+            parts.status.as_u16(),
+            parts.headers,
+            serde_json::from_slice(&bytes).unwrap(),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_is_a_json_500_with_a_request_id() {
+        let (status, headers, body) = get("/panic").await;
+        assert_eq!(status, 500);
+        assert_eq!(body["code"], "internal_error");
+        assert!(
+            !body["message"].as_str().unwrap().contains("exploded"),
+            "{body}"
+        );
+        assert!(headers.contains_key("x-request-id"));
+    }
+
+    #[tokio::test]
+    async fn a_slow_handler_is_a_json_503_timeout() {
+        let started = std::time::Instant::now();
+        let (status, headers, body) = get("/slow").await;
+        assert_eq!(status, 503);
+        assert_eq!(body["code"], "timeout");
+        assert!(headers.contains_key("x-request-id"));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the timeout did not cut in"
+        );
+    }
+}
