@@ -4,6 +4,8 @@
 //! `sqlite://path` (or `sqlite:path`) for [`SqliteStore`], `postgres://...` (or
 //! `postgresql://...`) for [`PostgresStore`].
 
+mod change_impl;
+mod economy_sql;
 mod error;
 mod micros;
 mod postgres;

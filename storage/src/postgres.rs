@@ -9,7 +9,7 @@ use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
-use crate::{OpenError, store_impl};
+use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -58,3 +58,4 @@ impl PostgresStore {
 }
 
 store_impl::impl_store!(PostgresStore);
+change_impl::impl_change!(PostgresStore, sqlx::Postgres);

@@ -1,7 +1,9 @@
 //! Rows as both databases return them, and their conversion into core's records.
 
-use safezone_core::domain::FriendCode;
-use safezone_core::store::{Account, AccountId, KeySession, Role, StoreError};
+use safezone_core::domain::{FriendCode, ItemId, PackId};
+use safezone_core::store::{
+    Account, AccountId, Currency, KeySession, LedgerEntry, License, PackStock, Role, StoreError,
+};
 
 use crate::micros::from_micros;
 
@@ -75,6 +77,81 @@ impl SessionRow {
         Ok(KeySession {
             account: AccountId(self.account_id),
             expires: from_micros(self.expires)?,
+        })
+    }
+}
+
+/// A `licenses` row, as selected by [`LICENSES`](crate::economy_sql::LICENSES).
+#[derive(sqlx::FromRow)]
+pub(crate) struct LicenseRow {
+    id: i64,
+    item_id: i64,
+    quantity: i64,
+}
+
+impl From<LicenseRow> for License {
+    fn from(row: LicenseRow) -> Self {
+        Self {
+            id: row.id,
+            item: ItemId(row.item_id),
+            quantity: row.quantity,
+        }
+    }
+}
+
+/// A `pack_stock` row, as selected by [`PACKS`](crate::economy_sql::PACKS).
+#[derive(sqlx::FromRow)]
+pub(crate) struct PackRow {
+    id: i64,
+    pack_id: i64,
+    quantity: i64,
+}
+
+impl From<PackRow> for PackStock {
+    fn from(row: PackRow) -> Self {
+        Self {
+            id: row.id,
+            pack: PackId(row.pack_id),
+            quantity: row.quantity,
+        }
+    }
+}
+
+/// A `ledger` row, as selected by [`LEDGER`](crate::economy_sql::LEDGER).
+#[derive(sqlx::FromRow)]
+pub(crate) struct LedgerRow {
+    id: i64,
+    account_id: i64,
+    currency: String,
+    delta: i64,
+    balance_after: i64,
+    reason: String,
+    reference: String,
+    created: i64,
+}
+
+impl LedgerRow {
+    /// The ledger entry; an unknown currency is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<LedgerEntry, StoreError> {
+        let currency = match self.currency.as_str() {
+            "coins" => Currency::Coins,
+            "gems" => Currency::Gems,
+            other => {
+                return Err(StoreError::Internal(format!(
+                    "ledger row {} holds an unknown currency `{other}`",
+                    self.id
+                )));
+            }
+        };
+        Ok(LedgerEntry {
+            id: self.id,
+            account: AccountId(self.account_id),
+            currency,
+            delta: self.delta,
+            balance_after: self.balance_after,
+            reason: self.reason,
+            reference: self.reference,
+            created: from_micros(self.created)?,
         })
     }
 }

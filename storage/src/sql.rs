@@ -17,11 +17,26 @@ pub(crate) const INSERT_ACCOUNT: &str = "\
 pub(crate) const ACCOUNT_ID: &str =
     "SELECT id FROM accounts WHERE provider = $1 AND identifier = $2";
 
+/// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow), to which a
+/// condition is appended.
+macro_rules! select_account {
+    ($condition:literal) => {
+        concat!(
+            "SELECT id, provider, identifier, name, avatar, email, friend_name, friend_digits, ",
+            "status, experience, level, coins, gems, role, is_banned, created, updated ",
+            "FROM accounts WHERE ",
+            $condition
+        )
+    };
+}
+
 /// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
-pub(crate) const ACCOUNT_BY_ID: &str = "\
-    SELECT id, provider, identifier, name, avatar, email, friend_name, friend_digits, status, \
-        experience, level, coins, gems, role, is_banned, created, updated \
-    FROM accounts WHERE id = $1";
+pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");
+
+/// The account of a friend code (the name in any letter case), in the shape of
+/// [`AccountRow`](crate::row::AccountRow). Binds: name, digits.
+pub(crate) const ACCOUNT_BY_FRIEND_CODE: &str =
+    select_account!("lower(friend_name) = lower($1) AND friend_digits = $2");
 
 /// Records a key. Binds: key hash, account id, now, expiry.
 pub(crate) const INSERT_KEY: &str =

@@ -9,7 +9,7 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use crate::{OpenError, store_impl};
+use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -62,3 +62,4 @@ impl SqliteStore {
 }
 
 store_impl::impl_store!(SqliteStore);
+change_impl::impl_change!(SqliteStore, sqlx::Sqlite);

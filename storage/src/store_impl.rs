@@ -16,14 +16,16 @@ macro_rules! impl_store {
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, KeyHash};
             use safezone_core::store::{
-                Account, AccountId, KeySession, NewSignIn, SignedIn, Store, StoreError,
+                Account, AccountId, Applied, Change, Holdings, KeySession, LedgerEntry, NewSignIn,
+                SignedIn, Store, StoreError,
             };
             use time::OffsetDateTime;
 
             use super::$store;
+            use crate::economy_sql;
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
-            use crate::row::{AccountRow, SessionRow};
+            use crate::row::{AccountRow, LedgerRow, LicenseRow, PackRow, SessionRow};
             use crate::sign_in::{Attempt, sign_in_with};
             use crate::sql;
 
@@ -157,6 +159,115 @@ macro_rules! impl_store {
                         .await
                         .map_err(store_error)?;
                     Ok(done.rows_affected() > 0)
+                }
+
+                async fn account_by_friend_code(
+                    &self,
+                    code: &FriendCode,
+                ) -> Result<Option<Account>, StoreError> {
+                    sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_FRIEND_CODE)
+                        .bind(code.name())
+                        .bind(i32::from(code.digits()))
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(AccountRow::into_account)
+                        .transpose()
+                }
+
+                async fn apply(&self, change: Change) -> Result<Applied, StoreError> {
+                    // A concurrent rename can take the friend code this one chose between the
+                    // check and the update; the unique index refuses it and the change is
+                    // tried again with that code known to be taken.
+                    let mut attempts = 0;
+                    loop {
+                        attempts += 1;
+                        match self.apply_once(&change).await {
+                            Err(err) if is_unique_violation(&err) && attempts < 5 => {
+                                tracing::debug!("friend code taken concurrently; retrying");
+                            }
+                            other => return other.map_err(store_error),
+                        }
+                    }
+                }
+
+                async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {
+                    let licenses = sqlx::query_as::<_, LicenseRow>(economy_sql::LICENSES)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    let packs = sqlx::query_as::<_, PackRow>(economy_sql::PACKS)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(Holdings {
+                        licenses: licenses.into_iter().map(Into::into).collect(),
+                        packs: packs.into_iter().map(Into::into).collect(),
+                    })
+                }
+
+                async fn claimed(
+                    &self,
+                    account: AccountId,
+                    keys: &[String],
+                ) -> Result<Vec<String>, StoreError> {
+                    if keys.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    let mut query = sqlx::QueryBuilder::new(economy_sql::CLAIMED_OF_ACCOUNT);
+                    query.push_bind(account.0).push(economy_sql::CLAIM_KEY_IN);
+                    let mut list = query.separated(", ");
+                    for key in keys {
+                        list.push_bind(key);
+                    }
+                    list.push_unseparated(")");
+                    query
+                        .build_query_scalar::<String>()
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn ledger(&self, account: AccountId) -> Result<Vec<LedgerEntry>, StoreError> {
+                    sqlx::query_as::<_, LedgerRow>(economy_sql::LEDGER)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(LedgerRow::into_entry)
+                        .collect()
+                }
+
+                async fn chat_premium(
+                    &self,
+                    account: AccountId,
+                ) -> Result<Option<bool>, StoreError> {
+                    sqlx::query_scalar::<_, bool>(economy_sql::CHAT_PREMIUM)
+                        .bind(account.0)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn link_chat(
+                    &self,
+                    account: AccountId,
+                    chat_user: &str,
+                    premium: bool,
+                    now: OffsetDateTime,
+                ) -> Result<(), StoreError> {
+                    sqlx::query(economy_sql::LINK_CHAT)
+                        .bind(account.0)
+                        .bind(chat_user)
+                        .bind(premium)
+                        .bind(to_micros(now))
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(())
                 }
             }
         }

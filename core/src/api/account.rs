@@ -17,24 +17,25 @@ struct UserAnswer<'a> {
     is_banned: bool,
 }
 
-fn user_answer(session: &Session, with_rewards: bool) -> Reply {
-    Reply::success(&UserAnswer {
-        user: ApiUser::new(&session.account, &session.key, session.expires),
+async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result<Reply, ApiError> {
+    let holdings = app.store.holdings(session.account.id).await?;
+    Ok(Reply::success(&UserAnswer {
+        user: ApiUser::new(&session.account, &holdings, &session.key, session.expires),
         rewards: with_rewards.then_some([]),
         is_banned: session.account.is_banned,
-    })
+    }))
 }
 
 /// `GET /api/user/{userKey}`: `{status, user, rewards, is_banned}`.
 pub(super) async fn get_user(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    Ok(user_answer(&session, true))
+    user_answer(&app, &session, true).await
 }
 
 /// `GET`/`HEAD /user/{userKey}`: the legacy key check, 200 with the account or 401.
 pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    Ok(user_answer(&session, false))
+    user_answer(&app, &session, false).await
 }
 
 /// `POST /api/user/{userKey}/clear-sessions`: revokes every key of the account.

@@ -72,8 +72,9 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
             now,
         })
         .await?;
+    let holdings = app.store.holdings(signed_in.account.id).await?;
     Ok(Reply::success(&SignInAnswer {
-        user: ApiUser::new(&signed_in.account, &key, key_expires),
+        user: ApiUser::new(&signed_in.account, &holdings, &key, key_expires),
         first_login: signed_in.first_login,
     }))
 }

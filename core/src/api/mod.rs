@@ -1,13 +1,20 @@
 //! The endpoints, one module per area, and the routing table that names them all.
 
 mod account;
+mod buy;
+mod change;
 mod config;
 mod deprecated;
 mod device;
+mod friend_code;
 mod health;
 mod metrics;
+mod packs;
 mod params;
+mod reward_view;
+mod rewards;
 mod session;
+mod shop;
 mod user_view;
 
 use http::Method;
@@ -44,6 +51,28 @@ pub(crate) fn routes() -> Router {
             Method::POST,
             "/api/user/{userKey}/delete-account",
             handler(account::delete_account),
+        )
+        .route(Method::GET, "/api/shop/available", handler(shop::available))
+        .route(Method::POST, "/api/user/{userKey}/buy", handler(buy::buy))
+        .route(
+            Method::POST,
+            "/api/user/{userKey}/pack/open",
+            handler(packs::open),
+        )
+        .route(
+            Method::GET,
+            "/api/user/{userKey}/rewards",
+            handler(rewards::list),
+        )
+        .route(
+            Method::POST,
+            "/api/user/{userKey}/rewards/claim",
+            handler(rewards::claim),
+        )
+        .route(
+            Method::POST,
+            "/api/user/{userKey}/friend-code/update",
+            handler(friend_code::update),
         )
         .route(Method::GET, "/user/logout", handler(account::logout))
         .route(Method::GET, "/user/{userKey}", handler(account::check_key))

@@ -3,11 +3,11 @@
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::domain::{ApiDate, UserKey};
-use crate::store::Account;
+use crate::domain::{ApiDate, ItemId, PackId, UserKey};
+use crate::store::{Account, Holdings};
 
-/// The ApiUser object. Collections that later parts of the service fill (clans, licenses,
-/// packs, subscriptions, purchases, level rewards) are present and empty.
+/// The ApiUser object. Collections that later parts of the service fill (clans,
+/// subscriptions, purchases, level rewards) are present and empty.
 #[derive(Serialize)]
 pub(super) struct ApiUser<'a> {
     id: i64,
@@ -31,10 +31,28 @@ pub(super) struct ApiUser<'a> {
     #[serde(rename = "nextLevelRewards")]
     next_level_rewards: [(); 0],
     clans: [(); 0],
-    licenses: [(); 0],
-    packs: [(); 0],
+    licenses: Vec<LicenseView>,
+    packs: Vec<PackView>,
     subscriptions: [(); 0],
     iaps: [(); 0],
+}
+
+/// An owned item: `{id, user_id, item_id, quantity}`.
+#[derive(Serialize)]
+struct LicenseView {
+    id: i64,
+    user_id: i64,
+    item_id: ItemId,
+    quantity: i64,
+}
+
+/// Unopened packs of one kind: `{id, user_id, pack_id, quantity}`.
+#[derive(Serialize)]
+struct PackView {
+    id: i64,
+    user_id: i64,
+    pack_id: PackId,
+    quantity: i64,
 }
 
 /// Progress towards the next level.
@@ -50,8 +68,15 @@ struct Progression {
 }
 
 impl<'a> ApiUser<'a> {
-    /// The account as seen by the holder of `key`, which expires at `key_expires`.
-    pub(super) fn new(account: &'a Account, key: &'a UserKey, key_expires: OffsetDateTime) -> Self {
+    /// The account, holding `holdings`, as seen by the holder of `key`, which expires at
+    /// `key_expires`.
+    pub(super) fn new(
+        account: &'a Account,
+        holdings: &Holdings,
+        key: &'a UserKey,
+        key_expires: OffsetDateTime,
+    ) -> Self {
+        let user_id = account.id.0;
         Self {
             id: account.id.0,
             provider: &account.provider,
@@ -77,8 +102,26 @@ impl<'a> ApiUser<'a> {
             },
             next_level_rewards: [],
             clans: [],
-            licenses: [],
-            packs: [],
+            licenses: holdings
+                .licenses
+                .iter()
+                .map(|license| LicenseView {
+                    id: license.id,
+                    user_id,
+                    item_id: license.item,
+                    quantity: license.quantity,
+                })
+                .collect(),
+            packs: holdings
+                .packs
+                .iter()
+                .map(|stock| PackView {
+                    id: stock.id,
+                    user_id,
+                    pack_id: stock.pack,
+                    quantity: stock.quantity,
+                })
+                .collect(),
             subscriptions: [],
             iaps: [],
         }

@@ -1,18 +1,37 @@
-//! The content file: the human-edited catalog and rules (for now: the client configuration),
-//! loaded and validated once at start-up.
+//! The content file: the human-edited catalog and rules (the client configuration, the shop,
+//! the claimable reward types, the friend-code rules), loaded and validated once at start-up.
 //!
 //! It is TOML. Loading rejects unknown keys, wrong types and bad values with a message that names
 //! the file, the line and the problem.
 
+mod catalog;
+mod checks;
 mod client;
+mod deals;
 mod error;
 mod extras;
+mod friend_code;
+mod iaps;
+mod items;
+mod packs;
+mod price;
+mod reward_types;
+mod rewards;
 
+pub use catalog::Catalog;
 pub use client::ClientConfig;
+pub use deals::TimedDeal;
 pub use error::ContentError;
 pub use extras::{
     AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, SeasonPreview,
 };
+pub use friend_code::FriendCodeRules;
+pub use iaps::{IapProduct, MAX_COST_CENTS};
+pub use items::{Item, Rarity};
+pub use packs::{Drop, MAX_ITEMS_PER_OPEN, Pack};
+pub use price::{MAX_PRICE, Price};
+pub use reward_types::{MAX_HOURS, MAX_TIMES_PER_DAY, RewardType, Schedule};
+pub use rewards::{MAX_REWARD_QUANTITY, RewardSpec};
 
 use std::path::Path;
 
@@ -28,6 +47,13 @@ pub struct Content {
     pub client: ClientConfig,
     /// The optional extras of `GET /api/config`.
     pub extras: Extras,
+    /// The shop: items, packs, timed deals and in-app purchase products.
+    pub catalog: Catalog,
+    /// The claimable reward types (first, gift, recurring, bonus, social, premium,
+    /// coming_soon), in file order.
+    pub reward_types: Vec<RewardType>,
+    /// Friend-code rules.
+    pub friend_code: FriendCodeRules,
 }
 
 /// The file as written, before validation.
@@ -37,6 +63,17 @@ struct ContentFile {
     client: client::ClientSection,
     #[serde(default)]
     extras: extras::ExtrasSection,
+    #[serde(default)]
+    items: Vec<toml::Spanned<items::ItemSection>>,
+    #[serde(default)]
+    packs: Vec<toml::Spanned<packs::PackSection>>,
+    #[serde(default)]
+    timed_deals: Vec<toml::Spanned<deals::DealSection>>,
+    #[serde(default)]
+    iaps: Vec<toml::Spanned<iaps::IapSection>>,
+    #[serde(default)]
+    reward_types: Vec<toml::Spanned<reward_types::RewardTypeSection>>,
+    friend_code: friend_code::FriendCodeSection,
 }
 
 impl Content {
@@ -66,15 +103,120 @@ impl Content {
         let locate = |span: std::ops::Range<usize>, key: &str, problem: String| {
             ContentError::at(origin, text, span, key, problem)
         };
+        let catalog = catalog::CatalogSections {
+            items: file.items,
+            packs: file.packs,
+            timed_deals: file.timed_deals,
+            iaps: file.iaps,
+        }
+        .validate(&locate)?;
         Ok(Self {
             client: file.client.validate(&locate)?,
             extras: file.extras.validate(&locate)?,
+            reward_types: reward_types::validate(file.reward_types, &catalog, &locate)?,
+            friend_code: file.friend_code.validate(&locate)?,
+            catalog,
         })
     }
 }
 
 /// Turns a spanned problem into a [`ContentError`]; given to each section's validation.
 pub(crate) type Locate<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> ContentError + 'a;
+
+#[cfg(test)]
+mod catalog_tests;
+
+/// Helpers for the content tests: a minimal valid file, and checks of errors.
+#[cfg(test)]
+mod testing {
+    use super::Content;
+
+    /// The smallest valid content file: a client configuration, the friend-code rules, an empty
+    /// shop and no reward types. Tests append sections to it.
+    pub(super) const MINIMAL: &str = r#"
+[client]
+maintenance = false
+disable_udp = false
+version = "1.0.0"
+environment = "test"
+endpoint = "wss://localhost:7777"
+regions = ["eu-west"]
+
+[friend_code]
+rename_cost_gems = 250
+"#;
+
+    /// Two items (one for sale, one stock) and a pack, for tests of what refers to them.
+    pub(super) const SHOP: &str = r#"
+[[items]]
+id = 1
+sku = "outfit-ranger"
+name = "Ranger"
+type = "outfit"
+category = "classic"
+rarity = "Rare"
+cost_coins = 1200
+
+[[items]]
+id = 2
+sku = "emote-wave"
+name = "Wave"
+type = "emote"
+category = "starter"
+rarity = "Common"
+is_stock = true
+
+[[packs]]
+id = 1
+sku = "basic-chest"
+name = "Basic Chest"
+cost_coins = 500
+items_per_open = 1
+duplicate_coins = 100
+drops = [{ sku = "outfit-ranger", weight = 1 }]
+"#;
+
+    /// [`MINIMAL`], then [`SHOP`], then `more`.
+    pub(super) fn with_shop(more: &str) -> String {
+        format!("{MINIMAL}{SHOP}{more}")
+    }
+
+    /// Parses `text`, which must be valid.
+    pub(super) fn parse(text: &str) -> Content {
+        Content::parse(text, "test.toml").unwrap()
+    }
+
+    /// Asserts that `text` is refused with an error naming the line where `at` first appears,
+    /// the key `key` (or a key ending with it) and a problem containing `problem`.
+    #[track_caller]
+    pub(super) fn assert_refused(text: &str, at: &str, key: &str, problem: &str) {
+        let offset = text
+            .find(at)
+            .unwrap_or_else(|| panic!("`{at}` is not in the text"));
+        assert_refused_at(text, offset, key, problem);
+    }
+
+    /// Asserts that `text` is refused with an error naming the line of byte `offset`, the key
+    /// `key` (or a key ending with it) and a problem containing `problem`.
+    #[track_caller]
+    pub(super) fn assert_refused_at(text: &str, offset: usize, key: &str, problem: &str) {
+        let error = match Content::parse(text, "test.toml") {
+            Ok(_) => panic!("accepted, but should fail at `{key}`:\n{text}"),
+            Err(error) => error.to_string(),
+        };
+        let line = text[..offset].matches('\n').count() + 1;
+        assert!(error.starts_with("content file test.toml:"), "{error}");
+        assert!(
+            error.contains(&format!(" line {line}:")),
+            "not line {line}: {error}"
+        );
+        assert!(
+            error.contains(&format!("{key}`: ")),
+            "not key {key}: {error}"
+        );
+        assert!(error.contains(problem), "not `{problem}`: {error}");
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -55,6 +55,20 @@ impl fmt::Display for FriendCodeError {
 impl std::error::Error for FriendCodeError {}
 
 impl FriendCode {
+    /// The largest value of the four digits.
+    pub const DIGITS_MAX: u16 = 9999;
+
+    /// Checks that `name` may be the name part of a friend code.
+    pub fn check_name(name: &str) -> Result<(), FriendCodeError> {
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(FriendCodeError::NameCharacters);
+        }
+        if !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&name.len()) {
+            return Err(FriendCodeError::NameLength);
+        }
+        Ok(())
+    }
+
     /// Parses `Name#dddd`.
     pub fn parse(text: &str) -> Result<Self, FriendCodeError> {
         let (name, digits) = text
@@ -66,8 +80,8 @@ impl FriendCode {
 
     /// A friend code from its parts; `digits` must be below 10000.
     pub fn new(name: &str, digits: u16) -> Result<Self, FriendCodeError> {
-        check_name(name)?;
-        if digits > 9999 {
+        Self::check_name(name)?;
+        if digits > Self::DIGITS_MAX {
             return Err(FriendCodeError::Digits);
         }
         Ok(Self {
@@ -78,7 +92,7 @@ impl FriendCode {
 
     /// `count` codes for `name` with distinct random digits (at most 10000).
     pub fn random_candidates(name: &str, count: usize) -> Result<Vec<Self>, FriendCodeError> {
-        check_name(name)?;
+        Self::check_name(name)?;
         let mut rng = rand::rng();
         let mut picked = rand::seq::index::sample(&mut rng, 10_000, count.min(10_000)).into_vec();
         picked.shuffle(&mut rng);
@@ -106,16 +120,6 @@ impl fmt::Display for FriendCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}#{:04}", self.name, self.digits)
     }
-}
-
-fn check_name(name: &str) -> Result<(), FriendCodeError> {
-    if !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(FriendCodeError::NameCharacters);
-    }
-    if !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&name.len()) {
-        return Err(FriendCodeError::NameLength);
-    }
-    Ok(())
 }
 
 fn parse_digits(text: &str) -> Result<u16, FriendCodeError> {

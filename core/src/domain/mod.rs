@@ -1,6 +1,7 @@
 //! Pure rules and value types with no I/O. Each type only holds valid values.
 
 mod api_date;
+mod catalog_ids;
 mod client_version;
 mod device_id;
 mod friend_code;
@@ -9,6 +10,7 @@ pub mod player_names;
 mod user_key;
 
 pub use api_date::{ApiDate, format_plain_datetime};
+pub use catalog_ids::{DealId, IapId, ItemId, PackId};
 pub use client_version::ClientVersion;
 pub use device_id::DeviceId;
 pub use friend_code::{FriendCode, FriendCodeError};

@@ -23,6 +23,13 @@ pub enum ApiError {
         /// What is wrong with the value.
         reason: String,
     },
+    /// Exactly one of several parameters must be present, and none or several are.
+    ExactlyOneOf {
+        /// The parameters of which one must be present.
+        names: &'static [&'static str],
+        /// Those present.
+        given: Vec<&'static str>,
+    },
     /// The request body is absent or not what the endpoint takes.
     InvalidBody {
         /// What is wrong with the body.
@@ -46,8 +53,34 @@ pub enum ApiError {
         /// Text for a person.
         message: String,
     },
+    /// A header is present but its value is not acceptable.
+    InvalidHeader {
+        /// The header's name.
+        name: &'static str,
+        /// What is wrong with the value.
+        reason: String,
+    },
     /// No endpoint answers this path.
     RouteNotFound,
+    /// The thing the request names does not exist.
+    NotFound {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// The account's state does not allow this (already owned, already claimed, nothing to open).
+    Conflict {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// The account cannot pay for this; the message gives the price and the balance.
+    InsufficientFunds {
+        /// Text for a person.
+        message: String,
+    },
     /// The path exists but not for this method.
     MethodNotAllowed {
         /// The methods the path answers.
@@ -92,11 +125,15 @@ impl ApiError {
             Self::MissingParameter { .. }
             | Self::InvalidParameter { .. }
             | Self::InvalidBody { .. }
+            | Self::ExactlyOneOf { .. }
+            | Self::InvalidHeader { .. }
             | Self::InvalidPathEncoding => StatusCode::BAD_REQUEST,
             Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MissingUserKey | Self::InvalidUserKey => StatusCode::UNAUTHORIZED,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
-            Self::RouteNotFound => StatusCode::NOT_FOUND,
+            Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
             Self::Unavailable | Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
@@ -108,10 +145,12 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::MissingParameter { .. } => "missing_parameter",
-            Self::InvalidParameter { .. } => "invalid_parameter",
+            Self::InvalidParameter { .. } | Self::ExactlyOneOf { .. } => "invalid_parameter",
             Self::InvalidBody { .. } => "invalid_body",
             Self::BodyTooLarge { .. } => "body_too_large",
             Self::InvalidPathEncoding => "invalid_path_encoding",
+            Self::InvalidHeader { .. } => "invalid_header",
+            Self::InsufficientFunds { .. } => "insufficient_funds",
             Self::MissingUserKey => "missing_user_key",
             Self::InvalidUserKey => "invalid_user_key",
             Self::RouteNotFound => "not_found",
@@ -120,7 +159,9 @@ impl ApiError {
             Self::Unavailable => "database_unavailable",
             Self::Timeout => "timeout",
             Self::Internal { .. } => "internal_error",
-            Self::Forbidden { code, .. } => code,
+            Self::Forbidden { code, .. }
+            | Self::NotFound { code, .. }
+            | Self::Conflict { code, .. } => code,
         }
     }
 
@@ -129,7 +170,17 @@ impl ApiError {
         match self {
             Self::MissingParameter { name } => format!("parameter `{name}` is required"),
             Self::InvalidParameter { name, reason } => format!("parameter `{name}` {reason}"),
+            Self::ExactlyOneOf { names, given } => format!(
+                "exactly one of {} is required; {} given",
+                quoted_list(names),
+                if given.is_empty() {
+                    "none was".to_owned()
+                } else {
+                    format!("{} were", quoted_list(given))
+                }
+            ),
             Self::InvalidBody { reason } => format!("request body {reason}"),
+            Self::InvalidHeader { name, reason } => format!("header `{name}` {reason}"),
             Self::BodyTooLarge { limit } => {
                 format!("request body is larger than the limit of {limit} bytes")
             }
@@ -147,7 +198,11 @@ impl ApiError {
             Self::Unavailable => "the database is not answering; try again shortly".to_owned(),
             Self::Timeout => "the request took too long; try again".to_owned(),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
-            Self::Forbidden { message, .. } | Self::Gone { message } => message.clone(),
+            Self::Forbidden { message, .. }
+            | Self::NotFound { message, .. }
+            | Self::Conflict { message, .. }
+            | Self::InsufficientFunds { message }
+            | Self::Gone { message } => message.clone(),
         }
     }
 
@@ -170,6 +225,12 @@ impl ApiError {
             _ => reply,
         }
     }
+}
+
+/// `` `a`, `b` ``: parameter names as messages list them.
+fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+    quoted.join(", ")
 }
 
 /// `GET, HEAD, POST`: the methods as `Allow` lists them.

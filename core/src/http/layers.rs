@@ -179,9 +179,12 @@ mod tests {
     use super::*;
     use crate::clock::SystemClock;
     use crate::content::Content;
-    use crate::domain::KeyHash;
+    use crate::domain::{FriendCode, KeyHash};
     use crate::http::{Incoming, Reply, Routes, handler};
-    use crate::store::{Account, AccountId, KeySession, NewSignIn, SignedIn, Store, StoreError};
+    use crate::store::{
+        Account, AccountId, Applied, Change, Holdings, KeySession, LedgerEntry, NewSignIn,
+        SignedIn, Store, StoreError,
+    };
     use crate::{AppState, Settings};
 
     /// The layers under test never reach a store: every method answers "unavailable".
@@ -218,6 +221,36 @@ mod tests {
             unavailable()
         }
         async fn delete_account(&self, _: AccountId) -> Result<bool, StoreError> {
+            unavailable()
+        }
+        async fn account_by_friend_code(
+            &self,
+            _: &FriendCode,
+        ) -> Result<Option<Account>, StoreError> {
+            unavailable()
+        }
+        async fn apply(&self, _: Change) -> Result<Applied, StoreError> {
+            unavailable()
+        }
+        async fn holdings(&self, _: AccountId) -> Result<Holdings, StoreError> {
+            unavailable()
+        }
+        async fn claimed(&self, _: AccountId, _: &[String]) -> Result<Vec<String>, StoreError> {
+            unavailable()
+        }
+        async fn ledger(&self, _: AccountId) -> Result<Vec<LedgerEntry>, StoreError> {
+            unavailable()
+        }
+        async fn chat_premium(&self, _: AccountId) -> Result<Option<bool>, StoreError> {
+            unavailable()
+        }
+        async fn link_chat(
+            &self,
+            _: AccountId,
+            _: &str,
+            _: bool,
+            _: OffsetDateTime,
+        ) -> Result<(), StoreError> {
             unavailable()
         }
     }

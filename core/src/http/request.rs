@@ -127,6 +127,30 @@ impl Query {
         }
     }
 
+    /// The whole number `name`, which must lie in `range`; absent, empty, not a number or out
+    /// of range is a 400 naming it.
+    pub fn required_number(
+        &self,
+        name: &'static str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> Result<i64, ApiError> {
+        let value = self.required(name)?;
+        value
+            .parse::<i64>()
+            .ok()
+            .filter(|number| range.contains(number))
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    name,
+                    format!(
+                        "must be a whole number from {} to {}",
+                        range.start(),
+                        range.end()
+                    ),
+                )
+            })
+    }
+
     /// `true` or `false` when present; any other text is a 400 naming it.
     pub fn optional_bool(&self, name: &'static str) -> Result<Option<bool>, ApiError> {
         match self.optional(name) {

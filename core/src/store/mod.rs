@@ -6,18 +6,24 @@
 //!
 //! `safezone-storage` implements [`Store`] for SQLite and PostgreSQL.
 
+mod change;
 mod error;
+mod holdings;
 mod records;
 
+pub use change::{
+    Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, PACKS_MAX, Refusal, Step,
+};
 pub use error::StoreError;
+pub use holdings::{Holdings, LedgerEntry, License, PackStock};
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use crate::domain::KeyHash;
+use crate::domain::{FriendCode, KeyHash};
 
-/// Everything Safezone keeps: accounts, their sign-in identities and their user keys.
+/// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings.
 ///
 /// Implementations must be safe to share between tasks and must make every method that changes
 /// state atomic.
@@ -52,4 +58,42 @@ pub trait Store: Send + Sync + 'static {
 
     /// Deletes the account with its identities, keys and personal data. Answers whether it existed.
     async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError>;
+
+    /// The account with this friend code (the name compared regardless of letter case).
+    async fn account_by_friend_code(
+        &self,
+        code: &FriendCode,
+    ) -> Result<Option<Account>, StoreError>;
+
+    /// Applies a planned change of money and holdings in one transaction: every step or none.
+    ///
+    /// The account row is locked first, so changes of one account never interleave. With an
+    /// idempotency key, a key already used for the same request answers
+    /// [`Applied::Replayed`] with the first application's grants and changes nothing; every coin
+    /// and gem movement writes a ledger row in the same transaction.
+    async fn apply(&self, change: Change) -> Result<Applied, StoreError>;
+
+    /// The account's items and unopened packs.
+    async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError>;
+
+    /// Which of `keys` the account has claimed.
+    async fn claimed(&self, account: AccountId, keys: &[String])
+    -> Result<Vec<String>, StoreError>;
+
+    /// The account's ledger, oldest first.
+    async fn ledger(&self, account: AccountId) -> Result<Vec<LedgerEntry>, StoreError>;
+
+    /// Whether the account's linked chat-platform account has a premium subscription; `None`
+    /// without a link.
+    async fn chat_premium(&self, account: AccountId) -> Result<Option<bool>, StoreError>;
+
+    /// Links a chat-platform account (`chat_user`) to the account, recording whether it has a
+    /// premium subscription; a later link replaces the earlier one.
+    async fn link_chat(
+        &self,
+        account: AccountId,
+        chat_user: &str,
+        premium: bool,
+        now: OffsetDateTime,
+    ) -> Result<(), StoreError>;
 }

@@ -10,17 +10,40 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+
+mod grant;
+
+pub use grant::GrantArgs;
 
 use crate::content::{Content, ContentError};
 use crate::store::Store;
 use crate::{Safezone, SafezoneService, Settings};
 
-/// The command line of a Safezone server; every flag also reads an environment variable.
+/// The command line of a Safezone server binary: without a subcommand it serves; the
+/// subcommands are the operator's tools. Every flag also reads an environment variable.
 #[derive(Debug, Clone, Parser)]
 #[command(version, about = "Safezone: the battle-royale game backend")]
+pub struct Cli {
+    /// The server's flags (the database and content flags apply to the subcommands too).
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// An operator's tool to run instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The operator's tools.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// Gives coins, gems, items or packs to an account, through the ledger.
+    Grant(GrantArgs),
+}
+
+/// The server's flags.
+#[derive(Debug, Clone, Args)]
 pub struct ServerArgs {
     /// Address to listen on (port 0 picks a free port; the bound address is printed).
     #[arg(long, env = "SAFEZONE_LISTEN", default_value = "127.0.0.1:8080")]
@@ -29,13 +52,14 @@ pub struct ServerArgs {
     /// Database: `sqlite://path` (created on first start) or `postgres://user@host/db`.
     #[arg(
         long,
+        global = true,
         env = "SAFEZONE_DATABASE_URL",
         default_value = "sqlite://safezone.db"
     )]
     pub database_url: String,
 
     /// Content file (TOML); without it the shipped content is used.
-    #[arg(long, env = "SAFEZONE_CONTENT")]
+    #[arg(long, global = true, env = "SAFEZONE_CONTENT")]
     pub content: Option<PathBuf>,
 
     /// Days a new user key stays valid.
@@ -104,18 +128,21 @@ impl RunningServer {
     }
 }
 
-/// A server binary's whole run: reads [`ServerArgs`], sets up logging, loads the content, opens
-/// the store with `open_store`, starts the adapter with `start`, prints
-/// `safezone listening on http://ADDRESS` on standard output, and stops gracefully on Ctrl-C or
-/// SIGTERM.
+/// A server binary's whole run: reads the [`Cli`], sets up logging, loads the content, opens
+/// the store with `open_store`, then either runs the operator's subcommand or starts the
+/// adapter with `start`, prints `safezone listening on http://ADDRESS` on standard output, and
+/// stops gracefully on Ctrl-C or SIGTERM.
 ///
-/// Exit codes: 0 after a stop, 1 when the database or the address cannot be used, 2 for a bad
-/// content file (a bad command line exits with 2 through clap).
+/// Exit codes: 0 after a stop, 1 when the database or the address cannot be used (or a
+/// subcommand fails), 2 for a bad content file (a bad command line exits with 2 through clap).
 pub async fn run_server<OpenError: Display>(
     open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
     start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
 ) -> ExitCode {
-    let args = ServerArgs::parse();
+    let Cli {
+        server: args,
+        command,
+    } = Cli::parse();
     init_tracing();
     let content = match args.load_content() {
         Ok(content) => content,
@@ -131,6 +158,9 @@ pub async fn run_server<OpenError: Display>(
             return ExitCode::FAILURE;
         }
     };
+    if let Some(Command::Grant(grant)) = command {
+        return grant.run(store, &content).await;
+    }
     let service = Safezone::new(store)
         .content(content)
         .settings(args.settings())

@@ -1,0 +1,218 @@
+//! Applying a planned change for the caller: the `Idempotency-Key` header, the store's refusals
+//! as API errors, and the `{status, user, rewards}` answer.
+
+use serde::Serialize;
+
+use super::reward_view::RewardView;
+use super::session::Session;
+use super::user_view::ApiUser;
+use crate::App;
+use crate::content::Catalog;
+use crate::http::{ApiError, Incoming, Reply};
+use crate::store::{Applied, Change, Granted, Idempotency, Refusal, Step};
+
+/// The request header that makes a currency-moving POST idempotent.
+pub(super) const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// The answer header that marks a repeat answered from an earlier application.
+const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
+
+/// The longest idempotency key accepted.
+const IDEMPOTENCY_KEY_MAX: usize = 255;
+
+/// What a change did for the caller.
+pub(super) struct Outcome {
+    /// What it granted (the first application's grants, for a repeat).
+    pub granted: Vec<Granted>,
+    /// Whether this request repeated an idempotency key and changed nothing.
+    pub replayed: bool,
+}
+
+/// Applies `steps` to the caller's account as one change, described for the ledger by `reason`
+/// and `reference` (which, together, also identify the request for idempotency).
+pub(super) async fn apply(
+    app: &App,
+    incoming: &Incoming,
+    session: &Session,
+    reason: &str,
+    reference: String,
+    steps: Vec<Step>,
+) -> Result<Outcome, ApiError> {
+    let idempotency = idempotency_key(incoming)?.map(|key| Idempotency {
+        key,
+        fingerprint: format!("{reason}:{reference}"),
+    });
+    let change = Change {
+        account: session.account.id,
+        now: app.clock.now(),
+        reason: reason.to_owned(),
+        reference,
+        idempotency,
+        steps,
+    };
+    match app.store.apply(change).await? {
+        Applied::Done(granted) => Ok(Outcome {
+            granted,
+            replayed: false,
+        }),
+        Applied::Replayed(granted) => Ok(Outcome {
+            granted,
+            replayed: true,
+        }),
+        Applied::Refused(refusal) => Err(refused(&app.content.catalog, refusal)),
+    }
+}
+
+/// The `Idempotency-Key` header: 1 to 255 visible ASCII characters, when sent.
+fn idempotency_key(incoming: &Incoming) -> Result<Option<String>, ApiError> {
+    let Some(value) = incoming.headers.get(IDEMPOTENCY_KEY) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .filter(|key| {
+            (1..=IDEMPOTENCY_KEY_MAX).contains(&key.len())
+                && key.bytes().all(|byte| byte.is_ascii_graphic())
+        })
+        .map(|key| Some(key.to_owned()))
+        .ok_or_else(|| ApiError::InvalidHeader {
+            name: "Idempotency-Key",
+            reason: format!(
+                "must be 1 to {IDEMPOTENCY_KEY_MAX} visible ASCII characters (no spaces)"
+            ),
+        })
+}
+
+/// A refusal as the API error a client sees.
+fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
+    let conflict = |code, message: String| ApiError::Conflict { code, message };
+    match refusal {
+        Refusal::NoAccount => ApiError::InvalidUserKey,
+        Refusal::Banned => ApiError::Forbidden {
+            code: "account_banned",
+            message: "this account is banned from the shop and rewards".to_owned(),
+        },
+        Refusal::IdempotencyKeyReused => conflict(
+            "idempotency_key_reused",
+            "this Idempotency-Key was already used for a different request".to_owned(),
+        ),
+        Refusal::InsufficientFunds {
+            currency,
+            needed,
+            balance,
+        } => ApiError::InsufficientFunds {
+            message: format!(
+                "this costs {needed} {currency} and the account has {balance}",
+                currency = currency.as_str()
+            ),
+        },
+        Refusal::BalanceLimit { currency } => conflict(
+            "balance_limit",
+            format!("the account holds the most {} allowed", currency.as_str()),
+        ),
+        Refusal::AlreadyOwned(item) => conflict(
+            "already_owned",
+            format!(
+                "the account already owns item {} ({})",
+                item.0,
+                catalog.item(item).map_or("?", |item| item.sku.as_str())
+            ),
+        ),
+        Refusal::PackLimit(pack) => conflict(
+            "pack_limit",
+            format!(
+                "the account holds the most unopened packs {} allowed",
+                pack.0
+            ),
+        ),
+        Refusal::NoPackToOpen(pack) => conflict(
+            "no_pack_to_open",
+            format!(
+                "the account has no unopened pack {} ({})",
+                pack.0,
+                catalog.pack(pack).map_or("?", |pack| pack.sku.as_str())
+            ),
+        ),
+        Refusal::AlreadyClaimed => conflict(
+            "already_claimed",
+            "this was already claimed; see `next_at` for when it can be claimed again".to_owned(),
+        ),
+        Refusal::NoChatLink => ApiError::Forbidden {
+            code: "chat_link_required",
+            message: "this reward needs a linked chat-platform account with a premium \
+                subscription; sign in with the chat platform first"
+                .to_owned(),
+        },
+        Refusal::NotPremium => ApiError::Forbidden {
+            code: "premium_required",
+            message: "this reward needs a premium subscription on the linked chat-platform \
+                account"
+                .to_owned(),
+        },
+        Refusal::SameFriendCodeName => conflict(
+            "same_name",
+            "the friend code already has this name".to_owned(),
+        ),
+        Refusal::FriendCodeTaken => conflict(
+            "name_taken",
+            "every friend code with this name is taken; choose another name".to_owned(),
+        ),
+    }
+}
+
+/// `{status, user, rewards}`: the caller's account as it is now, with what the change granted.
+#[derive(Serialize)]
+struct ChangeAnswer<'a, T: Serialize> {
+    user: ApiUser<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewards: Option<Vec<RewardView<'a>>>,
+    #[serde(flatten)]
+    extra: T,
+}
+
+/// The answer to a change: `{status, user, rewards}` plus the fields of `extra`, with the
+/// `Idempotent-Replayed: true` header on a repeat.
+pub(super) async fn answer<T: Serialize>(
+    app: &App,
+    session: &Session,
+    outcome: &Outcome,
+    extra: T,
+) -> Result<Reply, ApiError> {
+    answer_with(app, session, outcome, true, extra).await
+}
+
+/// The answer to a change that grants nothing: `{status, user}`.
+pub(super) async fn answer_user(
+    app: &App,
+    session: &Session,
+    outcome: &Outcome,
+) -> Result<Reply, ApiError> {
+    answer_with(app, session, outcome, false, ()).await
+}
+
+async fn answer_with<T: Serialize>(
+    app: &App,
+    session: &Session,
+    outcome: &Outcome,
+    with_rewards: bool,
+    extra: T,
+) -> Result<Reply, ApiError> {
+    let account = app
+        .store
+        .account(session.account.id)
+        .await?
+        .ok_or(ApiError::InvalidUserKey)?;
+    let holdings = app.store.holdings(account.id).await?;
+    let catalog = &app.content.catalog;
+    let reply = Reply::success(&ChangeAnswer {
+        user: ApiUser::new(&account, &holdings, &session.key, session.expires),
+        rewards: with_rewards.then(|| RewardView::all_granted(catalog, &outcome.granted)),
+        extra,
+    });
+    Ok(if outcome.replayed {
+        reply.with_header(http::HeaderName::from_static(IDEMPOTENT_REPLAYED), "true")
+    } else {
+        reply
+    })
+}

@@ -1,0 +1,127 @@
+//! `GET /api/user/{userKey}/rewards` and `POST /api/user/{userKey}/rewards/claim`: the
+//! claimable reward types of the content file and their schedules.
+
+use serde::Serialize;
+
+use super::session::Session;
+use super::{change, session};
+use crate::App;
+use crate::content::{RewardType, Schedule};
+use crate::domain::ApiDate;
+use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
+use crate::http::{ApiError, Incoming, Reply};
+use crate::store::Step;
+
+#[derive(Serialize)]
+struct TypesAnswer<'a> {
+    types: Vec<TypeView<'a>>,
+}
+
+/// One type's status: `{name, is_available, next_at, claimed, total}`.
+#[derive(Serialize)]
+struct TypeView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    is_available: bool,
+    next_at: Option<ApiDate>,
+    claimed: u32,
+    total: u32,
+}
+
+/// `GET /api/user/{userKey}/rewards`: `{status, types}` in the content file's order.
+pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let now = app.clock.now();
+    let premium = app.store.chat_premium(session.account.id).await? == Some(true);
+    let windows: Vec<(&RewardType, ClaimWindow)> = app
+        .content
+        .reward_types
+        .iter()
+        .map(|reward_type| (reward_type, ClaimWindow::at(reward_type, now)))
+        .collect();
+    let keys: Vec<String> = windows
+        .iter()
+        .flat_map(|(_, window)| window.keys.iter().cloned())
+        .collect();
+    let claimed = app.store.claimed(session.account.id, &keys).await?;
+    let types = windows
+        .iter()
+        .map(|(reward_type, window)| {
+            let eligible = premium || !reward_type.requires_premium;
+            type_view(
+                Some(&reward_type.name),
+                &RewardStatus::of(window, &claimed, eligible),
+            )
+        })
+        .collect();
+    Ok(Reply::success(&TypesAnswer { types }))
+}
+
+/// `POST /api/user/{userKey}/rewards/claim?type=`: claims the type's rewards if its schedule
+/// (and, for premium types, the linked chat-platform subscription) allows; `{status, user,
+/// rewards, is_available, claimed, total, next_at}` with the type's status after the claim.
+pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let reward_type = reward_type(&app, incoming.query.required("type")?)?;
+    if reward_type.schedule == Schedule::Never {
+        return Err(ApiError::Conflict {
+            code: "not_claimable",
+            message: format!("`{}` rewards cannot be claimed yet", reward_type.name),
+        });
+    }
+    let window = ClaimWindow::at(reward_type, app.clock.now());
+    let mut steps = Vec::new();
+    if reward_type.requires_premium {
+        steps.push(Step::RequirePremium);
+    }
+    steps.push(Step::Claim {
+        keys: window.keys.clone(),
+    });
+    steps.extend(reward_steps(&app.content.catalog, &reward_type.rewards));
+    let outcome = change::apply(
+        &app,
+        &incoming,
+        &session,
+        "claim",
+        reward_type.name.clone(),
+        steps,
+    )
+    .await?;
+    let status = status_now(&app, &session, reward_type, &window).await?;
+    change::answer(&app, &session, &outcome, type_view(None, &status)).await
+}
+
+/// The content file's type of this name; any other name is a 400 listing the known ones.
+fn reward_type<'a>(app: &'a App, name: &str) -> Result<&'a RewardType, ApiError> {
+    let types = &app.content.reward_types;
+    types
+        .iter()
+        .find(|reward_type| reward_type.name == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = types.iter().map(|t| t.name.as_str()).collect();
+            ApiError::invalid("type", format!("must be one of {}", known.join(", ")))
+        })
+}
+
+/// The type's status as the store holds it now.
+async fn status_now(
+    app: &App,
+    session: &Session,
+    reward_type: &RewardType,
+    window: &ClaimWindow,
+) -> Result<RewardStatus, ApiError> {
+    let claimed = app.store.claimed(session.account.id, &window.keys).await?;
+    let eligible = !reward_type.requires_premium
+        || app.store.chat_premium(session.account.id).await? == Some(true);
+    Ok(RewardStatus::of(window, &claimed, eligible))
+}
+
+fn type_view<'a>(name: Option<&'a str>, status: &RewardStatus) -> TypeView<'a> {
+    TypeView {
+        name,
+        is_available: status.is_available,
+        next_at: status.next_at.map(ApiDate),
+        claimed: status.claimed,
+        total: status.total,
+    }
+}

@@ -1,0 +1,280 @@
+//! `GET /api/shop/available`: the shop's items, packs, timed deals and in-app purchase products.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::reward_view::RewardView;
+use super::session;
+use crate::App;
+use crate::content::{Catalog, IapProduct, Item, Pack, Price, Rarity, TimedDeal};
+use crate::domain::{ApiDate, DealId, IapId, ItemId, PackId};
+use crate::economy::deal_claim_key;
+use crate::http::{ApiError, Incoming, Reply};
+
+/// The sections a client may ask for.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sections {
+    items: bool,
+    packs: bool,
+    timed_deals: bool,
+    iaps: bool,
+}
+
+impl Sections {
+    const ALL: Self = Self {
+        items: true,
+        packs: true,
+        timed_deals: true,
+        iaps: true,
+    };
+
+    /// The `sections` parameter: absent, or a comma-separated list of `all`, `items`, `iaps`,
+    /// `packs`, `timedDeals`.
+    fn parse(value: Option<&str>) -> Result<Self, ApiError> {
+        let Some(value) = value.filter(|value| !value.is_empty()) else {
+            return Ok(Self::ALL);
+        };
+        let mut sections = Self::default();
+        for name in value.split(',') {
+            match name.trim() {
+                "all" => sections = Self::ALL,
+                "items" => sections.items = true,
+                "packs" => sections.packs = true,
+                "timedDeals" => sections.timed_deals = true,
+                "iaps" => sections.iaps = true,
+                other => {
+                    return Err(ApiError::invalid(
+                        "sections",
+                        format!(
+                            "names an unknown section `{other}`: expected a comma-separated \
+                             list of all, items, iaps, packs, timedDeals"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(sections)
+    }
+}
+
+#[derive(Serialize)]
+struct ShopAnswer<'a> {
+    #[serde(rename = "itemsSignature")]
+    items_signature: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items: Option<Vec<ItemView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    packs: Option<Vec<PackView<'a>>>,
+    #[serde(rename = "timedDeals", skip_serializing_if = "Option::is_none")]
+    timed_deals: Option<Vec<DealView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    iaps: Option<Vec<IapView<'a>>>,
+}
+
+#[derive(Serialize)]
+struct ItemView<'a> {
+    id: ItemId,
+    sku: &'a str,
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    category: &'a str,
+    rarity: Rarity,
+    cost_coins: i64,
+    cost_gems: i64,
+    is_stock: bool,
+    can_purchase: bool,
+    order: i64,
+}
+
+#[derive(Serialize)]
+struct PackView<'a> {
+    id: PackId,
+    sku: &'a str,
+    name: &'a str,
+    cost_coins: i64,
+    cost_gems: i64,
+    can_purchase: bool,
+    rewards: Vec<DropView<'a>>,
+}
+
+#[derive(Serialize)]
+struct DropView<'a> {
+    id: usize,
+    pack_id: PackId,
+    item_id: ItemId,
+    item_sku: &'a str,
+    weighting: u32,
+}
+
+#[derive(Serialize)]
+struct DealView<'a> {
+    id: DealId,
+    sku: &'a str,
+    name: &'a str,
+    cost_coins: i64,
+    cost_gems: i64,
+    undiscounted_cost_coins: i64,
+    undiscounted_cost_gems: i64,
+    can_purchase: bool,
+    rewards: Vec<RewardView<'a>>,
+    created: ApiDate,
+    expires: ApiDate,
+}
+
+#[derive(Serialize)]
+struct IapView<'a> {
+    id: IapId,
+    sku: &'a str,
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    apple_id: &'a str,
+    google_id: &'a str,
+    cost_dollars: f64,
+    can_purchase: bool,
+    rewards: Vec<RewardView<'a>>,
+    quantity: i64,
+}
+
+/// What the caller already has that the shop's `can_purchase` depends on.
+#[derive(Default)]
+struct Owned {
+    items: HashSet<ItemId>,
+    deals: HashSet<String>,
+}
+
+/// `GET /api/shop/available?sections=&userKey=`. With a key, `can_purchase` is false for items
+/// the caller owns and deals the caller bought; funds never matter to it. Deals are listed
+/// until they end, purchasable while they run.
+pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let sections = Sections::parse(incoming.query.optional("sections"))?;
+    let catalog = &app.content.catalog;
+    let now = app.clock.now();
+    let owned = match session::optional(&app, &incoming).await? {
+        None => Owned::default(),
+        Some(session) => {
+            let holdings = app.store.holdings(session.account.id).await?;
+            let deal_keys: Vec<String> = catalog
+                .timed_deals
+                .iter()
+                .map(|deal| deal_claim_key(deal.id))
+                .collect();
+            let deals = app.store.claimed(session.account.id, &deal_keys).await?;
+            Owned {
+                items: holdings
+                    .licenses
+                    .iter()
+                    .map(|license| license.item)
+                    .collect(),
+                deals: deals.into_iter().collect(),
+            }
+        }
+    };
+    Ok(Reply::success(&ShopAnswer {
+        items_signature: &catalog.items_signature,
+        items: sections.items.then(|| {
+            catalog
+                .items
+                .iter()
+                .map(|item| item_view(item, &owned))
+                .collect()
+        }),
+        packs: sections
+            .packs
+            .then(|| catalog.packs.iter().map(pack_view).collect()),
+        timed_deals: sections.timed_deals.then(|| {
+            catalog
+                .timed_deals
+                .iter()
+                .filter(|deal| deal.ends > now)
+                .map(|deal| {
+                    let can_purchase =
+                        deal.is_open(now) && !owned.deals.contains(&deal_claim_key(deal.id));
+                    deal_view(catalog, deal, can_purchase)
+                })
+                .collect()
+        }),
+        iaps: sections.iaps.then(|| {
+            catalog
+                .iaps
+                .iter()
+                .map(|iap| iap_view(catalog, iap))
+                .collect()
+        }),
+    }))
+}
+
+fn item_view<'a>(item: &'a Item, owned: &Owned) -> ItemView<'a> {
+    let Price { coins, gems } = item.price;
+    ItemView {
+        id: item.id,
+        sku: &item.sku,
+        name: &item.name,
+        kind: &item.kind,
+        category: &item.category,
+        rarity: item.rarity,
+        cost_coins: coins,
+        cost_gems: gems,
+        is_stock: item.is_stock,
+        can_purchase: item.is_for_sale() && !owned.items.contains(&item.id),
+        order: item.order,
+    }
+}
+
+fn pack_view(pack: &Pack) -> PackView<'_> {
+    PackView {
+        id: pack.id,
+        sku: &pack.sku,
+        name: &pack.name,
+        cost_coins: pack.price.coins,
+        cost_gems: pack.price.gems,
+        can_purchase: pack.is_for_sale(),
+        rewards: pack
+            .drops
+            .iter()
+            .enumerate()
+            .map(|(index, drop)| DropView {
+                id: index + 1,
+                pack_id: pack.id,
+                item_id: drop.item,
+                item_sku: &drop.item_sku,
+                weighting: drop.weight,
+            })
+            .collect(),
+    }
+}
+
+fn deal_view<'a>(catalog: &'a Catalog, deal: &'a TimedDeal, can_purchase: bool) -> DealView<'a> {
+    DealView {
+        id: deal.id,
+        sku: &deal.sku,
+        name: &deal.name,
+        cost_coins: deal.price.coins,
+        cost_gems: deal.price.gems,
+        undiscounted_cost_coins: deal.undiscounted.coins,
+        undiscounted_cost_gems: deal.undiscounted.gems,
+        can_purchase,
+        rewards: RewardView::all_promised(catalog, &deal.rewards),
+        created: ApiDate(deal.starts),
+        expires: ApiDate(deal.ends),
+    }
+}
+
+fn iap_view<'a>(catalog: &'a Catalog, iap: &'a IapProduct) -> IapView<'a> {
+    IapView {
+        id: iap.id,
+        sku: &iap.sku,
+        name: &iap.name,
+        kind: &iap.kind,
+        apple_id: &iap.apple_id,
+        google_id: &iap.google_id,
+        // Cents are at most 10^6, far inside f64's exact integers.
+        #[allow(clippy::cast_precision_loss)]
+        cost_dollars: iap.cost_cents as f64 / 100.0,
+        can_purchase: true,
+        rewards: RewardView::all_promised(catalog, &iap.rewards),
+        quantity: iap.quantity,
+    }
+}

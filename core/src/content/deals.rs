@@ -1,0 +1,169 @@
+//! Timed deals (`[[timed_deals]]`): a set of rewards at a discount, on sale for a time window.
+
+use serde::Deserialize;
+use time::OffsetDateTime;
+use toml::Spanned;
+
+use super::catalog::Catalog;
+use super::checks::{Entry, Unique};
+use super::price::{self, Price};
+use super::rewards::{self, RewardSection, RewardSpec};
+use super::{ContentError, Locate};
+use crate::domain::DealId;
+
+/// A timed deal: rewards for a price, on sale from `starts` until `ends`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimedDeal {
+    /// Its id, stable across releases.
+    pub id: DealId,
+    /// Its SKU: `deal-winter-starter`.
+    pub sku: String,
+    /// Its name, as shown to players.
+    pub name: String,
+    /// What it costs; never free.
+    pub price: Price,
+    /// What it would cost without the discount, shown crossed out; never below `price`.
+    pub undiscounted: Price,
+    /// What the buyer gets; never empty.
+    pub rewards: Vec<RewardSpec>,
+    /// When it goes on sale.
+    pub starts: OffsetDateTime,
+    /// When it stops being sold; after `starts`.
+    pub ends: OffsetDateTime,
+}
+
+impl TimedDeal {
+    /// Whether it is on sale at `now`: `starts <= now < ends`.
+    pub fn is_open(&self, now: OffsetDateTime) -> bool {
+        self.starts <= now && now < self.ends
+    }
+}
+
+/// `[[timed_deals]]` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DealSection {
+    id: Spanned<i64>,
+    sku: Spanned<String>,
+    name: Spanned<String>,
+    cost_coins: Option<Spanned<i64>>,
+    cost_gems: Option<Spanned<i64>>,
+    undiscounted_cost_coins: Option<Spanned<i64>>,
+    undiscounted_cost_gems: Option<Spanned<i64>>,
+    starts: Spanned<toml::value::Datetime>,
+    ends: Spanned<toml::value::Datetime>,
+    rewards: Spanned<Vec<Spanned<RewardSection>>>,
+}
+
+/// Validates the timed deals, whose rewards name items and packs of `catalog`.
+pub(super) fn validate(
+    sections: Vec<Spanned<DealSection>>,
+    catalog: &Catalog,
+    locate: &Locate<'_>,
+) -> Result<Vec<TimedDeal>, ContentError> {
+    let mut ids = Unique::new("id");
+    let mut skus = Unique::new("sku");
+    let mut deals = Vec::with_capacity(sections.len());
+    for (index, section) in sections.into_iter().enumerate() {
+        let section = section.into_inner();
+        let entry = Entry::new(
+            locate,
+            "timed_deals",
+            index,
+            format!("timed deal `{}`", section.sku.get_ref()),
+        );
+        let deal = section.validate(&entry, catalog)?;
+        ids.claim(&entry, section.id.span(), "id", deal.id.0)?;
+        skus.claim(&entry, section.sku.span(), "sku", deal.sku.clone())?;
+        deals.push(deal);
+    }
+    Ok(deals)
+}
+
+impl DealSection {
+    fn validate(
+        &self,
+        entry: &Entry<'_, '_>,
+        catalog: &Catalog,
+    ) -> Result<TimedDeal, ContentError> {
+        let id = DealId(entry.int(&self.id, "id", 1..=i64::MAX)?);
+        let sku = entry.sku(&self.sku, "sku")?;
+        let name = entry.name(&self.name, "name")?;
+        let price = price::validate(
+            entry,
+            self.cost_coins.as_ref(),
+            self.cost_gems.as_ref(),
+            "cost_coins",
+            "cost_gems",
+        )?;
+        if price.is_free() {
+            return Err(entry.error(
+                self.sku.span(),
+                "cost_coins",
+                "a timed deal needs a price in coins or gems (cost_coins, cost_gems)",
+            ));
+        }
+        let undiscounted = price::validate(
+            entry,
+            self.undiscounted_cost_coins.as_ref(),
+            self.undiscounted_cost_gems.as_ref(),
+            "undiscounted_cost_coins",
+            "undiscounted_cost_gems",
+        )?;
+        for (deal, before, value, field) in [
+            (
+                price.coins,
+                undiscounted.coins,
+                &self.undiscounted_cost_coins,
+                "undiscounted_cost_coins",
+            ),
+            (
+                price.gems,
+                undiscounted.gems,
+                &self.undiscounted_cost_gems,
+                "undiscounted_cost_gems",
+            ),
+        ] {
+            if before < deal {
+                let span = value
+                    .as_ref()
+                    .map_or_else(|| self.sku.span(), Spanned::span);
+                return Err(entry.error(
+                    span,
+                    field,
+                    format!("{before} is below the deal's own price {deal}"),
+                ));
+            }
+        }
+        let starts = entry.instant(&self.starts, "starts")?;
+        let ends = entry.instant(&self.ends, "ends")?;
+        if ends <= starts {
+            return Err(entry.error(
+                self.ends.span(),
+                "ends",
+                format!(
+                    "ends at {} before it starts at {}",
+                    self.ends.get_ref(),
+                    self.starts.get_ref()
+                ),
+            ));
+        }
+        if self.rewards.get_ref().is_empty() {
+            return Err(entry.error(
+                self.rewards.span(),
+                "rewards",
+                "a timed deal needs at least one reward",
+            ));
+        }
+        Ok(TimedDeal {
+            id,
+            sku,
+            name,
+            price,
+            undiscounted,
+            rewards: rewards::validate_list(entry, "rewards", self.rewards.get_ref(), catalog)?,
+            starts,
+            ends,
+        })
+    }
+}

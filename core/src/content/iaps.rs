@@ -1,0 +1,222 @@
+//! In-app purchase products (`[[iaps]]`): coins and gems packages, bundles and subscriptions,
+//! bought with real money through the Apple and Google stores.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::catalog::Catalog;
+use super::checks::{Entry, Unique};
+use super::rewards::{self, RewardSection, RewardSpec};
+use super::{ContentError, Locate};
+use crate::domain::IapId;
+
+/// The highest real-money price accepted, in cents (10 000 dollars).
+pub const MAX_COST_CENTS: i64 = 1_000_000;
+
+/// The kinds of in-app purchase product.
+const KINDS: [&str; 3] = ["currency", "bundle", "subscription"];
+
+/// An in-app purchase product.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IapProduct {
+    /// Its id, stable across releases.
+    pub id: IapId,
+    /// Its SKU: `gems-handful`.
+    pub sku: String,
+    /// Its name, as shown to players.
+    pub name: String,
+    /// `currency` (only coins and gems), `bundle` or `subscription` (the wire field `type`).
+    pub kind: String,
+    /// The product id in the Apple App Store; unique.
+    pub apple_id: String,
+    /// The product id in Google Play; unique.
+    pub google_id: String,
+    /// The price in US cents (written `cost_dollars = 4.99` in the file).
+    pub cost_cents: i64,
+    /// What the buyer gets; only a subscription may have none.
+    pub rewards: Vec<RewardSpec>,
+    /// The amount shown on the product (500 for 500 gems; 1 for a bundle).
+    pub quantity: i64,
+}
+
+/// `[[iaps]]` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct IapSection {
+    id: Spanned<i64>,
+    sku: Spanned<String>,
+    name: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: Spanned<String>,
+    apple_id: Spanned<String>,
+    google_id: Spanned<String>,
+    cost_dollars: Spanned<f64>,
+    #[serde(default)]
+    rewards: Vec<Spanned<RewardSection>>,
+    quantity: Option<Spanned<i64>>,
+}
+
+/// Validates the products, whose rewards name items and packs of `catalog`.
+pub(super) fn validate(
+    sections: Vec<Spanned<IapSection>>,
+    catalog: &Catalog,
+    locate: &Locate<'_>,
+) -> Result<Vec<IapProduct>, ContentError> {
+    let mut ids = Unique::new("id");
+    let mut skus = Unique::new("sku");
+    let mut apple_ids = Unique::new("apple_id");
+    let mut google_ids = Unique::new("google_id");
+    let mut iaps = Vec::with_capacity(sections.len());
+    for (index, section) in sections.into_iter().enumerate() {
+        let span = section.span();
+        let section = section.into_inner();
+        let entry = Entry::new(
+            locate,
+            "iaps",
+            index,
+            format!("in-app purchase `{}`", section.sku.get_ref()),
+        );
+        let iap = section.validate(&entry, span, catalog)?;
+        ids.claim(&entry, section.id.span(), "id", iap.id.0)?;
+        skus.claim(&entry, section.sku.span(), "sku", iap.sku.clone())?;
+        apple_ids.claim(
+            &entry,
+            section.apple_id.span(),
+            "apple_id",
+            iap.apple_id.clone(),
+        )?;
+        google_ids.claim(
+            &entry,
+            section.google_id.span(),
+            "google_id",
+            iap.google_id.clone(),
+        )?;
+        iaps.push(iap);
+    }
+    Ok(iaps)
+}
+
+impl IapSection {
+    fn validate(
+        &self,
+        entry: &Entry<'_, '_>,
+        span: std::ops::Range<usize>,
+        catalog: &Catalog,
+    ) -> Result<IapProduct, ContentError> {
+        let id = IapId(entry.int(&self.id, "id", 1..=i64::MAX)?);
+        let sku = entry.sku(&self.sku, "sku")?;
+        let name = entry.name(&self.name, "name")?;
+        let kind = self.kind.get_ref();
+        if !KINDS.contains(&kind.as_str()) {
+            return Err(entry.error(
+                self.kind.span(),
+                "type",
+                format!("`{kind}` is not a product type; write currency, bundle or subscription"),
+            ));
+        }
+        let apple_id = store_id(entry, &self.apple_id, "apple_id")?;
+        let google_id = store_id(entry, &self.google_id, "google_id")?;
+        let cost_cents = cents(*self.cost_dollars.get_ref()).ok_or_else(|| {
+            entry.error(
+                self.cost_dollars.span(),
+                "cost_dollars",
+                format!(
+                    "{} is not a price; write dollars and at most two decimals, from 0 to 10000 (e.g. 4.99)",
+                    self.cost_dollars.get_ref()
+                ),
+            )
+        })?;
+        let rewards = rewards::validate_list(entry, "rewards", &self.rewards, catalog)?;
+        if rewards.is_empty() && kind != "subscription" {
+            return Err(entry.error(span, "rewards", "needs at least one reward"));
+        }
+        if kind == "currency" {
+            let other = rewards
+                .iter()
+                .zip(&self.rewards)
+                .find(|(reward, _)| !matches!(reward, RewardSpec::Coins(_) | RewardSpec::Gems(_)));
+            if let Some((_, section)) = other {
+                return Err(entry.error(
+                    section.span(),
+                    "rewards",
+                    "a `currency` product grants only coins and gems; make it a `bundle`",
+                ));
+            }
+        }
+        let quantity = self.quantity.as_ref().map_or(Ok(1), |quantity| {
+            entry.int(quantity, "quantity", 1..=1_000_000_000)
+        })?;
+        Ok(IapProduct {
+            id,
+            sku,
+            name,
+            kind: kind.clone(),
+            apple_id,
+            google_id,
+            cost_cents,
+            rewards,
+            quantity,
+        })
+    }
+}
+
+/// A store product id: not empty, no blanks.
+fn store_id(
+    entry: &Entry<'_, '_>,
+    value: &Spanned<String>,
+    field: &str,
+) -> Result<String, ContentError> {
+    let text = value.get_ref();
+    if text.is_empty() || text.len() > 200 || text.chars().any(char::is_whitespace) {
+        Err(entry.error(
+            value.span(),
+            field,
+            "a store product id is 1 to 200 characters without blanks",
+        ))
+    } else {
+        Ok(text.clone())
+    }
+}
+
+/// Dollars with at most two decimals, from 0 to 10 000, as cents.
+fn cents(dollars: f64) -> Option<i64> {
+    let hundredths = dollars * 100.0;
+    let rounded = hundredths.round();
+    // A decimal such as 4.99 is not exact in binary: allow the rounding error of the
+    // conversion, far below a thousandth of a cent, but not a third decimal.
+    let whole_cents = (hundredths - rounded).abs() < 1e-6;
+    let cents = rounded as i64;
+    (dollars.is_finite() && whole_cents && (0.0..=MAX_COST_CENTS as f64).contains(&rounded))
+        .then_some(cents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cents;
+
+    #[test]
+    fn dollars_become_cents() {
+        assert_eq!(cents(4.99), Some(499));
+        assert_eq!(cents(0.0), Some(0));
+        assert_eq!(cents(0.1), Some(10));
+        assert_eq!(cents(19.9), Some(1990));
+        assert_eq!(cents(99.99), Some(9999));
+        assert_eq!(cents(10_000.0), Some(1_000_000));
+        assert_eq!(cents(1234.56), Some(123_456));
+    }
+
+    #[test]
+    fn bad_dollars_are_refused() {
+        for bad in [
+            -0.01,
+            -5.0,
+            4.999,
+            4.991,
+            10_000.01,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            assert_eq!(cents(bad), None, "{bad}");
+        }
+    }
+}

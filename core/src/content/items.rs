@@ -1,0 +1,204 @@
+//! Shop items (`[[items]]`): outfits, emotes, gliders, weapon skins, backpacks, sprays, banners.
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use super::checks::{Entry, Unique, is_sku};
+use super::price::{self, Price};
+use super::{ContentError, Locate};
+use crate::domain::ItemId;
+
+/// How rare an item is, from [`Rarity::Common`] to [`Rarity::Mythic`]; written (and sent to
+/// clients) as the capitalized name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Rarity {
+    /// The most frequent.
+    Common,
+    /// A little rarer than common.
+    Uncommon,
+    /// Rare.
+    Rare,
+    /// Rarer than rare.
+    Epic,
+    /// Very rare.
+    Legendary,
+    /// The rarest.
+    Mythic,
+}
+
+impl Rarity {
+    /// Every rarity, from the most frequent to the rarest.
+    pub const ALL: [Rarity; 6] = [
+        Rarity::Common,
+        Rarity::Uncommon,
+        Rarity::Rare,
+        Rarity::Epic,
+        Rarity::Legendary,
+        Rarity::Mythic,
+    ];
+
+    /// The name as written and sent: `Common` ... `Mythic`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rarity::Common => "Common",
+            Rarity::Uncommon => "Uncommon",
+            Rarity::Rare => "Rare",
+            Rarity::Epic => "Epic",
+            Rarity::Legendary => "Legendary",
+            Rarity::Mythic => "Mythic",
+        }
+    }
+
+    /// The rarity named exactly `name` (capitalized), if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|rarity| rarity.as_str() == name)
+    }
+}
+
+/// A shop item. A player owns an item at most once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// Its id, stable across releases.
+    pub id: ItemId,
+    /// Its SKU, kind first: `outfit-frostbite`.
+    pub sku: String,
+    /// Its name, as shown to players.
+    pub name: String,
+    /// What it is (the wire field `type`): `outfit`, `emote`, `glider`, `weapon-skin`,
+    /// `backpack`, `spray`, `banner`, ...; its SKU starts with it.
+    pub kind: String,
+    /// The collection it belongs to, by which the shop groups items (`winter-storm`, `classic`).
+    pub category: String,
+    /// How rare it is.
+    pub rarity: Rarity,
+    /// What it costs in the shop.
+    pub price: Price,
+    /// Whether it is a default item that every player owns.
+    pub is_stock: bool,
+    /// Where the shop lists it: lower first, then by id.
+    pub order: i64,
+}
+
+impl Item {
+    /// Whether it can be bought in the shop: not a default item, and not free (a free item that
+    /// is not a default one is only found in packs and rewards).
+    pub fn is_for_sale(&self) -> bool {
+        !self.is_stock && !self.price.is_free()
+    }
+}
+
+/// `[[items]]` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ItemSection {
+    id: Spanned<i64>,
+    sku: Spanned<String>,
+    name: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: Spanned<String>,
+    category: Spanned<String>,
+    rarity: Spanned<String>,
+    cost_coins: Option<Spanned<i64>>,
+    cost_gems: Option<Spanned<i64>>,
+    #[serde(default)]
+    is_stock: bool,
+    #[serde(default)]
+    order: i64,
+}
+
+/// Validates the items; they come back sorted by `(order, id)`.
+pub(super) fn validate(
+    sections: Vec<Spanned<ItemSection>>,
+    locate: &Locate<'_>,
+) -> Result<Vec<Item>, ContentError> {
+    let mut ids = Unique::new("id");
+    let mut skus = Unique::new("sku");
+    let mut items = Vec::with_capacity(sections.len());
+    for (index, section) in sections.into_iter().enumerate() {
+        let section = section.into_inner();
+        let entry = Entry::new(
+            locate,
+            "items",
+            index,
+            format!("item `{}`", section.sku.get_ref()),
+        );
+        let item = section.validate(&entry)?;
+        ids.claim(&entry, section.id.span(), "id", item.id.0)?;
+        skus.claim(&entry, section.sku.span(), "sku", item.sku.clone())?;
+        items.push(item);
+    }
+    items.sort_by_key(|item| (item.order, item.id));
+    Ok(items)
+}
+
+impl ItemSection {
+    fn validate(&self, entry: &Entry<'_, '_>) -> Result<Item, ContentError> {
+        let id = ItemId(entry.int(&self.id, "id", 1..=i64::MAX)?);
+        let sku = entry.sku(&self.sku, "sku")?;
+        let kind = self.kind.get_ref();
+        if !is_sku(kind) {
+            return Err(entry.error(
+                self.kind.span(),
+                "type",
+                format!("`{kind}` is not an item type; write lower-case words with dashes (e.g. outfit, weapon-skin)"),
+            ));
+        }
+        if !sku.starts_with(&format!("{kind}-")) {
+            return Err(entry.error(
+                self.sku.span(),
+                "sku",
+                format!("an item's SKU starts with its type: `{kind}-...`"),
+            ));
+        }
+        let category = self.category.get_ref();
+        if !is_sku(category) {
+            return Err(entry.error(
+                self.category.span(),
+                "category",
+                format!("`{category}` is not a category; write lower-case words with dashes (e.g. winter-storm)"),
+            ));
+        }
+        let rarity = Rarity::parse(self.rarity.get_ref()).ok_or_else(|| {
+            entry.error(
+                self.rarity.span(),
+                "rarity",
+                format!(
+                    "`{}` is not a rarity; write Common, Uncommon, Rare, Epic, Legendary or Mythic",
+                    self.rarity.get_ref()
+                ),
+            )
+        })?;
+        let price = price::validate(
+            entry,
+            self.cost_coins.as_ref(),
+            self.cost_gems.as_ref(),
+            "cost_coins",
+            "cost_gems",
+        )?;
+        if self.is_stock {
+            for (value, field) in [
+                (&self.cost_coins, "cost_coins"),
+                (&self.cost_gems, "cost_gems"),
+            ] {
+                if let Some(value) = value.as_ref().filter(|value| *value.get_ref() != 0) {
+                    return Err(entry.error(
+                        value.span(),
+                        field,
+                        "a stock item is owned by every player: it must be free",
+                    ));
+                }
+            }
+        }
+        Ok(Item {
+            id,
+            sku,
+            name: entry.name(&self.name, "name")?,
+            kind: kind.clone(),
+            category: category.clone(),
+            rarity,
+            price,
+            is_stock: self.is_stock,
+            order: self.order,
+        })
+    }
+}

@@ -1,0 +1,129 @@
+//! The operator's grant: coins, gems, items or packs given to an account by friend code,
+//! through the same atomic change and ledger as every other movement.
+
+use std::fmt;
+
+use time::OffsetDateTime;
+
+use crate::content::{Content, RewardSpec};
+use crate::domain::FriendCode;
+use crate::economy::reward_steps;
+use crate::store::{Account, Applied, Change, Granted, Refusal, Step, Store, StoreError};
+
+/// What an operator gives.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grant {
+    /// Coins to give.
+    pub coins: i64,
+    /// Gems to give.
+    pub gems: i64,
+    /// Item SKUs to give (each refused if the account owns it already).
+    pub items: Vec<String>,
+    /// Pack SKUs to give, with how many of each.
+    pub packs: Vec<(String, i64)>,
+}
+
+/// Why a grant was not made; nothing was given.
+#[derive(Debug)]
+pub enum GrantError {
+    /// The grant gives nothing, or a negative amount.
+    Empty,
+    /// No item or pack has this SKU.
+    UnknownSku(String),
+    /// No account has this friend code.
+    UnknownAccount(FriendCode),
+    /// The store refused the change (an item already owned, a limit reached, a ban).
+    Refused(Refusal),
+    /// The database failed.
+    Store(StoreError),
+}
+
+impl fmt::Display for GrantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => {
+                f.write_str("nothing to grant: give positive coins, gems, items or packs")
+            }
+            Self::UnknownSku(sku) => write!(f, "no item or pack has the SKU `{sku}`"),
+            Self::UnknownAccount(code) => write!(f, "no account has the friend code {code}"),
+            Self::Refused(refusal) => write!(f, "refused: {refusal}"),
+            Self::Store(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for GrantError {}
+
+impl From<StoreError> for GrantError {
+    fn from(error: StoreError) -> Self {
+        Self::Store(error)
+    }
+}
+
+/// Gives `grant` to the account with friend code `to` at `now`, in one change with reason
+/// `grant` and reference `operator`; answers the account afterwards and what was given.
+pub async fn grant(
+    store: &dyn Store,
+    content: &Content,
+    to: &FriendCode,
+    grant: &Grant,
+    now: OffsetDateTime,
+) -> Result<(Account, Vec<Granted>), GrantError> {
+    let steps = grant_steps(content, grant)?;
+    let account = store
+        .account_by_friend_code(to)
+        .await?
+        .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
+    let change = Change {
+        account: account.id,
+        now,
+        reason: "grant".to_owned(),
+        reference: "operator".to_owned(),
+        idempotency: None,
+        steps,
+    };
+    let granted = match store.apply(change).await? {
+        Applied::Done(granted) | Applied::Replayed(granted) => granted,
+        Applied::Refused(refusal) => return Err(GrantError::Refused(refusal)),
+    };
+    let account = store
+        .account(account.id)
+        .await?
+        .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
+    Ok((account, granted))
+}
+
+/// The steps of a grant; unknown SKUs and empty or negative grants are errors.
+fn grant_steps(content: &Content, grant: &Grant) -> Result<Vec<Step>, GrantError> {
+    let catalog = &content.catalog;
+    let negative = grant.coins < 0 || grant.gems < 0 || grant.packs.iter().any(|(_, n)| *n < 1);
+    let empty =
+        grant.coins == 0 && grant.gems == 0 && grant.items.is_empty() && grant.packs.is_empty();
+    if negative || empty {
+        return Err(GrantError::Empty);
+    }
+    let mut rewards = Vec::new();
+    if grant.coins > 0 {
+        rewards.push(RewardSpec::Coins(grant.coins));
+    }
+    if grant.gems > 0 {
+        rewards.push(RewardSpec::Gems(grant.gems));
+    }
+    for (sku, quantity) in &grant.packs {
+        let pack = catalog
+            .pack_by_sku(sku)
+            .ok_or_else(|| GrantError::UnknownSku(sku.clone()))?;
+        rewards.push(RewardSpec::Pack {
+            pack: pack.id,
+            quantity: *quantity,
+        });
+    }
+    let mut steps = reward_steps(catalog, &rewards);
+    for sku in &grant.items {
+        let item = catalog
+            .item_by_sku(sku)
+            .ok_or_else(|| GrantError::UnknownSku(sku.clone()))?;
+        steps.push(Step::AddItem { item: item.id });
+    }
+    Ok(steps)
+}

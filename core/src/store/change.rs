@@ -1,0 +1,264 @@
+//! A planned change of an account's money and holdings, which a store applies atomically.
+//!
+//! Core decides what should happen (debit 120 gems, grant item 7, consume one pack 3, record the
+//! claim `gift/2026-11-22T08`); [`Store::apply`](super::Store::apply) applies every step in one
+//! transaction or none, checking each step's precondition inside that transaction.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::AccountId;
+use crate::domain::{ItemId, PackId};
+
+/// The two currencies an account holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Currency {
+    /// Coins, earned in play and from rewards.
+    Coins,
+    /// Gems, the premium currency.
+    Gems,
+}
+
+impl Currency {
+    /// The currency's name, as stored in the ledger and shown to clients.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Coins => "coins",
+            Self::Gems => "gems",
+        }
+    }
+}
+
+/// The largest balance of either currency an account may hold; credits beyond it are refused.
+pub const BALANCE_MAX: i64 = 1_000_000_000_000;
+
+/// The most unopened packs of one kind an account may hold.
+pub const PACKS_MAX: i64 = 1_000_000;
+
+/// One change, applied all at once or not at all.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// The account whose money and holdings change.
+    pub account: AccountId,
+    /// When the change happens.
+    pub now: OffsetDateTime,
+    /// Why, for the ledger: a short category such as `buy`, `pack`, `claim`, `rename`, `grant`.
+    pub reason: String,
+    /// What, for the ledger: the thing bought or claimed (`item:7`, `gift/2026-11-22T08`).
+    pub reference: String,
+    /// The client's idempotency key, when it sent one.
+    pub idempotency: Option<Idempotency>,
+    /// The steps, applied in order.
+    pub steps: Vec<Step>,
+}
+
+/// A client's idempotency key for one request: a repeat with the same key changes nothing.
+#[derive(Debug, Clone)]
+pub struct Idempotency {
+    /// The key the client chose (per account).
+    pub key: String,
+    /// What the request asked for; a repeat of the key for another request is refused.
+    pub fingerprint: String,
+}
+
+/// One step of a [`Change`], with the precondition the store checks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Takes `amount` of a currency; refused when the balance is smaller.
+    Debit {
+        /// Which currency.
+        currency: Currency,
+        /// How much (positive).
+        amount: i64,
+    },
+    /// Gives `amount` of a currency; refused past [`BALANCE_MAX`].
+    Credit {
+        /// Which currency.
+        currency: Currency,
+        /// How much (positive).
+        amount: i64,
+    },
+    /// Adds experience points.
+    AddExperience {
+        /// How many (positive).
+        amount: i64,
+    },
+    /// Gives an item (bought, or granted by an operator); refused when the account already
+    /// owns it.
+    AddItem {
+        /// The item.
+        item: ItemId,
+    },
+    /// Gives an item from a pack or a reward; an item already owned (or owned by everyone)
+    /// becomes `duplicate_coins` coins instead.
+    GrantItem {
+        /// The item.
+        item: ItemId,
+        /// Coins given instead when the account already owns the item.
+        duplicate_coins: i64,
+        /// Whether every account owns the item already (a stock item).
+        owned_by_everyone: bool,
+    },
+    /// Gives unopened packs; refused past [`PACKS_MAX`].
+    GrantPacks {
+        /// The pack.
+        pack: PackId,
+        /// How many (positive).
+        quantity: i64,
+    },
+    /// Consumes one unopened pack; refused when the account has none.
+    OpenPack {
+        /// The pack.
+        pack: PackId,
+    },
+    /// Records the first of `keys` not yet recorded for the account; refused when all are.
+    Claim {
+        /// Claim keys in order of preference (`first`, `gift/2026-11-22T08`, `recurring/2026-11-22/2`).
+        keys: Vec<String>,
+    },
+    /// Refused unless the account's linked chat-platform account has a premium subscription.
+    RequirePremium,
+    /// Renames the friend code to `name` with the first of `digits` free for that name;
+    /// refused when the name is the current one or every one is taken.
+    ChangeFriendCode {
+        /// The new name.
+        name: String,
+        /// Digits in order of preference.
+        digits: Vec<u16>,
+    },
+}
+
+/// What a step gave the account; the rewards of an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "granted", rename_all = "snake_case")]
+pub enum Granted {
+    /// Currency.
+    Currency {
+        /// Which currency.
+        currency: Currency,
+        /// How much.
+        amount: i64,
+    },
+    /// Experience points.
+    Experience {
+        /// How many.
+        amount: i64,
+    },
+    /// A newly owned item.
+    Item {
+        /// The item.
+        item: ItemId,
+    },
+    /// Coins given in place of an item the account already owned.
+    DuplicateItem {
+        /// The item already owned.
+        item: ItemId,
+        /// The coins given instead.
+        coins: i64,
+    },
+    /// Unopened packs.
+    Packs {
+        /// The pack.
+        pack: PackId,
+        /// How many.
+        quantity: i64,
+    },
+}
+
+/// How [`Store::apply`](super::Store::apply) ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// Every step was applied; what they gave.
+    Done(Vec<Granted>),
+    /// The idempotency key was used before for the same request: nothing changed now; what the
+    /// first application gave.
+    Replayed(Vec<Granted>),
+    /// A precondition failed; nothing changed.
+    Refused(Refusal),
+}
+
+/// The precondition that stopped a [`Change`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The account does not exist (any more).
+    NoAccount,
+    /// An operator banned the account.
+    Banned,
+    /// The idempotency key was used before for a different request.
+    IdempotencyKeyReused,
+    /// The balance is smaller than the debit.
+    InsufficientFunds {
+        /// Which currency.
+        currency: Currency,
+        /// The debit.
+        needed: i64,
+        /// The balance when the change was tried.
+        balance: i64,
+    },
+    /// The credit would take the balance past [`BALANCE_MAX`].
+    BalanceLimit {
+        /// Which currency.
+        currency: Currency,
+    },
+    /// The account already owns the item.
+    AlreadyOwned(ItemId),
+    /// The grant would take the account past [`PACKS_MAX`] unopened packs of this kind.
+    PackLimit(PackId),
+    /// The account has no unopened pack of this kind.
+    NoPackToOpen(PackId),
+    /// Every offered claim key is already recorded.
+    AlreadyClaimed,
+    /// The account has no linked chat-platform account.
+    NoChatLink,
+    /// The linked chat-platform account has no premium subscription.
+    NotPremium,
+    /// The friend code already has exactly this name.
+    SameFriendCodeName,
+    /// Every offered friend code for the name is taken.
+    FriendCodeTaken,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoAccount => f.write_str("the account does not exist"),
+            Self::Banned => f.write_str("the account is banned"),
+            Self::IdempotencyKeyReused => {
+                f.write_str("the idempotency key was used for another request")
+            }
+            Self::InsufficientFunds {
+                currency,
+                needed,
+                balance,
+            } => write!(
+                f,
+                "needs {needed} {currency} and the account has {balance}",
+                currency = currency.as_str()
+            ),
+            Self::BalanceLimit { currency } => {
+                write!(
+                    f,
+                    "the {} balance would pass its maximum",
+                    currency.as_str()
+                )
+            }
+            Self::AlreadyOwned(item) => write!(f, "the account already owns item {}", item.0),
+            Self::PackLimit(pack) => {
+                write!(
+                    f,
+                    "the account would hold more than the maximum of pack {}",
+                    pack.0
+                )
+            }
+            Self::NoPackToOpen(pack) => write!(f, "the account has no unopened pack {}", pack.0),
+            Self::AlreadyClaimed => f.write_str("already claimed"),
+            Self::NoChatLink => f.write_str("the account has no linked chat-platform account"),
+            Self::NotPremium => f.write_str("the linked chat-platform account is not premium"),
+            Self::SameFriendCodeName => f.write_str("the friend code already has this name"),
+            Self::FriendCodeTaken => f.write_str("every friend code with this name is taken"),
+        }
+    }
+}

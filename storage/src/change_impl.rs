@@ -1,0 +1,349 @@
+//! The economy's transaction ([`Store::apply`](safezone_core::store::Store::apply)), written once
+//! for both stores like [`store_impl`](crate::store_impl).
+
+/// Implements `apply_once` (one attempt at applying a change) for `$store` over the sqlx
+/// database `$db`, in a child module `change` of the calling one.
+macro_rules! impl_change {
+    ($store:ident, $db:ty) => {
+        mod change {
+            use std::collections::HashSet;
+
+            use safezone_core::domain::{ItemId, PackId};
+            use safezone_core::store::{
+                Applied, BALANCE_MAX, Change, Currency, Granted, PACKS_MAX, Refusal, Step,
+            };
+            use sqlx::Transaction;
+
+            use super::$store;
+            use crate::economy_sql as sql;
+            use crate::micros::to_micros;
+
+            /// A step's result: what it granted, or the precondition that failed.
+            type StepResult = Result<Option<Granted>, Refusal>;
+
+            impl $store {
+                /// One transaction applying `change`. A unique violation (a concurrent rename
+                /// took the chosen friend code) is returned as the error, for the caller to retry.
+                pub(super) async fn apply_once(
+                    &self,
+                    change: &Change,
+                ) -> Result<Applied, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let account = change.account.0;
+                    let banned = sqlx::query_scalar::<_, bool>(sql::LOCK_ACCOUNT)
+                        .bind(account)
+                        .bind(to_micros(change.now))
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    let refused = match banned {
+                        None => Some(Applied::Refused(Refusal::NoAccount)),
+                        Some(true) => Some(Applied::Refused(Refusal::Banned)),
+                        Some(false) => first_use_of_key(&mut tx, change).await?,
+                    };
+                    if let Some(answer) = refused {
+                        tx.rollback().await?;
+                        return Ok(answer);
+                    }
+                    let mut granted = Vec::new();
+                    for step in &change.steps {
+                        match apply_step(&mut tx, change, step).await? {
+                            Ok(Some(grant)) => granted.push(grant),
+                            Ok(None) => {}
+                            Err(refusal) => {
+                                tx.rollback().await?;
+                                return Ok(Applied::Refused(refusal));
+                            }
+                        }
+                    }
+                    if let Some(idempotency) = &change.idempotency {
+                        let stored = serde_json::to_string(&granted)
+                            .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
+                        sqlx::query(sql::SAVE_GRANTED)
+                            .bind(account)
+                            .bind(&idempotency.key)
+                            .bind(stored)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    tx.commit().await?;
+                    Ok(Applied::Done(granted))
+                }
+            }
+
+            /// Records the change's idempotency key. `None` when there is none or it is new;
+            /// otherwise the answer for a key used before: the first grants, or a refusal when
+            /// the key was used for another request.
+            async fn first_use_of_key(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+            ) -> Result<Option<Applied>, sqlx::Error> {
+                let Some(idempotency) = &change.idempotency else {
+                    return Ok(None);
+                };
+                let recorded = sqlx::query(sql::INSERT_IDEMPOTENCY)
+                    .bind(change.account.0)
+                    .bind(&idempotency.key)
+                    .bind(&idempotency.fingerprint)
+                    .bind(to_micros(change.now))
+                    .execute(&mut **tx)
+                    .await?;
+                if recorded.rows_affected() == 1 {
+                    return Ok(None);
+                }
+                let (fingerprint, granted) =
+                    sqlx::query_as::<_, (String, String)>(sql::IDEMPOTENCY)
+                        .bind(change.account.0)
+                        .bind(&idempotency.key)
+                        .fetch_one(&mut **tx)
+                        .await?;
+                if fingerprint != idempotency.fingerprint {
+                    return Ok(Some(Applied::Refused(Refusal::IdempotencyKeyReused)));
+                }
+                let granted = serde_json::from_str(&granted)
+                    .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
+                Ok(Some(Applied::Replayed(granted)))
+            }
+
+            /// Applies one step, checking its precondition.
+            async fn apply_step(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                step: &Step,
+            ) -> Result<StepResult, sqlx::Error> {
+                let account = change.account.0;
+                let now = to_micros(change.now);
+                Ok(match step {
+                    Step::Debit { currency, amount } => {
+                        move_currency(tx, change, *currency, -amount).await?
+                    }
+                    Step::Credit { currency, amount } => {
+                        move_currency(tx, change, *currency, *amount).await?
+                    }
+                    Step::AddExperience { amount } => {
+                        sqlx::query(sql::ADD_EXPERIENCE)
+                            .bind(account)
+                            .bind(amount)
+                            .execute(&mut **tx)
+                            .await?;
+                        Ok(Some(Granted::Experience { amount: *amount }))
+                    }
+                    Step::AddItem { item } => {
+                        if insert_license(tx, change, *item).await? {
+                            Ok(Some(Granted::Item { item: *item }))
+                        } else {
+                            Err(Refusal::AlreadyOwned(*item))
+                        }
+                    }
+                    Step::GrantItem {
+                        item,
+                        duplicate_coins,
+                        owned_by_everyone,
+                    } => {
+                        if !owned_by_everyone && insert_license(tx, change, *item).await? {
+                            Ok(Some(Granted::Item { item: *item }))
+                        } else {
+                            grant_duplicate(tx, change, *item, *duplicate_coins).await?
+                        }
+                    }
+                    Step::GrantPacks { pack, quantity } => {
+                        grant_packs(tx, change, *pack, *quantity).await?
+                    }
+                    Step::OpenPack { pack } => {
+                        let opened = sqlx::query(sql::OPEN_PACK)
+                            .bind(account)
+                            .bind(pack.0)
+                            .execute(&mut **tx)
+                            .await?;
+                        if opened.rows_affected() == 1 {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::NoPackToOpen(*pack))
+                        }
+                    }
+                    Step::Claim { keys } => {
+                        let mut claimed = false;
+                        for key in keys {
+                            let inserted = sqlx::query(sql::INSERT_CLAIM)
+                                .bind(account)
+                                .bind(key)
+                                .bind(now)
+                                .execute(&mut **tx)
+                                .await?;
+                            if inserted.rows_affected() == 1 {
+                                claimed = true;
+                                break;
+                            }
+                        }
+                        if claimed {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::AlreadyClaimed)
+                        }
+                    }
+                    Step::RequirePremium => {
+                        let premium = sqlx::query_scalar::<_, bool>(sql::CHAT_PREMIUM)
+                            .bind(account)
+                            .fetch_optional(&mut **tx)
+                            .await?;
+                        match premium {
+                            Some(true) => Ok(None),
+                            Some(false) => Err(Refusal::NotPremium),
+                            None => Err(Refusal::NoChatLink),
+                        }
+                    }
+                    Step::ChangeFriendCode { name, digits } => {
+                        rename(tx, change, name, digits).await?
+                    }
+                })
+            }
+
+            /// Moves a currency by `delta` (negative: a debit) and writes its ledger row.
+            async fn move_currency(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                currency: Currency,
+                delta: i64,
+            ) -> Result<StepResult, sqlx::Error> {
+                if delta == 0 {
+                    return Ok(Ok(None));
+                }
+                let account = change.account.0;
+                let statement = match (currency, delta < 0) {
+                    (Currency::Coins, true) => sql::DEBIT_COINS,
+                    (Currency::Gems, true) => sql::DEBIT_GEMS,
+                    (Currency::Coins, false) => sql::CREDIT_COINS,
+                    (Currency::Gems, false) => sql::CREDIT_GEMS,
+                };
+                let balance = sqlx::query_scalar::<_, i64>(statement)
+                    .bind(account)
+                    .bind(delta.abs())
+                    .bind(BALANCE_MAX)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(balance) = balance else {
+                    return Ok(Err(if delta < 0 {
+                        let balance_statement = match currency {
+                            Currency::Coins => sql::COINS,
+                            Currency::Gems => sql::GEMS,
+                        };
+                        let balance = sqlx::query_scalar::<_, i64>(balance_statement)
+                            .bind(account)
+                            .fetch_one(&mut **tx)
+                            .await?;
+                        Refusal::InsufficientFunds {
+                            currency,
+                            needed: -delta,
+                            balance,
+                        }
+                    } else {
+                        Refusal::BalanceLimit { currency }
+                    }));
+                };
+                sqlx::query(sql::INSERT_LEDGER)
+                    .bind(account)
+                    .bind(currency.as_str())
+                    .bind(delta)
+                    .bind(balance)
+                    .bind(&change.reason)
+                    .bind(&change.reference)
+                    .bind(to_micros(change.now))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(Ok((delta > 0).then_some(Granted::Currency {
+                    currency,
+                    amount: delta,
+                })))
+            }
+
+            /// Gives an item unless the account owns it; answers whether it was given.
+            async fn insert_license(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                item: ItemId,
+            ) -> Result<bool, sqlx::Error> {
+                let inserted = sqlx::query(sql::INSERT_LICENSE)
+                    .bind(change.account.0)
+                    .bind(item.0)
+                    .bind(to_micros(change.now))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(inserted.rows_affected() == 1)
+            }
+
+            /// Gives the coins that replace an item the account already owns.
+            async fn grant_duplicate(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                item: ItemId,
+                coins: i64,
+            ) -> Result<StepResult, sqlx::Error> {
+                if coins > 0 {
+                    if let Err(refusal) = move_currency(tx, change, Currency::Coins, coins).await? {
+                        return Ok(Err(refusal));
+                    }
+                }
+                Ok(Ok(Some(Granted::DuplicateItem { item, coins })))
+            }
+
+            /// Adds unopened packs, refusing past the maximum.
+            async fn grant_packs(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                pack: PackId,
+                quantity: i64,
+            ) -> Result<StepResult, sqlx::Error> {
+                if quantity > PACKS_MAX {
+                    return Ok(Err(Refusal::PackLimit(pack)));
+                }
+                let granted = sqlx::query(sql::GRANT_PACKS)
+                    .bind(change.account.0)
+                    .bind(pack.0)
+                    .bind(quantity)
+                    .bind(PACKS_MAX)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(if granted.rows_affected() == 1 {
+                    Ok(Some(Granted::Packs { pack, quantity }))
+                } else {
+                    Err(Refusal::PackLimit(pack))
+                })
+            }
+
+            /// Renames the friend code with the first of `digits` that no other account uses
+            /// with `name`.
+            async fn rename(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                name: &str,
+                digits: &[u16],
+            ) -> Result<StepResult, sqlx::Error> {
+                let taken: HashSet<i32> = sqlx::query_scalar(sql::TAKEN_DIGITS)
+                    .bind(name)
+                    .bind(change.account.0)
+                    .fetch_all(&mut **tx)
+                    .await?
+                    .into_iter()
+                    .collect();
+                let Some(free) = digits
+                    .iter()
+                    .find(|candidate| !taken.contains(&i32::from(**candidate)))
+                else {
+                    return Ok(Err(Refusal::FriendCodeTaken));
+                };
+                let renamed = sqlx::query(sql::RENAME)
+                    .bind(change.account.0)
+                    .bind(name)
+                    .bind(i32::from(*free))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(if renamed.rows_affected() == 1 {
+                    Ok(None)
+                } else {
+                    Err(Refusal::SameFriendCodeName)
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use impl_change;

@@ -1,0 +1,119 @@
+//! The economy's statements, written once for both databases (`$n` placeholders work in SQLite
+//! too).
+
+/// Locks the account row for the rest of the transaction and answers whether it is banned.
+/// Binds: account id, now.
+pub(crate) const LOCK_ACCOUNT: &str =
+    "UPDATE accounts SET updated = $2 WHERE id = $1 RETURNING is_banned";
+
+/// Records an idempotency key unless the account used it before. Binds: account id, key,
+/// fingerprint, now.
+pub(crate) const INSERT_IDEMPOTENCY: &str = "\
+    INSERT INTO idempotency_keys (account_id, idem_key, fingerprint, granted, created) \
+    VALUES ($1, $2, $3, '[]', $4) \
+    ON CONFLICT (account_id, idem_key) DO NOTHING";
+
+/// A used idempotency key's fingerprint and grants. Binds: account id, key.
+pub(crate) const IDEMPOTENCY: &str =
+    "SELECT fingerprint, granted FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2";
+
+/// Stores what the change under an idempotency key granted. Binds: account id, key, grants.
+pub(crate) const SAVE_GRANTED: &str =
+    "UPDATE idempotency_keys SET granted = $3 WHERE account_id = $1 AND idem_key = $2";
+
+/// Takes coins when the balance covers them; returns the new balance. Binds: account id, amount.
+pub(crate) const DEBIT_COINS: &str =
+    "UPDATE accounts SET coins = coins - $2 WHERE id = $1 AND coins >= $2 RETURNING coins";
+
+/// Takes gems when the balance covers them; returns the new balance. Binds: account id, amount.
+pub(crate) const DEBIT_GEMS: &str =
+    "UPDATE accounts SET gems = gems - $2 WHERE id = $1 AND gems >= $2 RETURNING gems";
+
+/// Gives coins up to a maximum balance; returns the new balance. Binds: account id, amount,
+/// maximum.
+pub(crate) const CREDIT_COINS: &str =
+    "UPDATE accounts SET coins = coins + $2 WHERE id = $1 AND coins <= $3 - $2 RETURNING coins";
+
+/// Gives gems up to a maximum balance; returns the new balance. Binds: account id, amount,
+/// maximum.
+pub(crate) const CREDIT_GEMS: &str =
+    "UPDATE accounts SET gems = gems + $2 WHERE id = $1 AND gems <= $3 - $2 RETURNING gems";
+
+/// The coin balance. Binds: account id.
+pub(crate) const COINS: &str = "SELECT coins FROM accounts WHERE id = $1";
+
+/// The gem balance. Binds: account id.
+pub(crate) const GEMS: &str = "SELECT gems FROM accounts WHERE id = $1";
+
+/// Writes a ledger row. Binds: account id, currency, delta, balance after, reason, reference,
+/// now.
+pub(crate) const INSERT_LEDGER: &str = "\
+    INSERT INTO ledger (account_id, currency, delta, balance_after, reason, reference, created) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+/// Adds experience. Binds: account id, amount.
+pub(crate) const ADD_EXPERIENCE: &str =
+    "UPDATE accounts SET experience = experience + $2 WHERE id = $1";
+
+/// Gives an item unless the account owns it. Binds: account id, item id, now.
+pub(crate) const INSERT_LICENSE: &str = "\
+    INSERT INTO licenses (account_id, item_id, quantity, created) VALUES ($1, $2, 1, $3) \
+    ON CONFLICT (account_id, item_id) DO NOTHING";
+
+/// Adds unopened packs up to a maximum. Binds: account id, pack id, quantity, maximum.
+pub(crate) const GRANT_PACKS: &str = "\
+    INSERT INTO pack_stock (account_id, pack_id, quantity) VALUES ($1, $2, $3) \
+    ON CONFLICT (account_id, pack_id) DO UPDATE \
+    SET quantity = pack_stock.quantity + excluded.quantity \
+    WHERE pack_stock.quantity + excluded.quantity <= $4";
+
+/// Consumes one unopened pack if there is one. Binds: account id, pack id.
+pub(crate) const OPEN_PACK: &str = "\
+    UPDATE pack_stock SET quantity = quantity - 1 \
+    WHERE account_id = $1 AND pack_id = $2 AND quantity >= 1";
+
+/// Records a claim unless it is recorded. Binds: account id, claim key, now.
+pub(crate) const INSERT_CLAIM: &str = "\
+    INSERT INTO claims (account_id, claim_key, created) VALUES ($1, $2, $3) \
+    ON CONFLICT (account_id, claim_key) DO NOTHING";
+
+/// Whether the linked chat-platform account is premium; no row without a link.
+/// Binds: account id.
+pub(crate) const CHAT_PREMIUM: &str = "SELECT premium FROM chat_links WHERE account_id = $1";
+
+/// Links a chat-platform account, replacing an earlier link. Binds: account id, chat user,
+/// premium, now.
+pub(crate) const LINK_CHAT: &str = "\
+    INSERT INTO chat_links (account_id, chat_user, premium, checked) VALUES ($1, $2, $3, $4) \
+    ON CONFLICT (account_id) DO UPDATE \
+    SET chat_user = excluded.chat_user, premium = excluded.premium, checked = excluded.checked";
+
+/// The digits other accounts use with a name (any letter case). Binds: name, account id.
+pub(crate) const TAKEN_DIGITS: &str =
+    "SELECT friend_digits FROM accounts WHERE lower(friend_name) = lower($1) AND id <> $2";
+
+/// Renames the friend code unless it has exactly this name. Binds: account id, name, digits.
+pub(crate) const RENAME: &str = "\
+    UPDATE accounts SET friend_name = $2, friend_digits = $3 WHERE id = $1 AND friend_name <> $2";
+
+/// Owned items, by item id. Binds: account id.
+pub(crate) const LICENSES: &str =
+    "SELECT id, item_id, quantity FROM licenses WHERE account_id = $1 ORDER BY item_id";
+
+/// Unopened packs, by pack id. Binds: account id.
+pub(crate) const PACKS: &str = "\
+    SELECT id, pack_id, quantity FROM pack_stock \
+    WHERE account_id = $1 AND quantity > 0 ORDER BY pack_id";
+
+/// The start of the query for recorded claims, built with a `QueryBuilder`: the account id
+/// follows, then [`CLAIM_KEY_IN`] and the list of keys.
+pub(crate) const CLAIMED_OF_ACCOUNT: &str = "SELECT claim_key FROM claims WHERE account_id = ";
+
+/// The middle of the query for recorded claims: the keys' list follows.
+pub(crate) const CLAIM_KEY_IN: &str = " AND claim_key IN (";
+
+/// The ledger, oldest first, in the shape of [`LedgerRow`](crate::row::LedgerRow).
+/// Binds: account id.
+pub(crate) const LEDGER: &str = "\
+    SELECT id, account_id, currency, delta, balance_after, reason, reference, created \
+    FROM ledger WHERE account_id = $1 ORDER BY id";
