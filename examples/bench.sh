@@ -7,6 +7,11 @@
 # shared and noisy: compare each figure with the baseline of the same run.
 # Endpoints: GET /api/config?platform=web (no database) and GET /api/user/{key} (key lookup and
 # account read), through the warp and the rocket binary, on SQLite and on PostgreSQL.
+# Buys: POST /api/user/{key}/buy?packId=1&quantity=1 (one transaction: lock the account, debit
+# 750 coins, add a pack, write the ledger row; then the answer reads the account and holdings),
+# round-robin over 64 accounts granted coins beforehand, through the warp binary on SQLite and
+# on PostgreSQL, each beside its baseline: examples/commit_rate.rs, the raw single-row update
+# commit rate of the same database (64 tasks, 10 s, on CPU 0 like the server).
 #
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 by default)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows.
@@ -18,7 +23,7 @@ postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:54
 postgres_url=${postgres_admin%/*}/safezone_bench
 
 cargo build --release -q -p safezone-server-warp -p safezone-server-rocket
-cargo build --release -q -p safezone-examples --example hello_hyper
+cargo build --release -q -p safezone-examples --example hello_hyper --example commit_rate
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
@@ -40,9 +45,11 @@ start() {
 
 stop() { kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=; }
 
-# measure LABEL URL: prints requests per second and latency percentiles.
+# measure LABEL URL [LUA_SCRIPT]: prints requests per second and latency percentiles.
 measure() {
-  taskset -c 1 wrk -t1 -c"$connections" -d"$duration" --latency "$2" >"$work/wrk.txt"
+  local script=()
+  [ -n "${3:-}" ] && script=(-s "$3")
+  taskset -c 1 wrk -t1 -c"$connections" -d"$duration" --latency "${script[@]}" "$2" >"$work/wrk.txt"
   awk -v label="$1" '
     /Requests\/sec/ { rps = $2 }
     $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
@@ -72,4 +79,45 @@ for binary in warp rocket; do
     measure "$binary + $database: GET /api/user/{key}" "$base/api/user/$key"
     stop
   done
+done
+
+# buy_script DATABASE_URL: signs in 64 devices, grants each 10^11 coins through the operator's
+# `grant` command, and writes a wrk script that buys one basic chest per request, round-robin.
+buy_script() {
+  local script="$work/buy.lua" keys=()
+  for n in $(seq 1 64); do
+    local body key code
+    body=$(curl -sf -X POST "$base/api/validate/device/ios-bench-buyer-$n")
+    key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
+    code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
+    target/release/safezone-server-warp --database-url "$1" grant --to "$code" --coins 100000000000 >/dev/null
+    keys+=("\"$key\"")
+  done
+  local IFS=,
+  cat >"$script" <<LUA
+keys = {${keys[*]}}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("POST", "/api/user/" .. keys[(counter % #keys) + 1] .. "/buy?packId=1&quantity=1")
+end
+LUA
+  echo "$script"
+}
+
+for database in sqlite postgres; do
+  if [ "$database" = sqlite ]; then
+    url="sqlite://$work/bench-buy.db"
+    rate_url="sqlite://$work/commit-rate.db"
+  else
+    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench' \
+      -c 'DROP DATABASE IF EXISTS safezone_commit_rate' -c 'CREATE DATABASE safezone_commit_rate'
+    url=$postgres_url
+    rate_url=${postgres_admin%/*}/safezone_commit_rate
+  fi
+  printf '%-44s ' "baseline: $database single-row update commits"
+  BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url"
+  start "warp-buy-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 --database-url "$url"
+  measure "warp + $database: POST /api/user/{key}/buy" "$base/" "$(buy_script "$url")"
+  stop
 done

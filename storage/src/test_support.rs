@@ -110,3 +110,36 @@ mod tests {
         assert_eq!(with_database("postgres://h", "db"), "postgres://h/db");
     }
 }
+
+/// Generates a `sqlite` and a `postgres` test for each case function
+/// `async fn(Arc<dyn Store>)`, each on its own fresh database (the PostgreSQL one dropped
+/// afterwards). The calling crate needs `tokio` and `tempfile`.
+#[macro_export]
+macro_rules! store_conformance {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let dir = tempfile::tempdir().expect("a temporary directory");
+                    let url = safezone_storage::test_support::fresh_sqlite_url(dir.path());
+                    let store = safezone_storage::open(&url).await.expect("the SQLite store opens");
+                    super::$case(store).await;
+                }
+            )*
+        }
+
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let url = safezone_storage::test_support::fresh_postgres_url().await;
+                    let store = safezone_storage::open(&url).await.expect("the PostgreSQL store opens");
+                    super::$case(store).await;
+                    safezone_storage::test_support::drop_postgres_database(&url).await;
+                }
+            )*
+        }
+    };
+}
+

@@ -9,36 +9,7 @@ use safezone_core::store::{AccountId, NewSignIn, Role, SignedIn, Store, StoreErr
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
-/// Generates a `sqlite` and a `postgres` test for each case function `async fn(Arc<dyn Store>)`.
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $case() {
-                    let dir = tempfile::tempdir().expect("a temporary directory");
-                    let url = safezone_storage::test_support::fresh_sqlite_url(dir.path());
-                    let store = safezone_storage::open(&url).await.expect("the SQLite store opens");
-                    super::$case(store).await;
-                }
-            )*
-        }
-
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $case() {
-                    let url = safezone_storage::test_support::fresh_postgres_url().await;
-                    let store = safezone_storage::open(&url).await.expect("the PostgreSQL store opens");
-                    super::$case(store).await;
-                    safezone_storage::test_support::drop_postgres_database(&url).await;
-                }
-            )*
-        }
-    };
-}
-
-conformance!(
+safezone_storage::store_conformance!(
     ping_answers,
     first_sign_in_creates_and_the_next_signs_in,
     friend_codes_follow_candidate_order,

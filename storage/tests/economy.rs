@@ -1,0 +1,521 @@
+//! The economy's store contract (`Store::apply` and the holdings it changes), written once and
+//! run against SQLite and PostgreSQL, each test on its own fresh database.
+
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use safezone_core::domain::{FriendCode, ItemId, PackId, UserKey};
+use safezone_core::store::{
+    AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, NewSignIn, Refusal,
+    Step, Store,
+};
+use time::OffsetDateTime;
+use time::macros::datetime;
+
+safezone_storage::store_conformance!(
+    credits_and_debits_write_the_ledger,
+    insufficient_funds_change_nothing,
+    credits_stop_at_the_balance_maximum,
+    items_are_owned_once,
+    owned_items_become_duplicate_coins,
+    packs_are_granted_and_opened,
+    claims_take_the_first_free_key,
+    idempotency_keys_replay_the_first_grants,
+    renames_keep_digits_when_free,
+    renames_refuse_taken_and_same_names,
+    premium_needs_a_premium_chat_link,
+    unknown_accounts_are_refused,
+    concurrent_debits_never_overdraw,
+    concurrent_opens_consume_each_pack_once,
+    concurrent_repeats_of_one_key_apply_once,
+);
+
+const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
+
+/// A new account with friend code `code`.
+async fn account(store: &Arc<dyn Store>, code: &str) -> AccountId {
+    let signed_in = store
+        .sign_in(NewSignIn {
+            provider: "device".to_owned(),
+            identifier: code.to_owned(),
+            name: None,
+            avatar: None,
+            email: None,
+            friend_code_candidates: vec![FriendCode::parse(code).expect("a friend code")],
+            key_hash: UserKey::generate().hash(),
+            key_expires: NOW + time::Duration::days(30),
+            now: NOW,
+        })
+        .await
+        .expect("sign-in succeeds");
+    signed_in.account.id
+}
+
+fn change(account: AccountId, steps: Vec<Step>) -> Change {
+    Change {
+        account,
+        now: NOW,
+        reason: "test".to_owned(),
+        reference: "case".to_owned(),
+        idempotency: None,
+        steps,
+    }
+}
+
+fn credit(currency: Currency, amount: i64) -> Step {
+    Step::Credit { currency, amount }
+}
+
+fn debit(currency: Currency, amount: i64) -> Step {
+    Step::Debit { currency, amount }
+}
+
+async fn apply(store: &Arc<dyn Store>, change: Change) -> Applied {
+    store.apply(change).await.expect("the change runs")
+}
+
+/// The account's coins and gems.
+async fn balances(store: &Arc<dyn Store>, account: AccountId) -> (i64, i64) {
+    let account = store
+        .account(account)
+        .await
+        .expect("account lookup succeeds")
+        .expect("the account exists");
+    (account.coins, account.gems)
+}
+
+/// Checks that each balance is the sum of its ledger deltas and each entry's balance is the
+/// running sum; answers the number of ledger entries.
+async fn assert_ledger_balanced(store: &Arc<dyn Store>, account: AccountId) -> usize {
+    let ledger = store.ledger(account).await.expect("the ledger reads");
+    let (mut coins, mut gems) = (0, 0);
+    for entry in &ledger {
+        let running = match entry.currency {
+            Currency::Coins => &mut coins,
+            Currency::Gems => &mut gems,
+        };
+        *running += entry.delta;
+        assert_eq!(entry.balance_after, *running, "{entry:?}");
+    }
+    assert_eq!(balances(store, account).await, (coins, gems));
+    ledger.len()
+}
+
+async fn pack_count(store: &Arc<dyn Store>, account: AccountId, pack: PackId) -> i64 {
+    let holdings = store.holdings(account).await.expect("holdings read");
+    holdings
+        .packs
+        .iter()
+        .find(|stock| stock.pack == pack)
+        .map_or(0, |stock| stock.quantity)
+}
+
+async fn credits_and_debits_write_the_ledger(store: Arc<dyn Store>) {
+    let id = account(&store, "Ledger#0001").await;
+    let done = apply(
+        &store,
+        change(id, vec![credit(Currency::Coins, 500), credit(Currency::Gems, 40)]),
+    )
+    .await;
+    assert_eq!(
+        done,
+        Applied::Done(vec![
+            Granted::Currency {
+                currency: Currency::Coins,
+                amount: 500
+            },
+            Granted::Currency {
+                currency: Currency::Gems,
+                amount: 40
+            },
+        ])
+    );
+    let spent = apply(&store, change(id, vec![debit(Currency::Coins, 120)])).await;
+    assert_eq!(spent, Applied::Done(Vec::new()), "debits grant nothing");
+    assert_eq!(balances(&store, id).await, (380, 40));
+    let ledger = store.ledger(id).await.expect("the ledger reads");
+    let deltas: Vec<(Currency, i64, i64)> = ledger
+        .iter()
+        .map(|entry| (entry.currency, entry.delta, entry.balance_after))
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            (Currency::Coins, 500, 500),
+            (Currency::Gems, 40, 40),
+            (Currency::Coins, -120, 380)
+        ]
+    );
+    assert!(ledger.iter().all(|entry| entry.reason == "test"
+        && entry.reference == "case"
+        && entry.created == NOW
+        && entry.account == id));
+}
+
+async fn insufficient_funds_change_nothing(store: Arc<dyn Store>) {
+    let id = account(&store, "Poor#0001").await;
+    apply(&store, change(id, vec![credit(Currency::Gems, 30)])).await;
+    let refused = apply(
+        &store,
+        change(
+            id,
+            vec![
+                Step::AddItem { item: ItemId(7) },
+                debit(Currency::Gems, 20),
+                debit(Currency::Gems, 20),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(
+        refused,
+        Applied::Refused(Refusal::InsufficientFunds {
+            currency: Currency::Gems,
+            needed: 20,
+            balance: 10
+        }),
+        "the balance reported is the one the failing step saw"
+    );
+    assert_eq!(balances(&store, id).await, (0, 30), "the first debit is rolled back");
+    let holdings = store.holdings(id).await.expect("holdings read");
+    assert!(holdings.licenses.is_empty(), "the item is rolled back");
+    assert_eq!(assert_ledger_balanced(&store, id).await, 1);
+}
+
+async fn credits_stop_at_the_balance_maximum(store: Arc<dyn Store>) {
+    let id = account(&store, "Rich#0001").await;
+    apply(&store, change(id, vec![credit(Currency::Coins, BALANCE_MAX)])).await;
+    let refused = apply(&store, change(id, vec![credit(Currency::Coins, 1)])).await;
+    assert_eq!(
+        refused,
+        Applied::Refused(Refusal::BalanceLimit {
+            currency: Currency::Coins
+        })
+    );
+    assert_eq!(balances(&store, id).await, (BALANCE_MAX, 0));
+}
+
+async fn items_are_owned_once(store: Arc<dyn Store>) {
+    let id = account(&store, "Owner#0001").await;
+    let item = ItemId(11);
+    let first = apply(&store, change(id, vec![Step::AddItem { item }])).await;
+    assert_eq!(first, Applied::Done(vec![Granted::Item { item }]));
+    let again = apply(&store, change(id, vec![Step::AddItem { item }])).await;
+    assert_eq!(again, Applied::Refused(Refusal::AlreadyOwned(item)));
+    let holdings = store.holdings(id).await.expect("holdings read");
+    assert_eq!(holdings.licenses.len(), 1);
+    assert_eq!(
+        (holdings.licenses[0].item, holdings.licenses[0].quantity),
+        (item, 1)
+    );
+}
+
+async fn owned_items_become_duplicate_coins(store: Arc<dyn Store>) {
+    let id = account(&store, "Dupe#0001").await;
+    let grant = |item, owned_by_everyone| Step::GrantItem {
+        item: ItemId(item),
+        duplicate_coins: 50,
+        owned_by_everyone,
+    };
+    let done = apply(
+        &store,
+        change(id, vec![grant(3, false), grant(3, false), grant(1, true)]),
+    )
+    .await;
+    assert_eq!(
+        done,
+        Applied::Done(vec![
+            Granted::Item { item: ItemId(3) },
+            Granted::DuplicateItem {
+                item: ItemId(3),
+                coins: 50
+            },
+            Granted::DuplicateItem {
+                item: ItemId(1),
+                coins: 50
+            },
+        ])
+    );
+    assert_eq!(balances(&store, id).await, (100, 0));
+    assert_eq!(assert_ledger_balanced(&store, id).await, 2);
+}
+
+async fn packs_are_granted_and_opened(store: Arc<dyn Store>) {
+    let id = account(&store, "Packer#0001").await;
+    let pack = PackId(2);
+    apply(&store, change(id, vec![Step::GrantPacks { pack, quantity: 2 }])).await;
+    assert_eq!(pack_count(&store, id, pack).await, 2);
+    for left in [1, 0] {
+        let opened = apply(&store, change(id, vec![Step::OpenPack { pack }])).await;
+        assert_eq!(opened, Applied::Done(Vec::new()));
+        assert_eq!(pack_count(&store, id, pack).await, left);
+    }
+    let none = apply(&store, change(id, vec![Step::OpenPack { pack }])).await;
+    assert_eq!(none, Applied::Refused(Refusal::NoPackToOpen(pack)));
+    let holdings = store.holdings(id).await.expect("holdings read");
+    assert!(holdings.packs.is_empty(), "kinds with none left are not listed");
+    let too_many = apply(
+        &store,
+        change(
+            id,
+            vec![Step::GrantPacks {
+                pack,
+                quantity: safezone_core::store::PACKS_MAX + 1,
+            }],
+        ),
+    )
+    .await;
+    assert_eq!(too_many, Applied::Refused(Refusal::PackLimit(pack)));
+}
+
+async fn claims_take_the_first_free_key(store: Arc<dyn Store>) {
+    let id = account(&store, "Claimer#0001").await;
+    let keys = vec!["daily/1".to_owned(), "daily/2".to_owned()];
+    let claim = || change(id, vec![Step::Claim { keys: keys.clone() }]);
+    assert_eq!(apply(&store, claim()).await, Applied::Done(Vec::new()));
+    let claimed = store.claimed(id, &keys).await.expect("claims read");
+    assert_eq!(claimed, ["daily/1"]);
+    assert_eq!(apply(&store, claim()).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        apply(&store, claim()).await,
+        Applied::Refused(Refusal::AlreadyClaimed)
+    );
+    let mut claimed = store.claimed(id, &keys).await.expect("claims read");
+    claimed.sort();
+    assert_eq!(claimed, keys);
+    let other = account(&store, "Other#0001").await;
+    assert!(store.claimed(other, &keys).await.expect("claims read").is_empty());
+}
+
+async fn idempotency_keys_replay_the_first_grants(store: Arc<dyn Store>) {
+    let id = account(&store, "Retry#0001").await;
+    let keyed = |fingerprint: &str| Change {
+        idempotency: Some(Idempotency {
+            key: "k-1".to_owned(),
+            fingerprint: fingerprint.to_owned(),
+        }),
+        ..change(id, vec![credit(Currency::Coins, 10)])
+    };
+    let grants = vec![Granted::Currency {
+        currency: Currency::Coins,
+        amount: 10,
+    }];
+    assert_eq!(apply(&store, keyed("a")).await, Applied::Done(grants.clone()));
+    assert_eq!(apply(&store, keyed("a")).await, Applied::Replayed(grants));
+    assert_eq!(
+        apply(&store, keyed("b")).await,
+        Applied::Refused(Refusal::IdempotencyKeyReused)
+    );
+    assert_eq!(balances(&store, id).await, (10, 0));
+    let other = account(&store, "Retry#0002").await;
+    let theirs = Change {
+        account: other,
+        ..keyed("a")
+    };
+    assert!(
+        matches!(apply(&store, theirs).await, Applied::Done(_)),
+        "keys are per account"
+    );
+}
+
+async fn renames_keep_digits_when_free(store: Arc<dyn Store>) {
+    let id = account(&store, "Old#0042").await;
+    account(&store, "Taken#0042").await;
+    let rename = |name: &str| {
+        change(
+            id,
+            vec![Step::ChangeFriendCode {
+                name: name.to_owned(),
+                digits: vec![42, 7, 8],
+            }],
+        )
+    };
+    assert_eq!(apply(&store, rename("Fresh")).await, Applied::Done(Vec::new()));
+    let code = |store: Arc<dyn Store>| async move {
+        store
+            .account(id)
+            .await
+            .expect("account lookup succeeds")
+            .expect("the account exists")
+            .friend_code
+            .to_string()
+    };
+    assert_eq!(code(Arc::clone(&store)).await, "Fresh#0042");
+    assert_eq!(apply(&store, rename("taken")).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        code(Arc::clone(&store)).await,
+        "taken#0007",
+        "`Taken#0042` holds the digits, in any letter case"
+    );
+    assert_eq!(apply(&store, rename("TAKEN")).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        code(Arc::clone(&store)).await,
+        "TAKEN#0007",
+        "a case change keeps the account's own digits"
+    );
+}
+
+async fn renames_refuse_taken_and_same_names(store: Arc<dyn Store>) {
+    let id = account(&store, "Mine#0001").await;
+    account(&store, "Full#0001").await;
+    account(&store, "Full#0002").await;
+    let rename = |name: &str| {
+        change(
+            id,
+            vec![
+                credit(Currency::Gems, 5),
+                Step::ChangeFriendCode {
+                    name: name.to_owned(),
+                    digits: vec![1, 2],
+                },
+            ],
+        )
+    };
+    assert_eq!(
+        apply(&store, rename("Full")).await,
+        Applied::Refused(Refusal::FriendCodeTaken)
+    );
+    assert_eq!(
+        apply(&store, rename("Mine")).await,
+        Applied::Refused(Refusal::SameFriendCodeName)
+    );
+    assert_eq!(balances(&store, id).await, (0, 0), "refused renames change nothing");
+}
+
+async fn premium_needs_a_premium_chat_link(store: Arc<dyn Store>) {
+    let id = account(&store, "Fan#0001").await;
+    let premium = || change(id, vec![Step::RequirePremium]);
+    assert_eq!(
+        apply(&store, premium()).await,
+        Applied::Refused(Refusal::NoChatLink)
+    );
+    assert_eq!(store.chat_premium(id).await.expect("reads"), None);
+    store
+        .link_chat(id, "chat-user-1", false, NOW)
+        .await
+        .expect("links");
+    assert_eq!(
+        apply(&store, premium()).await,
+        Applied::Refused(Refusal::NotPremium)
+    );
+    store
+        .link_chat(id, "chat-user-1", true, NOW)
+        .await
+        .expect("links again");
+    assert_eq!(store.chat_premium(id).await.expect("reads"), Some(true));
+    assert_eq!(apply(&store, premium()).await, Applied::Done(Vec::new()));
+}
+
+async fn unknown_accounts_are_refused(store: Arc<dyn Store>) {
+    let refused = apply(&store, change(AccountId(999_999), vec![credit(Currency::Coins, 1)])).await;
+    assert_eq!(refused, Applied::Refused(Refusal::NoAccount));
+}
+
+async fn concurrent_debits_never_overdraw(store: Arc<dyn Store>) {
+    let id = account(&store, "Spender#0001").await;
+    apply(&store, change(id, vec![credit(Currency::Gems, 50)])).await;
+    let attempts = (0..40).map(|_| {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move {
+            store
+                .apply(change(
+                    id,
+                    vec![
+                        debit(Currency::Gems, 10),
+                        Step::GrantPacks {
+                            pack: PackId(1),
+                            quantity: 1,
+                        },
+                    ],
+                ))
+                .await
+                .expect("the change runs")
+        })
+    });
+    let results: Vec<Applied> = join_all(attempts)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("the task ends"))
+        .collect();
+    let done = results
+        .iter()
+        .filter(|applied| matches!(applied, Applied::Done(_)))
+        .count();
+    assert_eq!(done, 5, "{results:?}");
+    assert_eq!(balances(&store, id).await, (0, 0));
+    assert_eq!(pack_count(&store, id, PackId(1)).await, 5);
+    assert_eq!(assert_ledger_balanced(&store, id).await, 6);
+}
+
+async fn concurrent_opens_consume_each_pack_once(store: Arc<dyn Store>) {
+    let id = account(&store, "Opener#0001").await;
+    let pack = PackId(3);
+    apply(&store, change(id, vec![Step::GrantPacks { pack, quantity: 3 }])).await;
+    let attempts = (0..20).map(|_| {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move {
+            store
+                .apply(change(
+                    id,
+                    vec![
+                        Step::OpenPack { pack },
+                        Step::GrantItem {
+                            item: ItemId(5),
+                            duplicate_coins: 10,
+                            owned_by_everyone: false,
+                        },
+                    ],
+                ))
+                .await
+                .expect("the change runs")
+        })
+    });
+    let results: Vec<Applied> = join_all(attempts)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("the task ends"))
+        .collect();
+    let done = results
+        .iter()
+        .filter(|applied| matches!(applied, Applied::Done(_)))
+        .count();
+    assert_eq!(done, 3, "{results:?}");
+    assert_eq!(pack_count(&store, id, pack).await, 0);
+    assert_eq!(balances(&store, id).await, (20, 0), "one item, two duplicates");
+    assert_ledger_balanced(&store, id).await;
+}
+
+async fn concurrent_repeats_of_one_key_apply_once(store: Arc<dyn Store>) {
+    let id = account(&store, "Clicker#0001").await;
+    let attempts = (0..20).map(|_| {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move {
+            store
+                .apply(Change {
+                    idempotency: Some(Idempotency {
+                        key: "double-click".to_owned(),
+                        fingerprint: "claim:first".to_owned(),
+                    }),
+                    ..change(id, vec![credit(Currency::Coins, 100)])
+                })
+                .await
+                .expect("the change runs")
+        })
+    });
+    let results: Vec<Applied> = join_all(attempts)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("the task ends"))
+        .collect();
+    let done = results
+        .iter()
+        .filter(|applied| matches!(applied, Applied::Done(_)))
+        .count();
+    assert_eq!(done, 1, "{results:?}");
+    assert!(results.iter().all(|applied| match applied {
+        Applied::Done(granted) | Applied::Replayed(granted) => granted.len() == 1,
+        Applied::Refused(_) => false,
+    }));
+    assert_eq!(balances(&store, id).await, (100, 0));
+    assert_eq!(assert_ledger_balanced(&store, id).await, 1);
+}
