@@ -90,7 +90,7 @@ buy_script() {
     body=$(curl -sf -X POST "$base/api/validate/device/ios-bench-buyer-$n")
     key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
     code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
-    target/release/safezone-server-warp --database-url "$1" grant --to "$code" --coins 100000000000 >/dev/null
+    target/release/safezone-server-warp --database-url "$1" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
     keys+=("\"$key\"")
   done
   local IFS=,
