@@ -48,7 +48,10 @@ macro_rules! run_workload {
                     while Instant::now() < deadline {
                         let mut connection = pool.acquire().await?;
                         connection.execute($begin).await?;
-                        sqlx::query(UPDATE).bind(id).execute(&mut *connection).await?;
+                        sqlx::query(UPDATE)
+                            .bind(id)
+                            .execute(&mut *connection)
+                            .await?;
                         connection.execute("COMMIT").await?;
                         commits.fetch_add(1, Ordering::Relaxed);
                     }

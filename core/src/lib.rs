@@ -20,6 +20,7 @@
 //! ```
 
 mod api;
+pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod content;

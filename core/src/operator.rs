@@ -17,7 +17,8 @@ pub struct Grant {
     pub coins: i64,
     /// Gems to give.
     pub gems: i64,
-    /// Item SKUs to give (each refused if the account owns it already).
+    /// Item SKUs to give (each refused if the account owns it already; stock items are owned
+    /// by every account).
     pub items: Vec<String>,
     /// Pack SKUs to give, with how many of each.
     pub packs: Vec<(String, i64)>,
@@ -123,6 +124,9 @@ fn grant_steps(content: &Content, grant: &Grant) -> Result<Vec<Step>, GrantError
         let item = catalog
             .item_by_sku(sku)
             .ok_or_else(|| GrantError::UnknownSku(sku.clone()))?;
+        if item.is_stock {
+            return Err(GrantError::Refused(Refusal::AlreadyOwned(item.id)));
+        }
         steps.push(Step::AddItem { item: item.id });
     }
     Ok(steps)

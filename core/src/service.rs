@@ -9,6 +9,7 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
+use crate::auth::{Auth, AuthConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
 use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
@@ -25,18 +26,22 @@ pub struct AppState {
     pub settings: Settings,
     /// The source of "now".
     pub clock: Arc<dyn Clock>,
+    /// Identity providers, the chat platform and receipt verifiers.
+    pub auth: Auth,
 }
 
 /// Shared handle to the application state.
 pub type App = Arc<AppState>;
 
-/// Builds a [`SafezoneService`]: a store is required; content, settings and clock have defaults
-/// (the shipped content file, [`Settings::default`], the system clock).
+/// Builds a [`SafezoneService`]: a store is required; content, settings, clock and auth have
+/// defaults (the shipped content file, [`Settings::default`], the system clock, no identity
+/// providers).
 pub struct Safezone {
     store: Arc<dyn Store>,
     content: Option<Content>,
     settings: Settings,
     clock: Arc<dyn Clock>,
+    auth: AuthConfig,
 }
 
 impl Safezone {
@@ -47,6 +52,7 @@ impl Safezone {
             content: None,
             settings: Settings::default(),
             clock: Arc::new(SystemClock),
+            auth: AuthConfig::default(),
         }
     }
 
@@ -68,6 +74,12 @@ impl Safezone {
         self
     }
 
+    /// Uses this auth configuration (identity providers, chat platform, receipt verifiers).
+    pub fn auth(mut self, auth: AuthConfig) -> Self {
+        self.auth = auth;
+        self
+    }
+
     /// The finished service, with every route and layer in place.
     pub fn service(self) -> SafezoneService {
         let app = Arc::new(AppState {
@@ -75,6 +87,7 @@ impl Safezone {
             content: self.content.unwrap_or_else(Content::shipped),
             settings: self.settings,
             clock: self.clock,
+            auth: Auth::new(self.auth),
         });
         let router = Arc::new(crate::api::routes());
         SafezoneService {

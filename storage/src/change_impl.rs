@@ -180,6 +180,16 @@ macro_rules! impl_change {
                             Err(Refusal::AlreadyClaimed)
                         }
                     }
+                    Step::RequireWindow { starts, ends } => {
+                        if *starts <= change.now && change.now < *ends {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::OutsideWindow {
+                                starts: *starts,
+                                ends: *ends,
+                            })
+                        }
+                    }
                     Step::RequirePremium => {
                         let premium = sqlx::query_scalar::<_, bool>(sql::CHAT_PREMIUM)
                             .bind(account)
@@ -189,6 +199,36 @@ macro_rules! impl_change {
                             Some(true) => Ok(None),
                             Some(false) => Err(Refusal::NotPremium),
                             None => Err(Refusal::NoChatLink),
+                        }
+                    }
+                    Step::RecordPurchase {
+                        store,
+                        transaction_id,
+                        iap,
+                        cost_cents,
+                        subscription,
+                    } => {
+                        let recorded = sqlx::query(sql::INSERT_PURCHASE)
+                            .bind(account)
+                            .bind(store)
+                            .bind(transaction_id)
+                            .bind(iap.0)
+                            .bind(cost_cents)
+                            .bind(now)
+                            .execute(&mut **tx)
+                            .await?;
+                        if recorded.rows_affected() == 0 {
+                            Err(Refusal::ReceiptAlreadyUsed)
+                        } else {
+                            if let Some(expires) = subscription {
+                                sqlx::query(sql::UPSERT_SUBSCRIPTION)
+                                    .bind(account)
+                                    .bind(iap.0)
+                                    .bind(expires.map(to_micros))
+                                    .execute(&mut **tx)
+                                    .await?;
+                            }
+                            Ok(None)
                         }
                     }
                     Step::ChangeFriendCode { name, digits } => {

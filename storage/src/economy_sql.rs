@@ -117,3 +117,23 @@ pub(crate) const CLAIM_KEY_IN: &str = " AND claim_key IN (";
 pub(crate) const LEDGER: &str = "\
     SELECT id, account_id, currency, delta, balance_after, reason, reference, created \
     FROM ledger WHERE account_id = $1 ORDER BY id";
+
+/// Records an in-app purchase unless its store transaction is recorded. Binds: account id,
+/// store, transaction id, product id, cost in cents, now.
+pub(crate) const INSERT_PURCHASE: &str = "\
+    INSERT INTO iap_purchases (account_id, store, transaction_id, iap_id, cost_cents, created) \
+    VALUES ($1, $2, $3, $4, $5, $6) \
+    ON CONFLICT (store, transaction_id) DO NOTHING";
+
+/// Starts or extends a subscription. Binds: account id, product id, expiry (or null).
+pub(crate) const UPSERT_SUBSCRIPTION: &str = "\
+    INSERT INTO subscriptions (account_id, iap_id, expires) VALUES ($1, $2, $3) \
+    ON CONFLICT (account_id, iap_id) DO UPDATE SET expires = excluded.expires";
+
+/// In-app purchases, oldest first. Binds: account id.
+pub(crate) const PURCHASES: &str =
+    "SELECT id, iap_id, cost_cents FROM iap_purchases WHERE account_id = $1 ORDER BY id";
+
+/// Subscriptions, by product. Binds: account id.
+pub(crate) const SUBSCRIPTIONS: &str =
+    "SELECT id, iap_id, expires FROM subscriptions WHERE account_id = $1 ORDER BY iap_id";

@@ -5,6 +5,8 @@
 //! `postgresql://...`) for [`PostgresStore`].
 
 mod change_impl;
+mod community_impl;
+mod community_sql;
 mod economy_sql;
 mod error;
 mod micros;

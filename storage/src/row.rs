@@ -1,8 +1,13 @@
 //! Rows as both databases return them, and their conversion into core's records.
 
-use safezone_core::domain::{FriendCode, ItemId, PackId};
+use safezone_core::domain::{FriendCode, IapId, ItemId, PackId};
 use safezone_core::store::{
-    Account, AccountId, Currency, KeySession, LedgerEntry, License, PackStock, Role, StoreError,
+    Account, AccountId, Currency, IapPurchase, KeySession, LedgerEntry, License, PackStock, Role,
+    StoreError, Subscription,
+};
+use safezone_core::store::{
+    Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
+    TournamentCode, TournamentMode, Window,
 };
 
 use crate::micros::from_micros;
@@ -117,6 +122,43 @@ impl From<PackRow> for PackStock {
     }
 }
 
+/// An `iap_purchases` row, as selected by [`PURCHASES`](crate::economy_sql::PURCHASES).
+#[derive(sqlx::FromRow)]
+pub(crate) struct PurchaseRow {
+    id: i64,
+    iap_id: i64,
+    cost_cents: i64,
+}
+
+impl From<PurchaseRow> for IapPurchase {
+    fn from(row: PurchaseRow) -> Self {
+        Self {
+            id: row.id,
+            iap: IapId(row.iap_id),
+            cost_cents: row.cost_cents,
+        }
+    }
+}
+
+/// A `subscriptions` row, as selected by [`SUBSCRIPTIONS`](crate::economy_sql::SUBSCRIPTIONS).
+#[derive(sqlx::FromRow)]
+pub(crate) struct SubscriptionRow {
+    id: i64,
+    iap_id: i64,
+    expires: Option<i64>,
+}
+
+impl SubscriptionRow {
+    /// The subscription; an unreadable time is corrupt data.
+    pub(crate) fn into_subscription(self) -> Result<Subscription, StoreError> {
+        Ok(Subscription {
+            id: self.id,
+            iap: IapId(self.iap_id),
+            expires: self.expires.map(from_micros).transpose()?,
+        })
+    }
+}
+
 /// A `ledger` row, as selected by [`LEDGER`](crate::economy_sql::LEDGER).
 #[derive(sqlx::FromRow)]
 pub(crate) struct LedgerRow {
@@ -158,4 +200,177 @@ impl LedgerRow {
 
 fn corrupt(id: i64, what: String) -> StoreError {
     StoreError::Internal(format!("account {id} holds an invalid {what}"))
+}
+
+/// A poll with one of its options, as selected by [`POLL`](crate::community_sql::POLL).
+#[derive(sqlx::FromRow)]
+pub(crate) struct PollRow {
+    poll_id: i64,
+    question: String,
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+    option_id: i64,
+    name: String,
+    color_code: String,
+    votes: i64,
+}
+
+impl PollRow {
+    /// The polls of rows ordered by poll, each with its votes per option.
+    pub(crate) fn into_polls(rows: Vec<Self>) -> Result<Vec<PollResults>, StoreError> {
+        let mut polls: Vec<PollResults> = Vec::new();
+        for row in rows {
+            let option = PollOption {
+                id: PollOptionId(row.option_id),
+                name: row.name,
+                color_code: row.color_code,
+            };
+            match polls.last_mut() {
+                Some(last) if last.poll.id.0 == row.poll_id => {
+                    last.poll.options.push(option);
+                    last.votes.push(row.votes);
+                }
+                _ => polls.push(PollResults {
+                    poll: Poll {
+                        id: PollId(row.poll_id),
+                        question: row.question,
+                        options: vec![option],
+                        window: window(row.opens, row.closes, row.closed_at)?,
+                    },
+                    votes: vec![row.votes],
+                }),
+            }
+        }
+        Ok(polls)
+    }
+}
+
+/// A window's columns, as selected by [`POLL_WINDOW`](crate::community_sql::POLL_WINDOW).
+#[derive(sqlx::FromRow)]
+pub(crate) struct WindowRow {
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+}
+
+impl WindowRow {
+    /// The window.
+    pub(crate) fn into_window(self) -> Result<Window, StoreError> {
+        window(self.opens, self.closes, self.closed_at)
+    }
+}
+
+fn window(opens: i64, closes: i64, closed_at: Option<i64>) -> Result<Window, StoreError> {
+    Ok(Window {
+        opens: from_micros(opens)?,
+        closes: from_micros(closes)?,
+        closed_at: closed_at.map(from_micros).transpose()?,
+    })
+}
+
+/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::community_sql::TOURNAMENT).
+#[derive(sqlx::FromRow)]
+pub(crate) struct TournamentRow {
+    code: String,
+    mode: String,
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+    capacity: i64,
+    entrants: i64,
+    whitelist_only: bool,
+}
+
+impl TournamentRow {
+    /// The tournament; an invalid code or mode is corrupt data.
+    pub(crate) fn into_tournament(self) -> Result<Tournament, StoreError> {
+        let invalid = |what: String| {
+            StoreError::Internal(format!(
+                "tournament `{}` holds an invalid {what}",
+                self.code
+            ))
+        };
+        let code =
+            TournamentCode::parse(&self.code).map_err(|why| invalid(format!("code: {why}")))?;
+        let mode = TournamentMode::parse(&self.mode)
+            .ok_or_else(|| invalid(format!("mode `{}`", self.mode)))?;
+        Ok(Tournament {
+            code,
+            mode,
+            window: window(self.opens, self.closes, self.closed_at)?,
+            capacity: self.capacity,
+            entrants: self.entrants,
+            whitelist_only: self.whitelist_only,
+        })
+    }
+}
+
+/// A friend code's parts, as selected by [`WHITELIST`](crate::community_sql::WHITELIST).
+#[derive(sqlx::FromRow)]
+pub(crate) struct FriendCodeRow {
+    friend_name: String,
+    friend_digits: i32,
+}
+
+impl FriendCodeRow {
+    /// The friend code; an invalid one is corrupt data.
+    pub(crate) fn into_friend_code(self) -> Result<FriendCode, StoreError> {
+        friend_code(&self.friend_name, self.friend_digits)
+    }
+}
+
+fn friend_code(name: &str, digits: i32) -> Result<FriendCode, StoreError> {
+    u16::try_from(digits)
+        .ok()
+        .and_then(|digits| FriendCode::new(name, digits).ok())
+        .ok_or_else(|| StoreError::Internal(format!("invalid stored friend code {name}#{digits}")))
+}
+
+/// A clan with one of its members, as selected by [`CLAN`](crate::community_sql::CLAN).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ClanRow {
+    clan_id: i64,
+    creator_id: i64,
+    tag: String,
+    clan_name: String,
+    description: Option<String>,
+    max_members: i64,
+    created: i64,
+    account_id: i64,
+    friend_name: String,
+    friend_digits: i32,
+    name: Option<String>,
+    avatar: Option<String>,
+    status: String,
+}
+
+impl ClanRow {
+    /// The clans of rows in which each clan's rows follow each other, members in row order.
+    pub(crate) fn into_clans(rows: Vec<Self>) -> Result<Vec<Clan>, StoreError> {
+        let mut clans: Vec<Clan> = Vec::new();
+        for row in rows {
+            let member = ClanMember {
+                account: AccountId(row.account_id),
+                friend_code: friend_code(&row.friend_name, row.friend_digits)?,
+                name: row.name,
+                avatar: row.avatar,
+                status: row.status,
+            };
+            match clans.last_mut() {
+                Some(last) if last.id.0 == row.clan_id => last.members.push(member),
+                _ => clans.push(Clan {
+                    id: ClanId(row.clan_id),
+                    creator: AccountId(row.creator_id),
+                    tag: row.tag,
+                    name: row.clan_name,
+                    description: row.description,
+                    max_members: row.max_members,
+                    members: vec![member],
+                    created: from_micros(row.created)?,
+                }),
+            }
+        }
+        Ok(clans)
+    }
 }

@@ -25,7 +25,10 @@ macro_rules! impl_store {
             use crate::economy_sql;
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
-            use crate::row::{AccountRow, LedgerRow, LicenseRow, PackRow, SessionRow};
+            use crate::row::{
+                AccountRow, LedgerRow, LicenseRow, PackRow, PurchaseRow, SessionRow,
+                SubscriptionRow,
+            };
             use crate::sign_in::{Attempt, sign_in_with};
             use crate::sql;
 
@@ -202,9 +205,25 @@ macro_rules! impl_store {
                         .fetch_all(&self.pool)
                         .await
                         .map_err(store_error)?;
+                    let iaps = sqlx::query_as::<_, PurchaseRow>(economy_sql::PURCHASES)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    let subscriptions =
+                        sqlx::query_as::<_, SubscriptionRow>(economy_sql::SUBSCRIPTIONS)
+                            .bind(account.0)
+                            .fetch_all(&self.pool)
+                            .await
+                            .map_err(store_error)?;
                     Ok(Holdings {
                         licenses: licenses.into_iter().map(Into::into).collect(),
                         packs: packs.into_iter().map(Into::into).collect(),
+                        iaps: iaps.into_iter().map(Into::into).collect(),
+                        subscriptions: subscriptions
+                            .into_iter()
+                            .map(SubscriptionRow::into_subscription)
+                            .collect::<Result<_, _>>()?,
                     })
                 }
 
@@ -268,6 +287,197 @@ macro_rules! impl_store {
                         .await
                         .map_err(store_error)?;
                     Ok(())
+                }
+
+                async fn set_role(
+                    &self,
+                    account: AccountId,
+                    role: safezone_core::store::Role,
+                ) -> Result<bool, StoreError> {
+                    self.set_role_sql(account, role).await.map_err(store_error)
+                }
+
+                async fn set_banned(
+                    &self,
+                    account: AccountId,
+                    banned: bool,
+                ) -> Result<bool, StoreError> {
+                    self.set_banned_sql(account, banned)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn create_poll(
+                    &self,
+                    poll: safezone_core::store::NewPoll,
+                ) -> Result<safezone_core::store::Poll, StoreError> {
+                    self.create_poll_sql(&poll).await.map_err(store_error)
+                }
+
+                async fn close_poll(
+                    &self,
+                    poll: safezone_core::store::PollId,
+                    now: OffsetDateTime,
+                ) -> Result<safezone_core::store::Closing, StoreError> {
+                    self.close_poll_sql(poll, now).await.map_err(store_error)
+                }
+
+                async fn polls_to_vote(
+                    &self,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Vec<safezone_core::store::Poll>, StoreError> {
+                    self.polls_to_vote_sql(account, now)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn vote(
+                    &self,
+                    vote: safezone_core::store::Vote,
+                ) -> Result<Result<(), safezone_core::store::VoteRefusal>, StoreError> {
+                    self.vote_sql(&vote).await.map_err(store_error)
+                }
+
+                async fn poll_results(
+                    &self,
+                    poll: safezone_core::store::PollId,
+                ) -> Result<Option<safezone_core::store::PollResults>, StoreError> {
+                    self.poll_results_sql(poll).await.map_err(store_error)
+                }
+
+                async fn create_tournament(
+                    &self,
+                    tournament: safezone_core::store::NewTournament,
+                ) -> Result<bool, StoreError> {
+                    self.create_tournament_sql(&tournament)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn close_tournament(
+                    &self,
+                    code: &safezone_core::store::TournamentCode,
+                    now: OffsetDateTime,
+                ) -> Result<safezone_core::store::Closing, StoreError> {
+                    self.close_tournament_sql(code, now)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn tournament(
+                    &self,
+                    code: &safezone_core::store::TournamentCode,
+                ) -> Result<Option<safezone_core::store::Tournament>, StoreError> {
+                    self.tournament_sql(code).await.map_err(store_error)
+                }
+
+                async fn tournament_standing(
+                    &self,
+                    code: &safezone_core::store::TournamentCode,
+                    account: AccountId,
+                ) -> Result<safezone_core::store::TournamentStanding, StoreError> {
+                    self.tournament_standing_sql(code, account)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn join_tournament(
+                    &self,
+                    code: &safezone_core::store::TournamentCode,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<
+                    Result<
+                        safezone_core::store::Tournament,
+                        safezone_core::store::TournamentRefusal,
+                    >,
+                    StoreError,
+                > {
+                    self.join_tournament_sql(code, account, now)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn whitelist(
+                    &self,
+                    code: &safezone_core::store::TournamentCode,
+                ) -> Result<Option<Vec<FriendCode>>, StoreError> {
+                    self.whitelist_sql(code).await.map_err(store_error)
+                }
+
+                async fn edit_whitelist(
+                    &self,
+                    edit: safezone_core::store::WhitelistEdit,
+                ) -> Result<Option<safezone_core::store::WhitelistEdited>, StoreError> {
+                    self.edit_whitelist_sql(&edit).await.map_err(store_error)
+                }
+
+                async fn clans_available(
+                    &self,
+                    account: Option<AccountId>,
+                    limit: i64,
+                ) -> Result<Vec<safezone_core::store::Clan>, StoreError> {
+                    self.clans_available_sql(account, limit)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn clan_of(
+                    &self,
+                    account: AccountId,
+                ) -> Result<Option<safezone_core::store::Clan>, StoreError> {
+                    self.clan_of_sql(account).await.map_err(store_error)
+                }
+
+                async fn create_clan(
+                    &self,
+                    clan: safezone_core::store::NewClan,
+                ) -> Result<
+                    Result<safezone_core::store::Clan, safezone_core::store::ClanRefusal>,
+                    StoreError,
+                > {
+                    self.create_clan_sql(&clan).await.map_err(store_error)
+                }
+
+                async fn invite_to_clan(
+                    &self,
+                    clan: safezone_core::store::ClanId,
+                    inviter: AccountId,
+                    invitee: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Result<(), safezone_core::store::ClanRefusal>, StoreError> {
+                    self.invite_to_clan_sql(clan, inviter, invitee, now)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn join_clan(
+                    &self,
+                    clan: safezone_core::store::ClanId,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<
+                    Result<safezone_core::store::Clan, safezone_core::store::ClanRefusal>,
+                    StoreError,
+                > {
+                    self.join_clan_sql(clan, account, now)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn leave_clan(
+                    &self,
+                    clan: safezone_core::store::ClanId,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<
+                    Result<safezone_core::store::ClanLeft, safezone_core::store::ClanRefusal>,
+                    StoreError,
+                > {
+                    self.leave_clan_sql(clan, account, now)
+                        .await
+                        .map_err(store_error)
                 }
             }
         }

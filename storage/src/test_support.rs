@@ -97,20 +97,6 @@ fn with_database(url: &str, database: &str) -> String {
     replaced
 }
 
-#[cfg(test)]
-mod tests {
-    use super::with_database;
-
-    #[test]
-    fn replaces_only_the_database() {
-        assert_eq!(
-            with_database("postgres://u:p@h:5432/postgres?sslmode=disable", "db"),
-            "postgres://u:p@h:5432/db?sslmode=disable"
-        );
-        assert_eq!(with_database("postgres://h", "db"), "postgres://h/db");
-    }
-}
-
 /// Generates a `sqlite` and a `postgres` test for each case function
 /// `async fn(Arc<dyn Store>)`, each on its own fresh database (the PostgreSQL one dropped
 /// afterwards). The calling crate needs `tokio` and `tempfile`.
@@ -143,3 +129,16 @@ macro_rules! store_conformance {
     };
 }
 
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_only_the_database() {
+        assert_eq!(
+            with_database("postgres://u:p@h:5432/postgres?sslmode=disable", "db"),
+            "postgres://u:p@h:5432/db?sslmode=disable"
+        );
+        assert_eq!(with_database("postgres://h", "db"), "postgres://h/db");
+    }
+}

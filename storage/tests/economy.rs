@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use safezone_core::domain::{FriendCode, ItemId, PackId, UserKey};
+use safezone_core::domain::{FriendCode, IapId, ItemId, PackId, UserKey};
 use safezone_core::store::{
     AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, NewSignIn, Refusal,
     Step, Store,
@@ -28,6 +28,8 @@ safezone_storage::store_conformance!(
     concurrent_debits_never_overdraw,
     concurrent_opens_consume_each_pack_once,
     concurrent_repeats_of_one_key_apply_once,
+    purchases_are_recorded_once_per_store_transaction,
+    windows_are_checked_at_the_change_time,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
@@ -114,7 +116,10 @@ async fn credits_and_debits_write_the_ledger(store: Arc<dyn Store>) {
     let id = account(&store, "Ledger#0001").await;
     let done = apply(
         &store,
-        change(id, vec![credit(Currency::Coins, 500), credit(Currency::Gems, 40)]),
+        change(
+            id,
+            vec![credit(Currency::Coins, 500), credit(Currency::Gems, 40)],
+        ),
     )
     .await;
     assert_eq!(
@@ -176,7 +181,11 @@ async fn insufficient_funds_change_nothing(store: Arc<dyn Store>) {
         }),
         "the balance reported is the one the failing step saw"
     );
-    assert_eq!(balances(&store, id).await, (0, 30), "the first debit is rolled back");
+    assert_eq!(
+        balances(&store, id).await,
+        (0, 30),
+        "the first debit is rolled back"
+    );
     let holdings = store.holdings(id).await.expect("holdings read");
     assert!(holdings.licenses.is_empty(), "the item is rolled back");
     assert_eq!(assert_ledger_balanced(&store, id).await, 1);
@@ -184,7 +193,11 @@ async fn insufficient_funds_change_nothing(store: Arc<dyn Store>) {
 
 async fn credits_stop_at_the_balance_maximum(store: Arc<dyn Store>) {
     let id = account(&store, "Rich#0001").await;
-    apply(&store, change(id, vec![credit(Currency::Coins, BALANCE_MAX)])).await;
+    apply(
+        &store,
+        change(id, vec![credit(Currency::Coins, BALANCE_MAX)]),
+    )
+    .await;
     let refused = apply(&store, change(id, vec![credit(Currency::Coins, 1)])).await;
     assert_eq!(
         refused,
@@ -243,7 +256,11 @@ async fn owned_items_become_duplicate_coins(store: Arc<dyn Store>) {
 async fn packs_are_granted_and_opened(store: Arc<dyn Store>) {
     let id = account(&store, "Packer#0001").await;
     let pack = PackId(2);
-    apply(&store, change(id, vec![Step::GrantPacks { pack, quantity: 2 }])).await;
+    apply(
+        &store,
+        change(id, vec![Step::GrantPacks { pack, quantity: 2 }]),
+    )
+    .await;
     assert_eq!(pack_count(&store, id, pack).await, 2);
     for left in [1, 0] {
         let opened = apply(&store, change(id, vec![Step::OpenPack { pack }])).await;
@@ -253,7 +270,10 @@ async fn packs_are_granted_and_opened(store: Arc<dyn Store>) {
     let none = apply(&store, change(id, vec![Step::OpenPack { pack }])).await;
     assert_eq!(none, Applied::Refused(Refusal::NoPackToOpen(pack)));
     let holdings = store.holdings(id).await.expect("holdings read");
-    assert!(holdings.packs.is_empty(), "kinds with none left are not listed");
+    assert!(
+        holdings.packs.is_empty(),
+        "kinds with none left are not listed"
+    );
     let too_many = apply(
         &store,
         change(
@@ -284,7 +304,13 @@ async fn claims_take_the_first_free_key(store: Arc<dyn Store>) {
     claimed.sort();
     assert_eq!(claimed, keys);
     let other = account(&store, "Other#0001").await;
-    assert!(store.claimed(other, &keys).await.expect("claims read").is_empty());
+    assert!(
+        store
+            .claimed(other, &keys)
+            .await
+            .expect("claims read")
+            .is_empty()
+    );
 }
 
 async fn idempotency_keys_replay_the_first_grants(store: Arc<dyn Store>) {
@@ -300,7 +326,10 @@ async fn idempotency_keys_replay_the_first_grants(store: Arc<dyn Store>) {
         currency: Currency::Coins,
         amount: 10,
     }];
-    assert_eq!(apply(&store, keyed("a")).await, Applied::Done(grants.clone()));
+    assert_eq!(
+        apply(&store, keyed("a")).await,
+        Applied::Done(grants.clone())
+    );
     assert_eq!(apply(&store, keyed("a")).await, Applied::Replayed(grants));
     assert_eq!(
         apply(&store, keyed("b")).await,
@@ -330,7 +359,10 @@ async fn renames_keep_digits_when_free(store: Arc<dyn Store>) {
             }],
         )
     };
-    assert_eq!(apply(&store, rename("Fresh")).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        apply(&store, rename("Fresh")).await,
+        Applied::Done(Vec::new())
+    );
     let code = |store: Arc<dyn Store>| async move {
         store
             .account(id)
@@ -341,13 +373,19 @@ async fn renames_keep_digits_when_free(store: Arc<dyn Store>) {
             .to_string()
     };
     assert_eq!(code(Arc::clone(&store)).await, "Fresh#0042");
-    assert_eq!(apply(&store, rename("taken")).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        apply(&store, rename("taken")).await,
+        Applied::Done(Vec::new())
+    );
     assert_eq!(
         code(Arc::clone(&store)).await,
         "taken#0007",
         "`Taken#0042` holds the digits, in any letter case"
     );
-    assert_eq!(apply(&store, rename("TAKEN")).await, Applied::Done(Vec::new()));
+    assert_eq!(
+        apply(&store, rename("TAKEN")).await,
+        Applied::Done(Vec::new())
+    );
     assert_eq!(
         code(Arc::clone(&store)).await,
         "TAKEN#0007",
@@ -379,7 +417,11 @@ async fn renames_refuse_taken_and_same_names(store: Arc<dyn Store>) {
         apply(&store, rename("Mine")).await,
         Applied::Refused(Refusal::SameFriendCodeName)
     );
-    assert_eq!(balances(&store, id).await, (0, 0), "refused renames change nothing");
+    assert_eq!(
+        balances(&store, id).await,
+        (0, 0),
+        "refused renames change nothing"
+    );
 }
 
 async fn premium_needs_a_premium_chat_link(store: Arc<dyn Store>) {
@@ -407,7 +449,11 @@ async fn premium_needs_a_premium_chat_link(store: Arc<dyn Store>) {
 }
 
 async fn unknown_accounts_are_refused(store: Arc<dyn Store>) {
-    let refused = apply(&store, change(AccountId(999_999), vec![credit(Currency::Coins, 1)])).await;
+    let refused = apply(
+        &store,
+        change(AccountId(999_999), vec![credit(Currency::Coins, 1)]),
+    )
+    .await;
     assert_eq!(refused, Applied::Refused(Refusal::NoAccount));
 }
 
@@ -450,7 +496,11 @@ async fn concurrent_debits_never_overdraw(store: Arc<dyn Store>) {
 async fn concurrent_opens_consume_each_pack_once(store: Arc<dyn Store>) {
     let id = account(&store, "Opener#0001").await;
     let pack = PackId(3);
-    apply(&store, change(id, vec![Step::GrantPacks { pack, quantity: 3 }])).await;
+    apply(
+        &store,
+        change(id, vec![Step::GrantPacks { pack, quantity: 3 }]),
+    )
+    .await;
     let attempts = (0..20).map(|_| {
         let store = Arc::clone(&store);
         tokio::spawn(async move {
@@ -481,7 +531,11 @@ async fn concurrent_opens_consume_each_pack_once(store: Arc<dyn Store>) {
         .count();
     assert_eq!(done, 3, "{results:?}");
     assert_eq!(pack_count(&store, id, pack).await, 0);
-    assert_eq!(balances(&store, id).await, (20, 0), "one item, two duplicates");
+    assert_eq!(
+        balances(&store, id).await,
+        (20, 0),
+        "one item, two duplicates"
+    );
     assert_ledger_balanced(&store, id).await;
 }
 
@@ -518,4 +572,85 @@ async fn concurrent_repeats_of_one_key_apply_once(store: Arc<dyn Store>) {
     }));
     assert_eq!(balances(&store, id).await, (100, 0));
     assert_eq!(assert_ledger_balanced(&store, id).await, 1);
+}
+
+async fn purchases_are_recorded_once_per_store_transaction(store: Arc<dyn Store>) {
+    let buyer = account(&store, "Buyer#0001").await;
+    let other = account(&store, "Buyer#0002").await;
+    let purchase = |account, store_name: &str, subscription| {
+        change(
+            account,
+            vec![
+                Step::RecordPurchase {
+                    store: store_name.to_owned(),
+                    transaction_id: "t-1".to_owned(),
+                    iap: IapId(4),
+                    cost_cents: 499,
+                    subscription,
+                },
+                credit(Currency::Gems, 500),
+            ],
+        )
+    };
+    let first = apply(&store, purchase(buyer, "engine", None)).await;
+    assert!(matches!(first, Applied::Done(_)), "{first:?}");
+    for replay in [
+        purchase(buyer, "engine", None),
+        purchase(other, "engine", None),
+    ] {
+        assert_eq!(
+            apply(&store, replay).await,
+            Applied::Refused(Refusal::ReceiptAlreadyUsed),
+            "a store transaction counts once, whoever sends it"
+        );
+    }
+    let expires = NOW + time::Duration::days(30);
+    let other_store = apply(&store, purchase(buyer, "chat", Some(Some(expires)))).await;
+    assert!(
+        matches!(other_store, Applied::Done(_)),
+        "transaction ids are per store"
+    );
+    let holdings = store.holdings(buyer).await.expect("holdings read");
+    let bought: Vec<(IapId, i64)> = holdings
+        .iaps
+        .iter()
+        .map(|iap| (iap.iap, iap.cost_cents))
+        .collect();
+    assert_eq!(bought, [(IapId(4), 499), (IapId(4), 499)]);
+    assert_eq!(holdings.subscriptions.len(), 1);
+    assert_eq!(holdings.subscriptions[0].expires, Some(expires));
+    assert_eq!(balances(&store, buyer).await, (0, 1000));
+    assert_eq!(balances(&store, other).await, (0, 0));
+}
+
+async fn windows_are_checked_at_the_change_time(store: Arc<dyn Store>) {
+    let id = account(&store, "Timely#0001").await;
+    let window = |starts, ends| {
+        change(
+            id,
+            vec![
+                Step::RequireWindow { starts, ends },
+                credit(Currency::Coins, 1),
+            ],
+        )
+    };
+    let hour = time::Duration::hours(1);
+    assert!(matches!(
+        apply(&store, window(NOW - hour, NOW + hour)).await,
+        Applied::Done(_)
+    ));
+    assert!(
+        matches!(
+            apply(&store, window(NOW, NOW + hour)).await,
+            Applied::Done(_)
+        ),
+        "the start is inside"
+    );
+    for (starts, ends) in [(NOW - hour, NOW), (NOW + hour, NOW + hour + hour)] {
+        assert_eq!(
+            apply(&store, window(starts, ends)).await,
+            Applied::Refused(Refusal::OutsideWindow { starts, ends })
+        );
+    }
+    assert_eq!(balances(&store, id).await, (2, 0));
 }

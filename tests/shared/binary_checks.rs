@@ -30,6 +30,11 @@ macro_rules! for_binary {
         fn an_unusable_database_exits_with_code_1() {
             $crate::binary_checks::an_unusable_database_exits_with_code_1($binary);
         }
+
+        #[test]
+        fn check_content_and_admin_commands_exit_with_their_codes() {
+            $crate::binary_checks::check_content_and_admin_commands_exit_with_their_codes($binary);
+        }
     };
 }
 pub(crate) use for_binary;
@@ -145,4 +150,47 @@ pub fn an_unusable_database_exits_with_code_1(binary: &str) {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot open the database"));
     assert!(output.stdout.is_empty());
+}
+
+/// `check-content` checks a file without a database (0 and `ok` for the shipped file, 2 with
+/// the line for a broken one); an admin command exits 1 for an unknown account and 2 for a bad
+/// friend code.
+pub fn check_content_and_admin_commands_exit_with_their_codes(binary: &str) {
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/content/safezone.toml");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // No database is opened: an unusable URL changes nothing.
+    let output = Command::new(binary)
+        .args(["--database-url", "nonsense://nowhere", "check-content"])
+        .arg(&shipped)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "ok\n");
+
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "[client]\nmaintenance = \"sometimes\"\n").expect("written");
+    let output = Command::new(binary)
+        .args(["check-content"])
+        .arg(&broken)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 2"));
+    assert!(output.stdout.is_empty());
+
+    let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    let output = Command::new(binary)
+        .args(["--database-url", &url, "make-admin", "--to", "Nobody#0001"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Nobody#0001"));
+    assert!(output.stdout.is_empty());
+
+    let output = Command::new(binary)
+        .args(["--database-url", &url, "make-admin", "--to", "nobody"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
 }

@@ -8,6 +8,9 @@
 
 mod answer;
 mod app;
+pub mod community;
+pub mod economy;
+pub mod login_kit;
 
 pub use answer::Answer;
 pub use app::{Database, Server, Standalone, TestApp, any_port, run};

@@ -19,8 +19,15 @@ struct UserAnswer<'a> {
 
 async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result<Reply, ApiError> {
     let holdings = app.store.holdings(session.account.id).await?;
+    let clan = app.store.clan_of(session.account.id).await?;
     Ok(Reply::success(&UserAnswer {
-        user: ApiUser::new(&session.account, &holdings, &session.key, session.expires),
+        user: ApiUser::new(
+            &session.account,
+            &holdings,
+            clan.as_ref(),
+            &session.key,
+            session.expires,
+        ),
         rewards: with_rewards.then_some([]),
         is_banned: session.account.is_banned,
     }))
@@ -88,10 +95,10 @@ pub(super) async fn logout(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     Ok(Reply::html(StatusCode::OK, pages::logout_page())
         .with_header(
             header::SET_COOKIE,
-            &cookies::expire(cookies::USER_KEY_COOKIE),
+            &cookies::expire(cookies::USER_KEY_COOKIE, "/"),
         )
         .with_header(
             header::SET_COOKIE,
-            &cookies::expire(cookies::LOGIN_STATE_COOKIE),
+            &cookies::expire(cookies::LOGIN_STATE_COOKIE, cookies::LOGIN_STATE_PATH),
         ))
 }

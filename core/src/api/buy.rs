@@ -3,7 +3,7 @@
 use super::change;
 use super::session;
 use crate::App;
-use crate::domain::{DealId, ItemId, PackId, format_plain_datetime};
+use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};
 use crate::http::{ApiError, Incoming, Query, Reply};
 
@@ -18,11 +18,11 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
     let quantity = incoming
         .query
         .required_number("quantity", 1..=PACKS_PER_PURCHASE_MAX)?;
-    let planned = plan_purchase(&app.content.catalog, purchase, quantity, app.clock.now())
-        .map_err(purchase_error)?;
+    let planned =
+        plan_purchase(&app.content.catalog, purchase, quantity).map_err(purchase_error)?;
     let outcome = change::apply(
         &app,
-        &incoming,
+        &incoming.headers,
         &session,
         "buy",
         planned.reference,
@@ -74,13 +74,5 @@ fn purchase_error(error: PurchaseError) -> ApiError {
             "quantity",
             format!("must be a whole number from 1 to {PACKS_PER_PURCHASE_MAX}"),
         ),
-        PurchaseError::DealClosed { starts, ends } => ApiError::Conflict {
-            code: "deal_closed",
-            message: format!(
-                "this timed deal runs from {} to {} UTC",
-                format_plain_datetime(starts),
-                format_plain_datetime(ends)
-            ),
-        },
     }
 }

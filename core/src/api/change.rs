@@ -1,6 +1,7 @@
 //! Applying a planned change for the caller: the `Idempotency-Key` header, the store's refusals
 //! as API errors, and the `{status, user, rewards}` answer.
 
+use http::HeaderMap;
 use serde::Serialize;
 
 use super::reward_view::RewardView;
@@ -8,7 +9,8 @@ use super::session::Session;
 use super::user_view::ApiUser;
 use crate::App;
 use crate::content::Catalog;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::domain::format_plain_datetime;
+use crate::http::{ApiError, Reply};
 use crate::store::{Applied, Change, Granted, Idempotency, Refusal, Step};
 
 /// The request header that makes a currency-moving POST idempotent.
@@ -32,13 +34,13 @@ pub(super) struct Outcome {
 /// and `reference` (which, together, also identify the request for idempotency).
 pub(super) async fn apply(
     app: &App,
-    incoming: &Incoming,
+    headers: &HeaderMap,
     session: &Session,
     reason: &str,
     reference: String,
     steps: Vec<Step>,
 ) -> Result<Outcome, ApiError> {
-    let idempotency = idempotency_key(incoming)?.map(|key| Idempotency {
+    let idempotency = idempotency_key(headers)?.map(|key| Idempotency {
         key,
         fingerprint: format!("{reason}:{reference}"),
     });
@@ -64,8 +66,8 @@ pub(super) async fn apply(
 }
 
 /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters, when sent.
-fn idempotency_key(incoming: &Incoming) -> Result<Option<String>, ApiError> {
-    let Some(value) = incoming.headers.get(IDEMPOTENCY_KEY) else {
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get(IDEMPOTENCY_KEY) else {
         return Ok(None);
     };
     value
@@ -138,6 +140,18 @@ fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             "already_claimed",
             "this was already claimed; see `next_at` for when it can be claimed again".to_owned(),
         ),
+        Refusal::OutsideWindow { starts, ends } => conflict(
+            "deal_closed",
+            format!(
+                "this timed deal runs from {} to {} UTC",
+                format_plain_datetime(starts),
+                format_plain_datetime(ends)
+            ),
+        ),
+        Refusal::ReceiptAlreadyUsed => conflict(
+            "receipt_already_used",
+            "this purchase was already redeemed; nothing more was granted".to_owned(),
+        ),
         Refusal::NoChatLink => ApiError::Forbidden {
             code: "chat_link_required",
             message: "this reward needs a linked chat-platform account with a premium \
@@ -204,9 +218,16 @@ async fn answer_with<T: Serialize>(
         .await?
         .ok_or(ApiError::InvalidUserKey)?;
     let holdings = app.store.holdings(account.id).await?;
+    let clan = app.store.clan_of(account.id).await?;
     let catalog = &app.content.catalog;
     let reply = Reply::success(&ChangeAnswer {
-        user: ApiUser::new(&account, &holdings, &session.key, session.expires),
+        user: ApiUser::new(
+            &account,
+            &holdings,
+            clan.as_ref(),
+            &session.key,
+            session.expires,
+        ),
         rewards: with_rewards.then(|| RewardView::all_granted(catalog, &outcome.granted)),
         extra,
     });

@@ -1,26 +1,15 @@
 //! `POST /api/validate/device/{deviceId}`: device sign-in for the iOS and Android apps.
 
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::params;
-use super::user_view::ApiUser;
+use super::sign_in::{self, Identity};
 use crate::App;
-use crate::domain::{DeviceId, FriendCode, UserKey, player_names};
+use crate::domain::DeviceId;
 use crate::http::{ApiError, Incoming, Reply};
-use crate::store::NewSignIn;
 
 /// The provider name of device accounts.
 const DEVICE_PROVIDER: &str = "device";
-/// Friend codes offered to a new account before giving up.
-const FRIEND_CODE_TRIES: usize = 24;
-
-#[derive(Serialize)]
-struct SignInAnswer<'a> {
-    user: ApiUser<'a>,
-    #[serde(rename = "firstLogin")]
-    first_login: bool,
-}
 
 /// Creates the device's account on first use and signs in after; answers a fresh key.
 ///
@@ -48,33 +37,16 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
             ),
         });
     }
-    let name = player_names::generate();
-    let key = UserKey::generate();
-    let now = app.clock.now();
-    let key_expires = now + app.settings.key_lifetime;
-    let friend_code_candidates =
-        FriendCode::random_candidates(&name, FRIEND_CODE_TRIES).map_err(|error| {
-            ApiError::Internal {
-                detail: format!("generated name {name} is not a friend-code name: {error}"),
-            }
-        })?;
-    let signed_in = app
-        .store
-        .sign_in(NewSignIn {
+    let signed_in = sign_in::complete(
+        &app,
+        Identity {
             provider: DEVICE_PROVIDER.to_owned(),
             identifier: hex::encode(Sha256::digest(device.as_str().as_bytes())),
-            name: Some(name),
+            name: None,
             avatar: None,
             email: None,
-            friend_code_candidates,
-            key_hash: key.hash(),
-            key_expires,
-            now,
-        })
-        .await?;
-    let holdings = app.store.holdings(signed_in.account.id).await?;
-    Ok(Reply::success(&SignInAnswer {
-        user: ApiUser::new(&signed_in.account, &holdings, &key, key_expires),
-        first_login: signed_in.first_login,
-    }))
+        },
+    )
+    .await?;
+    Ok(signed_in.answer())
 }

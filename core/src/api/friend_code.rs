@@ -29,7 +29,7 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     });
     let outcome = change::apply(
         &app,
-        &incoming,
+        &incoming.headers,
         &session,
         "rename",
         format!("name:{name}"),

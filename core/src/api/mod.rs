@@ -3,19 +3,28 @@
 mod account;
 mod buy;
 mod change;
+mod chat;
+mod clans;
+mod community;
 mod config;
 mod deprecated;
 mod device;
 mod friend_code;
 mod health;
+mod login;
 mod metrics;
 mod packs;
 mod params;
+mod polls;
+mod receipts;
 mod reward_view;
 mod rewards;
 mod session;
 mod shop;
+mod sign_in;
+mod tournaments;
 mod user_view;
+mod whitelist;
 
 use http::Method;
 
@@ -38,6 +47,11 @@ pub(crate) fn routes() -> Router {
             handler(device::sign_in),
         )
         .route(
+            Method::POST,
+            "/api/validate/chat/{authToken}",
+            handler(chat::validate),
+        )
+        .route(
             Method::GET,
             "/api/user/{userKey}",
             handler(account::get_user),
@@ -53,6 +67,16 @@ pub(crate) fn routes() -> Router {
             handler(account::delete_account),
         )
         .route(Method::GET, "/api/shop/available", handler(shop::available))
+        .route(
+            Method::POST,
+            "/api/shop/chat/handle",
+            handler(receipts::chat),
+        )
+        .route(
+            Method::POST,
+            "/api/shop/engine/handle",
+            handler(receipts::engine),
+        )
         .route(Method::POST, "/api/user/{userKey}/buy", handler(buy::buy))
         .route(
             Method::POST,
@@ -73,6 +97,22 @@ pub(crate) fn routes() -> Router {
             Method::POST,
             "/api/user/{userKey}/friend-code/update",
             handler(friend_code::update),
+        )
+        .route(Method::GET, "/user/login/{provider}", handler(login::login))
+        .route(
+            Method::POST,
+            "/user/login/{provider}",
+            handler(login::login),
+        )
+        .route(
+            Method::GET,
+            "/user/validate/{provider}",
+            handler(login::validate),
+        )
+        .route(
+            Method::POST,
+            "/user/validate/{provider}",
+            handler(login::validate),
         )
         .route(Method::GET, "/user/logout", handler(account::logout))
         .route(Method::GET, "/user/{userKey}", handler(account::check_key))
@@ -95,6 +135,62 @@ pub(crate) fn routes() -> Router {
             Method::POST,
             "/api/validate/idptwo/{accessToken}",
             handler(deprecated::idptwo),
+        )
+        .route(
+            Method::GET,
+            "/api/poll/available",
+            handler(polls::available),
+        )
+        .route(
+            Method::POST,
+            "/api/poll/vote/{pollId}",
+            handler(polls::vote),
+        )
+        .route(
+            Method::GET,
+            "/api/{tournamentCode}/join",
+            handler(tournaments::check),
+        )
+        .route(
+            Method::GET,
+            "/api/tournament/{tournamentCode}/join",
+            handler(tournaments::check),
+        )
+        .route(
+            Method::POST,
+            "/api/tournament/{tournamentCode}/join",
+            handler(tournaments::join),
+        )
+        .route(
+            Method::GET,
+            "/api/tournament/{tournamentCode}/whitelist",
+            handler(whitelist::list),
+        )
+        .route(
+            Method::POST,
+            "/api/tournament/{tournamentCode}/whitelist/update",
+            handler(whitelist::update),
+        )
+        .route(
+            Method::GET,
+            "/api/clan/available",
+            handler(clans::available),
+        )
+        .route(Method::POST, "/api/clan/create", handler(clans::create))
+        .route(
+            Method::POST,
+            "/api/clan/{clanId}/invite",
+            handler(clans::invite),
+        )
+        .route(
+            Method::POST,
+            "/api/clan/{clanId}/join",
+            handler(clans::join),
+        )
+        .route(
+            Method::POST,
+            "/api/clan/{clanId}/leave",
+            handler(clans::leave),
         )
         .build()
 }

@@ -21,7 +21,7 @@ pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError
     let steps = pack_opening_steps(catalog, pack, &rolled);
     let outcome = change::apply(
         &app,
-        &incoming,
+        &incoming.headers,
         &session,
         "pack",
         format!("open:{}", id.0),

@@ -80,7 +80,7 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
     steps.extend(reward_steps(&app.content.catalog, &reward_type.rewards));
     let outcome = change::apply(
         &app,
-        &incoming,
+        &incoming.headers,
         &session,
         "claim",
         reward_type.name.clone(),

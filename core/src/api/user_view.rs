@@ -3,11 +3,11 @@
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::domain::{ApiDate, ItemId, PackId, UserKey};
-use crate::store::{Account, Holdings};
+use super::clans::ClanView;
+use crate::domain::{ApiDate, IapId, ItemId, PackId, UserKey};
+use crate::store::{Account, Clan, Holdings};
 
-/// The ApiUser object. Collections that later parts of the service fill (clans,
-/// subscriptions, purchases, level rewards) are present and empty.
+/// The ApiUser object. The level rewards, which the progression fills, are present and empty.
 #[derive(Serialize)]
 pub(super) struct ApiUser<'a> {
     id: i64,
@@ -30,11 +30,11 @@ pub(super) struct ApiUser<'a> {
     progression: Progression,
     #[serde(rename = "nextLevelRewards")]
     next_level_rewards: [(); 0],
-    clans: [(); 0],
+    clans: Vec<ClanView<'a>>,
     licenses: Vec<LicenseView>,
     packs: Vec<PackView>,
-    subscriptions: [(); 0],
-    iaps: [(); 0],
+    subscriptions: Vec<SubscriptionView>,
+    iaps: Vec<IapView>,
 }
 
 /// An owned item: `{id, user_id, item_id, quantity}`.
@@ -44,6 +44,23 @@ struct LicenseView {
     user_id: i64,
     item_id: ItemId,
     quantity: i64,
+}
+
+/// A subscription: `{id, user_id, iap_id}`.
+#[derive(Serialize)]
+struct SubscriptionView {
+    id: i64,
+    user_id: i64,
+    iap_id: IapId,
+}
+
+/// An in-app purchase: `{id, user_id, iap_id, cost_dollars}`.
+#[derive(Serialize)]
+struct IapView {
+    id: i64,
+    user_id: i64,
+    iap_id: IapId,
+    cost_dollars: f64,
 }
 
 /// Unopened packs of one kind: `{id, user_id, pack_id, quantity}`.
@@ -68,11 +85,12 @@ struct Progression {
 }
 
 impl<'a> ApiUser<'a> {
-    /// The account, holding `holdings`, as seen by the holder of `key`, which expires at
-    /// `key_expires`.
+    /// The account, holding `holdings` and a member of `clan` (if any), as seen by the holder of
+    /// `key`, which expires at `key_expires`.
     pub(super) fn new(
         account: &'a Account,
         holdings: &Holdings,
+        clan: Option<&'a Clan>,
         key: &'a UserKey,
         key_expires: OffsetDateTime,
     ) -> Self {
@@ -101,7 +119,7 @@ impl<'a> ApiUser<'a> {
                 is_stale: false,
             },
             next_level_rewards: [],
-            clans: [],
+            clans: clan.into_iter().map(ClanView::new).collect(),
             licenses: holdings
                 .licenses
                 .iter()
@@ -122,8 +140,27 @@ impl<'a> ApiUser<'a> {
                     quantity: stock.quantity,
                 })
                 .collect(),
-            subscriptions: [],
-            iaps: [],
+            subscriptions: holdings
+                .subscriptions
+                .iter()
+                .map(|subscription| SubscriptionView {
+                    id: subscription.id,
+                    user_id,
+                    iap_id: subscription.iap,
+                })
+                .collect(),
+            iaps: holdings
+                .iaps
+                .iter()
+                .map(|purchase| IapView {
+                    id: purchase.id,
+                    user_id,
+                    iap_id: purchase.iap,
+                    // Cents are at most 10^6, far inside f64's exact integers.
+                    #[allow(clippy::cast_precision_loss)]
+                    cost_dollars: purchase.cost_cents as f64 / 100.0,
+                })
+                .collect(),
         }
     }
 }

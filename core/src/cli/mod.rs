@@ -14,10 +14,17 @@ use clap::{Args, Parser, Subcommand};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+mod admin;
 mod grant;
 
+pub use admin::{
+    AccountArgs, AdminCommand, CheckContentArgs, Failure, MakeAdminArgs, Outcome, PollCommand,
+    PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand, TournamentCreateArgs,
+    WhitelistArgs, WhitelistCommand,
+};
 pub use grant::GrantArgs;
 
+use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
 use crate::store::Store;
 use crate::{Safezone, SafezoneService, Settings};
@@ -40,6 +47,12 @@ pub struct Cli {
 pub enum Command {
     /// Gives coins, gems, items or packs to an account, through the ledger.
     Grant(GrantArgs),
+    /// The admin commands: roles, bans, polls, tournaments, whitelists.
+    #[command(flatten)]
+    Admin(AdminCommand),
+    /// Checks a content file without opening the database or serving: prints `ok` (exit 0) or
+    /// the error with its line (exit 2).
+    CheckContent(CheckContentArgs),
 }
 
 /// The server's flags.
@@ -61,6 +74,11 @@ pub struct ServerArgs {
     /// Content file (TOML); without it the shipped content is used.
     #[arg(long, global = true, env = "SAFEZONE_CONTENT")]
     pub content: Option<PathBuf>,
+
+    /// The auth file: identity providers, login pages, chat platform, receipt verifiers
+    /// (without one, only device sign-in is available).
+    #[arg(long, env = "SAFEZONE_AUTH")]
+    pub auth: Option<PathBuf>,
 
     /// Days a new user key stays valid.
     #[arg(long, env = "SAFEZONE_KEY_LIFETIME_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..))]
@@ -90,6 +108,14 @@ impl ServerArgs {
         match &self.content {
             Some(path) => Content::load(path),
             None => Ok(Content::shipped()),
+        }
+    }
+
+    /// The auth file named by `--auth`, or no identity providers without one.
+    pub fn load_auth(&self) -> Result<AuthConfig, AuthConfigError> {
+        match &self.auth {
+            Some(path) => AuthConfig::load(path),
+            None => Ok(AuthConfig::default()),
         }
     }
 }
@@ -135,6 +161,8 @@ impl RunningServer {
 ///
 /// Exit codes: 0 after a stop, 1 when the database or the address cannot be used (or a
 /// subcommand fails), 2 for a bad content file (a bad command line exits with 2 through clap).
+///
+/// `check-content` runs first and alone: it neither loads `--content` nor opens the database.
 pub async fn run_server<OpenError: Display>(
     open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
     start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
@@ -144,6 +172,9 @@ pub async fn run_server<OpenError: Display>(
         command,
     } = Cli::parse();
     init_tracing();
+    if let Some(Command::CheckContent(check)) = &command {
+        return check.run();
+    }
     let content = match args.load_content() {
         Ok(content) => content,
         Err(error) => {
@@ -161,9 +192,20 @@ pub async fn run_server<OpenError: Display>(
     if let Some(Command::Grant(grant)) = command {
         return grant.run(store, &content).await;
     }
+    if let Some(Command::Admin(admin)) = command {
+        return admin.run(store).await;
+    }
+    let auth = match args.load_auth() {
+        Ok(auth) => auth,
+        Err(error) => {
+            eprintln!("{error}");
+            return ExitCode::from(2);
+        }
+    };
     let service = Safezone::new(store)
         .content(content)
         .settings(args.settings())
+        .auth(auth)
         .service();
     let server = match start(args.listen, service).await {
         Ok(server) => server,

@@ -13,6 +13,6 @@ pub use api_date::{ApiDate, format_plain_datetime};
 pub use catalog_ids::{DealId, IapId, ItemId, PackId};
 pub use client_version::ClientVersion;
 pub use device_id::DeviceId;
-pub use friend_code::{FriendCode, FriendCodeError};
+pub use friend_code::{FriendCode, FriendCodeError, NAME_MAX_CHARS, NAME_MIN_CHARS};
 pub use platform::Platform;
 pub use user_key::{KeyHash, UserKey};

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use time::OffsetDateTime;
-
 use super::grants::reward_steps;
 use crate::content::{Catalog, Price};
 use crate::domain::{DealId, ItemId, PackId};
@@ -26,7 +24,8 @@ pub enum Purchase {
 /// A purchase turned into change steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedPurchase {
-    /// Debits first, then what is given (and, for a deal, its once-per-account claim).
+    /// For a deal its window first; the debits; then what is given (and, for a deal, its
+    /// once-per-account claim).
     pub steps: Vec<Step>,
     /// What was bought, for the ledger and the idempotency fingerprint (`item:7`, `pack:2x3`).
     pub reference: String,
@@ -43,13 +42,6 @@ pub enum PurchaseError {
     QuantityMustBeOne,
     /// Packs are bought 1 to [`PACKS_PER_PURCHASE_MAX`] at a time.
     QuantityOutOfRange,
-    /// The deal is not running now.
-    DealClosed {
-        /// When it starts.
-        starts: OffsetDateTime,
-        /// When it ends.
-        ends: OffsetDateTime,
-    },
 }
 
 impl fmt::Display for Purchase {
@@ -62,12 +54,12 @@ impl fmt::Display for Purchase {
     }
 }
 
-/// Plans buying `quantity` of `purchase` at `now`.
+/// Plans buying `quantity` of `purchase`. A deal's window is a step of the plan, checked by
+/// the store at the time of the change (after an idempotent repeat is recognized).
 pub fn plan_purchase(
     catalog: &Catalog,
     purchase: Purchase,
     quantity: i64,
-    now: OffsetDateTime,
 ) -> Result<PlannedPurchase, PurchaseError> {
     let unknown = || PurchaseError::Unknown(purchase);
     match purchase {
@@ -106,13 +98,11 @@ pub fn plan_purchase(
             if quantity != 1 {
                 return Err(PurchaseError::QuantityMustBeOne);
             }
-            if !deal.is_open(now) {
-                return Err(PurchaseError::DealClosed {
-                    starts: deal.starts,
-                    ends: deal.ends,
-                });
-            }
-            let mut steps = debits(deal.price, 1);
+            let mut steps = vec![Step::RequireWindow {
+                starts: deal.starts,
+                ends: deal.ends,
+            }];
+            steps.extend(debits(deal.price, 1));
             steps.push(Step::Claim {
                 keys: vec![deal_claim_key(id)],
             });

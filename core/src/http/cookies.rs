@@ -8,6 +8,9 @@ pub const USER_KEY_COOKIE: &str = "userKey";
 /// The cookie that binds a login flow's csrf value to the browser.
 pub const LOGIN_STATE_COOKIE: &str = "safezone_login";
 
+/// The path of [`LOGIN_STATE_COOKIE`]: it travels only to the login, validate and logout pages.
+pub const LOGIN_STATE_PATH: &str = "/user";
+
 /// The value of the first cookie named `name` in the request's `Cookie` headers.
 pub fn read(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
@@ -20,9 +23,9 @@ pub fn read(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|(_, value)| value.trim_matches('"').to_owned())
 }
 
-/// A `Set-Cookie` value that makes the browser forget the cookie `name`.
-pub fn expire(name: &str) -> String {
-    format!("{name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax")
+/// A `Set-Cookie` value that makes the browser forget the cookie `name` of `path`.
+pub fn expire(name: &str, path: &str) -> String {
+    format!("{name}=; Path={path}; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax")
 }
 
 #[cfg(test)]

@@ -46,12 +46,24 @@ pub enum ApiError {
     MissingUserKey,
     /// The user key is malformed, unknown, expired or revoked.
     InvalidUserKey,
+    /// A credential from elsewhere (a chat-platform token) was refused.
+    Unauthorized {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
     /// The caller is known but may not do this.
     Forbidden {
         /// Stable machine-readable code.
         code: &'static str,
         /// Text for a person.
         message: String,
+    },
+    /// A purchase receipt that its store did not confirm.
+    InvalidReceipt {
+        /// Why, as the store's verifier said.
+        reason: String,
     },
     /// A header is present but its value is not acceptable.
     InvalidHeader {
@@ -91,6 +103,18 @@ pub enum ApiError {
         /// What to use instead.
         message: String,
     },
+    /// A service Safezone relies on (chat platform, receipt verifier) cannot be reached.
+    Upstream {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
+    /// The operator has not configured what this endpoint needs.
+    Unconfigured {
+        /// What is missing, for the message.
+        what: &'static str,
+    },
     /// The database does not answer.
     Unavailable,
     /// The request took longer than the configured time.
@@ -126,10 +150,15 @@ impl ApiError {
             | Self::InvalidParameter { .. }
             | Self::InvalidBody { .. }
             | Self::ExactlyOneOf { .. }
+            | Self::InvalidReceipt { .. }
             | Self::InvalidHeader { .. }
             | Self::InvalidPathEncoding => StatusCode::BAD_REQUEST,
             Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::MissingUserKey | Self::InvalidUserKey => StatusCode::UNAUTHORIZED,
+            Self::MissingUserKey | Self::InvalidUserKey | Self::Unauthorized { .. } => {
+                StatusCode::UNAUTHORIZED
+            }
+            Self::Upstream { .. } => StatusCode::BAD_GATEWAY,
+            Self::Unconfigured { .. } => StatusCode::NOT_IMPLEMENTED,
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
@@ -150,6 +179,7 @@ impl ApiError {
             Self::BodyTooLarge { .. } => "body_too_large",
             Self::InvalidPathEncoding => "invalid_path_encoding",
             Self::InvalidHeader { .. } => "invalid_header",
+            Self::InvalidReceipt { .. } => "invalid_receipt",
             Self::InsufficientFunds { .. } => "insufficient_funds",
             Self::MissingUserKey => "missing_user_key",
             Self::InvalidUserKey => "invalid_user_key",
@@ -157,9 +187,12 @@ impl ApiError {
             Self::MethodNotAllowed { .. } => "method_not_allowed",
             Self::Gone { .. } => "gone",
             Self::Unavailable => "database_unavailable",
+            Self::Unconfigured { .. } => "not_configured",
             Self::Timeout => "timeout",
             Self::Internal { .. } => "internal_error",
             Self::Forbidden { code, .. }
+            | Self::Unauthorized { code, .. }
+            | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. } => code,
         }
@@ -181,6 +214,7 @@ impl ApiError {
             ),
             Self::InvalidBody { reason } => format!("request body {reason}"),
             Self::InvalidHeader { name, reason } => format!("header `{name}` {reason}"),
+            Self::InvalidReceipt { reason } => format!("the receipt is not valid: {reason}"),
             Self::BodyTooLarge { limit } => {
                 format!("request body is larger than the limit of {limit} bytes")
             }
@@ -198,7 +232,12 @@ impl ApiError {
             Self::Unavailable => "the database is not answering; try again shortly".to_owned(),
             Self::Timeout => "the request took too long; try again".to_owned(),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
+            Self::Unconfigured { what } => {
+                format!("{what} is not configured on this server")
+            }
             Self::Forbidden { message, .. }
+            | Self::Unauthorized { message, .. }
+            | Self::Upstream { message, .. }
             | Self::NotFound { message, .. }
             | Self::Conflict { message, .. }
             | Self::InsufficientFunds { message }

@@ -253,6 +253,132 @@ mod tests {
         ) -> Result<(), StoreError> {
             unavailable()
         }
+        async fn set_role(&self, _: AccountId, _: crate::store::Role) -> Result<bool, StoreError> {
+            unavailable()
+        }
+        async fn set_banned(&self, _: AccountId, _: bool) -> Result<bool, StoreError> {
+            unavailable()
+        }
+        async fn create_poll(
+            &self,
+            _: crate::store::NewPoll,
+        ) -> Result<crate::store::Poll, StoreError> {
+            unavailable()
+        }
+        async fn close_poll(
+            &self,
+            _: crate::store::PollId,
+            _: OffsetDateTime,
+        ) -> Result<crate::store::Closing, StoreError> {
+            unavailable()
+        }
+        async fn polls_to_vote(
+            &self,
+            _: AccountId,
+            _: OffsetDateTime,
+        ) -> Result<Vec<crate::store::Poll>, StoreError> {
+            unavailable()
+        }
+        async fn vote(
+            &self,
+            _: crate::store::Vote,
+        ) -> Result<Result<(), crate::store::VoteRefusal>, StoreError> {
+            unavailable()
+        }
+        async fn poll_results(
+            &self,
+            _: crate::store::PollId,
+        ) -> Result<Option<crate::store::PollResults>, StoreError> {
+            unavailable()
+        }
+        async fn create_tournament(
+            &self,
+            _: crate::store::NewTournament,
+        ) -> Result<bool, StoreError> {
+            unavailable()
+        }
+        async fn close_tournament(
+            &self,
+            _: &crate::store::TournamentCode,
+            _: OffsetDateTime,
+        ) -> Result<crate::store::Closing, StoreError> {
+            unavailable()
+        }
+        async fn tournament(
+            &self,
+            _: &crate::store::TournamentCode,
+        ) -> Result<Option<crate::store::Tournament>, StoreError> {
+            unavailable()
+        }
+        async fn tournament_standing(
+            &self,
+            _: &crate::store::TournamentCode,
+            _: AccountId,
+        ) -> Result<crate::store::TournamentStanding, StoreError> {
+            unavailable()
+        }
+        async fn join_tournament(
+            &self,
+            _: &crate::store::TournamentCode,
+            _: AccountId,
+            _: OffsetDateTime,
+        ) -> Result<Result<crate::store::Tournament, crate::store::TournamentRefusal>, StoreError>
+        {
+            unavailable()
+        }
+        async fn whitelist(
+            &self,
+            _: &crate::store::TournamentCode,
+        ) -> Result<Option<Vec<FriendCode>>, StoreError> {
+            unavailable()
+        }
+        async fn edit_whitelist(
+            &self,
+            _: crate::store::WhitelistEdit,
+        ) -> Result<Option<crate::store::WhitelistEdited>, StoreError> {
+            unavailable()
+        }
+        async fn clans_available(
+            &self,
+            _: Option<AccountId>,
+            _: i64,
+        ) -> Result<Vec<crate::store::Clan>, StoreError> {
+            unavailable()
+        }
+        async fn clan_of(&self, _: AccountId) -> Result<Option<crate::store::Clan>, StoreError> {
+            unavailable()
+        }
+        async fn create_clan(
+            &self,
+            _: crate::store::NewClan,
+        ) -> Result<Result<crate::store::Clan, crate::store::ClanRefusal>, StoreError> {
+            unavailable()
+        }
+        async fn invite_to_clan(
+            &self,
+            _: crate::store::ClanId,
+            _: AccountId,
+            _: AccountId,
+            _: OffsetDateTime,
+        ) -> Result<Result<(), crate::store::ClanRefusal>, StoreError> {
+            unavailable()
+        }
+        async fn join_clan(
+            &self,
+            _: crate::store::ClanId,
+            _: AccountId,
+            _: OffsetDateTime,
+        ) -> Result<Result<crate::store::Clan, crate::store::ClanRefusal>, StoreError> {
+            unavailable()
+        }
+        async fn leave_clan(
+            &self,
+            _: crate::store::ClanId,
+            _: AccountId,
+            _: OffsetDateTime,
+        ) -> Result<Result<crate::store::ClanLeft, crate::store::ClanRefusal>, StoreError> {
+            unavailable()
+        }
     }
 
     async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
@@ -277,6 +403,7 @@ mod tests {
                 ..Settings::default()
             },
             clock: Arc::new(SystemClock),
+            auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
         });
         service_stack(Arc::new(router), app)
     }

@@ -43,6 +43,87 @@ pub fn logout_page() -> String {
     )
 }
 
+/// Serializes `value` as JSON that is safe inside an inline `<script>`: `<`, `>`, `&` and the
+/// two JavaScript line separators are written as `\u` escapes, so no text can close the script
+/// element or start markup.
+pub fn json_for_script<T: serde::Serialize>(value: &T) -> String {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+    let mut safe = String::with_capacity(json.len());
+    for character in json.chars() {
+        match character {
+            '<' => safe.push_str("\\u003c"),
+            '>' => safe.push_str("\\u003e"),
+            '&' => safe.push_str("\\u0026"),
+            '\u{2028}' => safe.push_str("\\u2028"),
+            '\u{2029}' => safe.push_str("\\u2029"),
+            other => safe.push(other),
+        }
+    }
+    safe
+}
+
+/// The page that ends a successful provider login: it posts `message` (a JSON text) to each of
+/// `origins` through `window.opener` and closes; without an opener, `loopback_image` (the
+/// Windows client's loopback address with the key) is loaded instead.
+pub fn login_success_page(
+    message: &str,
+    origins: &[String],
+    loopback_image: Option<&str>,
+) -> String {
+    let image = loopback_image
+        .map(|src| {
+            format!(
+                "<img alt=\"\" width=\"1\" height=\"1\" src=\"{}\">",
+                escape_html(src)
+            )
+        })
+        .unwrap_or_default();
+    let script = format!(
+        "var message = {message};\
+         var origins = {origins};\
+         if (window.opener) {{\
+           origins.forEach(function (origin) {{ window.opener.postMessage(message, origin); }});\
+           window.close();\
+         }}",
+        message = json_for_script(&message),
+        origins = json_for_script(&origins),
+    );
+    result_page(
+        "success",
+        "Signed in",
+        "You are signed in. You can close this window.",
+        &image,
+        &script,
+    )
+}
+
+/// The page that ends a failed provider login, saying why; it carries no key.
+pub fn login_error_page(reason: &str) -> String {
+    result_page(
+        "error",
+        "Sign-in failed",
+        &format!("Sign-in failed: {reason}"),
+        "",
+        "",
+    )
+}
+
+fn result_page(status: &str, title: &str, text: &str, extra: &str, script: &str) -> String {
+    let script = if script.is_empty() {
+        String::new()
+    } else {
+        format!("<script>{script}</script>")
+    };
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title></head>\
+         <body><main id=\"login-result\" data-status=\"{status}\"><p>{text}</p>{extra}</main>\
+         {script}</body></html>\n",
+        title = escape_html(title),
+        text = escape_html(text),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +135,17 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
         );
         assert!(page("<t>", "x", None).contains("&lt;t&gt;"));
+    }
+
+    #[test]
+    fn script_json_cannot_close_the_script() {
+        let hostile = "</script><script>alert(1)</script>&\u{2028}";
+        let json = json_for_script(&hostile);
+        assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));
+        let back: String = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, hostile);
+        let page = login_success_page(hostile, &["https://play.example".to_owned()], None);
+        assert_eq!(page.matches("<script>").count(), 1);
+        assert_eq!(page.matches("</script>").count(), 1);
     }
 }

@@ -49,6 +49,12 @@ impl Reply {
         }
     }
 
+    /// `302 Found` to `location`, with a short HTML body for clients that show it.
+    pub fn redirect(location: &str) -> Self {
+        let page = super::pages::page("Redirecting", "Redirecting…", None);
+        Self::html(StatusCode::FOUND, page).with_header(header::LOCATION, location)
+    }
+
     /// An HTML page.
     pub fn html(status: StatusCode, page: String) -> Self {
         Self::with_body(status, "text/html; charset=utf-8", page.into_bytes())

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::AccountId;
-use crate::domain::{ItemId, PackId};
+use crate::domain::{IapId, ItemId, PackId};
 
 /// The two currencies an account holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -119,8 +119,30 @@ pub enum Step {
         /// Claim keys in order of preference (`first`, `gift/2026-11-22T08`, `recurring/2026-11-22/2`).
         keys: Vec<String>,
     },
+    /// Refused unless the change happens within `[starts, ends)` (a timed deal's window).
+    RequireWindow {
+        /// When the window opens.
+        starts: OffsetDateTime,
+        /// When it closes.
+        ends: OffsetDateTime,
+    },
     /// Refused unless the account's linked chat-platform account has a premium subscription.
     RequirePremium,
+    /// Records an in-app purchase verified by its store; refused when that store transaction
+    /// was recorded before (for any account).
+    RecordPurchase {
+        /// The store (`chat`, `engine`).
+        store: String,
+        /// The store's transaction id.
+        transaction_id: String,
+        /// The product bought.
+        iap: IapId,
+        /// What it cost, in cents.
+        cost_cents: i64,
+        /// For a subscription: when it ends (`None` for a one-off product, or a subscription
+        /// without an end the store told).
+        subscription: Option<Option<OffsetDateTime>>,
+    },
     /// Renames the friend code to `name` with the first of `digits` free for that name;
     /// refused when the name is the current one or every one is taken.
     ChangeFriendCode {
@@ -211,6 +233,15 @@ pub enum Refusal {
     NoPackToOpen(PackId),
     /// Every offered claim key is already recorded.
     AlreadyClaimed,
+    /// The change happens outside the window it needs.
+    OutsideWindow {
+        /// When the window opens.
+        starts: OffsetDateTime,
+        /// When it closes.
+        ends: OffsetDateTime,
+    },
+    /// The store transaction was recorded before.
+    ReceiptAlreadyUsed,
     /// The account has no linked chat-platform account.
     NoChatLink,
     /// The linked chat-platform account has no premium subscription.
@@ -255,6 +286,10 @@ impl fmt::Display for Refusal {
             }
             Self::NoPackToOpen(pack) => write!(f, "the account has no unopened pack {}", pack.0),
             Self::AlreadyClaimed => f.write_str("already claimed"),
+            Self::OutsideWindow { starts, ends } => {
+                write!(f, "only possible from {starts} to {ends}")
+            }
+            Self::ReceiptAlreadyUsed => f.write_str("the store transaction was already used"),
             Self::NoChatLink => f.write_str("the account has no linked chat-platform account"),
             Self::NotPremium => f.write_str("the linked chat-platform account is not premium"),
             Self::SameFriendCodeName => f.write_str("the friend code already has this name"),

@@ -3,15 +3,41 @@
 use time::OffsetDateTime;
 
 use super::{AccountId, Currency};
-use crate::domain::{ItemId, PackId};
+use crate::domain::{IapId, ItemId, PackId};
 
-/// An account's items and unopened packs.
+/// An account's items, unopened packs, in-app purchases and subscriptions.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Holdings {
     /// Owned items, by item id.
     pub licenses: Vec<License>,
     /// Unopened packs (only kinds with at least one), by pack id.
     pub packs: Vec<PackStock>,
+    /// In-app purchases, oldest first.
+    pub iaps: Vec<IapPurchase>,
+    /// Subscriptions bought in-app, by product.
+    pub subscriptions: Vec<Subscription>,
+}
+
+/// One verified in-app purchase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IapPurchase {
+    /// The row's id.
+    pub id: i64,
+    /// The product bought.
+    pub iap: IapId,
+    /// What it cost, in cents.
+    pub cost_cents: i64,
+}
+
+/// A subscription bought in-app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subscription {
+    /// The row's id.
+    pub id: i64,
+    /// The subscription product.
+    pub iap: IapId,
+    /// When it ends, if the store said.
+    pub expires: Option<OffsetDateTime>,
 }
 
 /// An owned item.

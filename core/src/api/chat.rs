@@ -1,0 +1,59 @@
+//! `POST /api/validate/chat/{authToken}`: sign-in with a chat-platform bearer token.
+
+use super::sign_in::{self, Identity};
+use crate::App;
+use crate::auth::{ProviderError, current_user_json, is_truthy, read_user};
+use crate::http::{ApiError, Incoming, Reply};
+
+/// The provider name of chat-platform accounts.
+const CHAT_PROVIDER: &str = "chat";
+
+/// Checks the token against the chat platform's current-user address, finds or creates the
+/// account of that chat user, records whether it has a premium subscription (the `premium`
+/// reward needs one), and answers `{status, user, firstLogin}`. A refused token is 401
+/// `invalid_chat_token`; an unreachable platform 502 `chat_unavailable`.
+pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let token = incoming.path("authToken")?;
+    let Some(chat) = &app.auth.config.chat else {
+        return Err(ApiError::Unconfigured {
+            what: "the chat platform",
+        });
+    };
+    let body = current_user_json(&app.auth.http, &chat.user_info_url, token)
+        .await
+        .map_err(|error| match error {
+            ProviderError::Refused(_) => ApiError::Unauthorized {
+                code: "invalid_chat_token",
+                message: "the chat platform refused this token (invalid or expired)".to_owned(),
+            },
+            ProviderError::Unreachable(why) => {
+                tracing::warn!(%why, "chat platform unavailable");
+                unavailable()
+            }
+        })?;
+    let user = read_user(&body, &chat.fields).ok_or_else(unavailable)?;
+    let premium = is_truthy(body.get(&chat.premium_field));
+    let chat_user = user.id.clone();
+    let signed_in = sign_in::complete(
+        &app,
+        Identity {
+            provider: CHAT_PROVIDER.to_owned(),
+            identifier: user.id,
+            name: user.name,
+            avatar: user.avatar,
+            email: user.email,
+        },
+    )
+    .await?;
+    app.store
+        .link_chat(signed_in.account.id, &chat_user, premium, app.clock.now())
+        .await?;
+    Ok(signed_in.answer())
+}
+
+fn unavailable() -> ApiError {
+    ApiError::Upstream {
+        code: "chat_unavailable",
+        message: "the chat platform cannot be reached or gave no user; try again later".to_owned(),
+    }
+}

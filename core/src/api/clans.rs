@@ -1,0 +1,325 @@
+//! Clans (obsolete in the spec, still served): `GET /api/clan/available`, `POST
+//! /api/clan/create`, `POST /api/clan/{clanId}/invite`, `POST /api/clan/{clanId}/join`, `POST
+//! /api/clan/{clanId}/leave`.
+//!
+//! A clan has a unique tag of exactly three ASCII letters (compared regardless of letter case),
+//! a name and an optional description. An account is a member of one clan at most; its creator
+//! is its first member. Clans are joined by invitation only (members invite); the last member
+//! leaving dissolves the clan, and the leader leaving hands it to the longest-standing member.
+
+use serde::Serialize;
+
+use super::community::{banned, path_id};
+use super::session::{self, Session};
+use super::user_view::ApiUser;
+use crate::App;
+use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::store::{AccountId, Clan, ClanId, ClanLeft, ClanRefusal, NewClan};
+
+/// The most members a new clan may have.
+const CLAN_MEMBERS_MAX: i64 = 50;
+/// The fewest characters of a clan's name.
+const NAME_MIN_CHARS: usize = 3;
+/// The most characters of a clan's name.
+const NAME_MAX_CHARS: usize = 32;
+/// The most characters of a clan's description.
+const DESCRIPTION_MAX_CHARS: usize = 200;
+/// The most clans `GET /api/clan/available` lists without a key.
+const AVAILABLE_MAX: i64 = 100;
+/// Every clan's `privacy`: joining takes an invitation.
+const PRIVACY: &str = "invite_only";
+
+/// A clan as the wire contract shapes it: `{id, creator_id, tag, name, description, privacy,
+/// region, total_members, max_members, members: [{id, friend_code, name, avatar, status}],
+/// messages: []}`.
+#[derive(Serialize)]
+pub(super) struct ClanView<'a> {
+    id: i64,
+    creator_id: i64,
+    tag: &'a str,
+    name: &'a str,
+    description: Option<&'a str>,
+    privacy: &'static str,
+    region: Option<&'static str>,
+    total_members: usize,
+    max_members: i64,
+    members: Vec<MemberView<'a>>,
+    messages: [(); 0],
+}
+
+/// A member: the public fields of the account.
+#[derive(Serialize)]
+struct MemberView<'a> {
+    id: i64,
+    friend_code: String,
+    name: Option<&'a str>,
+    avatar: Option<&'a str>,
+    status: &'a str,
+}
+
+impl<'a> ClanView<'a> {
+    /// The clan in the wire contract's shape.
+    pub(super) fn new(clan: &'a Clan) -> Self {
+        Self {
+            id: clan.id.0,
+            creator_id: clan.creator.0,
+            tag: &clan.tag,
+            name: &clan.name,
+            description: clan.description.as_deref(),
+            privacy: PRIVACY,
+            region: None,
+            total_members: clan.members.len(),
+            max_members: clan.max_members,
+            members: clan
+                .members
+                .iter()
+                .map(|member| MemberView {
+                    id: member.account.0,
+                    friend_code: member.friend_code.to_string(),
+                    name: member.name.as_deref(),
+                    avatar: member.avatar.as_deref(),
+                    status: &member.status,
+                })
+                .collect(),
+            messages: [],
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ClansAnswer<'a> {
+    clans: Vec<ClanView<'a>>,
+}
+
+/// `{status, clan, user}` (create, join) or `{status, user}` (leave).
+#[derive(Serialize)]
+struct MembershipAnswer<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clan: Option<ClanView<'a>>,
+    user: ApiUser<'a>,
+}
+
+/// `GET /api/clan/available` (key optional): with a key, the caller's clan (first) and the
+/// clans that invited the caller, which it may join; without one, the largest clans (at most
+/// 100), most members first.
+pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::optional(&app, &incoming).await?;
+    let account = session.map(|session| session.account.id);
+    let clans = app.store.clans_available(account, AVAILABLE_MAX).await?;
+    Ok(Reply::success(&ClansAnswer {
+        clans: clans.iter().map(ClanView::new).collect(),
+    }))
+}
+
+/// `POST /api/clan/create?tag=&name=&description=` (key required): creates a clan with the
+/// caller as its first member; `{status, clan, user}`.
+pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let query = &incoming.query;
+    let tag = tag(query)?;
+    let name = name(query)?;
+    let description = description(query)?;
+    let new = NewClan {
+        creator: session.account.id,
+        tag: tag.to_owned(),
+        name: name.to_owned(),
+        description: description.map(str::to_owned),
+        max_members: CLAN_MEMBERS_MAX,
+        now: app.clock.now(),
+    };
+    let clan = app
+        .store
+        .create_clan(new)
+        .await?
+        .map_err(|refusal| refused(refusal, Context::Create { tag }))?;
+    membership(&app, &session, Some(&clan)).await
+}
+
+/// `POST /api/clan/{clanId}/invite?userId=` (key required): a member invites another account
+/// (by its id) to the clan; `{status}`.
+pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let clan = ClanId(path_id(&incoming, "clanId")?);
+    let invitee = AccountId(incoming.query.required_number("userId", 1..=i64::MAX)?);
+    if invitee == session.account.id {
+        return Err(ApiError::invalid(
+            "userId",
+            "names the caller: invite another player",
+        ));
+    }
+    app.store
+        .invite_to_clan(clan, session.account.id, invitee, app.clock.now())
+        .await?
+        .map_err(|refusal| refused(refusal, Context::Invite { clan, invitee }))?;
+    Ok(Reply::done())
+}
+
+/// `POST /api/clan/{clanId}/join` (key required): joins a clan that invited the caller;
+/// `{status, clan, user}`.
+pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let clan = ClanId(path_id(&incoming, "clanId")?);
+    let joined = app
+        .store
+        .join_clan(clan, session.account.id, app.clock.now())
+        .await?
+        .map_err(|refusal| refused(refusal, Context::Member { clan }))?;
+    membership(&app, &session, Some(&joined)).await
+}
+
+/// `POST /api/clan/{clanId}/leave` (key required): leaves the clan (dissolving it when the
+/// caller was the last member); `{status, user}`.
+pub(super) async fn leave(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let clan = ClanId(path_id(&incoming, "clanId")?);
+    // Leaving and dissolving answer alike: the caller is in no clan now.
+    let _: ClanLeft = app
+        .store
+        .leave_clan(clan, session.account.id, app.clock.now())
+        .await?
+        .map_err(|refusal| refused(refusal, Context::Member { clan }))?;
+    membership(&app, &session, None).await
+}
+
+/// The answer after a membership change: the clan, if any, and the caller's account.
+async fn membership(app: &App, session: &Session, clan: Option<&Clan>) -> Result<Reply, ApiError> {
+    let holdings = app.store.holdings(session.account.id).await?;
+    Ok(Reply::success(&MembershipAnswer {
+        clan: clan.map(ClanView::new),
+        user: ApiUser::new(
+            &session.account,
+            &holdings,
+            clan,
+            &session.key,
+            session.expires,
+        ),
+    }))
+}
+
+/// `tag`: exactly three ASCII letters.
+fn tag(query: &Query) -> Result<&str, ApiError> {
+    let tag = query.required("tag")?;
+    if tag.len() == 3 && tag.bytes().all(|byte| byte.is_ascii_alphabetic()) {
+        Ok(tag)
+    } else {
+        Err(ApiError::invalid(
+            "tag",
+            "must be exactly 3 letters from A to Z",
+        ))
+    }
+}
+
+/// `name`: 3 to 32 characters, not blank, no control characters.
+fn name(query: &Query) -> Result<&str, ApiError> {
+    let name = query.required("name")?;
+    let chars = name.chars().count();
+    if name.trim().is_empty() || !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&chars) {
+        return Err(ApiError::invalid(
+            "name",
+            format!("must be {NAME_MIN_CHARS} to {NAME_MAX_CHARS} characters long"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "name",
+            "must not hold control characters",
+        ));
+    }
+    Ok(name)
+}
+
+/// `description`, optional (an empty value counts as none): at most 200 characters, no
+/// control characters.
+fn description(query: &Query) -> Result<Option<&str>, ApiError> {
+    let Some(description) = query
+        .optional("description")
+        .filter(|text| !text.is_empty())
+    else {
+        return Ok(None);
+    };
+    if description.chars().count() > DESCRIPTION_MAX_CHARS {
+        return Err(ApiError::invalid(
+            "description",
+            format!("must be at most {DESCRIPTION_MAX_CHARS} characters long"),
+        ));
+    }
+    if description.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "description",
+            "must not hold control characters",
+        ));
+    }
+    Ok(Some(description))
+}
+
+/// What the refused request was about, for its message.
+#[derive(Clone, Copy)]
+enum Context<'a> {
+    Create { tag: &'a str },
+    Invite { clan: ClanId, invitee: AccountId },
+    Member { clan: ClanId },
+}
+
+impl Context<'_> {
+    fn clan(self) -> String {
+        match self {
+            Self::Create { tag } => format!("clan [{tag}]"),
+            Self::Invite { clan, .. } | Self::Member { clan } => format!("clan {}", clan.0),
+        }
+    }
+}
+
+/// A refusal as the error the client sees.
+fn refused(refusal: ClanRefusal, context: Context<'_>) -> ApiError {
+    let clan = context.clan();
+    let conflict = |code, message: String| ApiError::Conflict { code, message };
+    match refusal {
+        ClanRefusal::NoAccount => ApiError::InvalidUserKey,
+        ClanRefusal::Banned => banned("clans"),
+        ClanRefusal::UnknownClan => ApiError::NotFound {
+            code: "unknown_clan",
+            message: format!("there is no {clan}"),
+        },
+        ClanRefusal::TagTaken => conflict(
+            "clan_tag_taken",
+            match context {
+                Context::Create { tag } => format!(
+                    "the tag `{tag}` is taken by another clan (tags are compared regardless of \
+                     letter case)"
+                ),
+                _ => "the tag is taken by another clan".to_owned(),
+            },
+        ),
+        ClanRefusal::AlreadyInClan => conflict(
+            "already_in_clan",
+            "this account is a member of a clan already; leave it first".to_owned(),
+        ),
+        ClanRefusal::NotMember => ApiError::Forbidden {
+            code: "not_a_member",
+            message: format!("this account is not a member of {clan}"),
+        },
+        ClanRefusal::UnknownUser => ApiError::NotFound {
+            code: "unknown_user",
+            message: match context {
+                Context::Invite { invitee, .. } => format!("there is no account {}", invitee.0),
+                _ => "there is no such account".to_owned(),
+            },
+        },
+        ClanRefusal::AlreadyInvited => conflict(
+            "already_invited",
+            format!("this player is already invited to {clan}"),
+        ),
+        ClanRefusal::AlreadyMember => conflict(
+            "already_member",
+            format!("this player is already a member of {clan}"),
+        ),
+        ClanRefusal::NotInvited => ApiError::Forbidden {
+            code: "not_invited",
+            message: format!("this account is not invited to {clan}; a member must invite it"),
+        },
+        ClanRefusal::Full => conflict(
+            "clan_full",
+            format!("{clan} has as many members as it may have"),
+        ),
+    }
+}

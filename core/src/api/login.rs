@@ -1,0 +1,213 @@
+//! The browser login through an identity provider: `/user/login/{provider}` sends the browser to
+//! the provider with a signed login-state cookie; `/user/validate/{provider}` takes it back,
+//! exchanges the code, signs the account in and answers the page that hands the key to the
+//! game client. Every failure is an HTML error page that carries no key.
+
+use http::{StatusCode, header};
+use serde::Serialize;
+
+use super::sign_in::{self, Identity};
+use super::user_view::ApiUser;
+use crate::App;
+use crate::auth::{self, LOGIN_STATE_LIFETIME, LoginState, LoginStateError, ProviderError};
+use crate::http::{ApiError, Incoming, Reply, cookies, pages};
+
+/// The longest csrf value accepted.
+const CSRF_MAX: usize = 256;
+
+/// `GET`/`POST /user/login/{provider}?csrf=[&client=windows]`: 302 to the provider's
+/// authorization page, binding the csrf value, state, nonce and PKCE verifier to this browser in
+/// a signed cookie that lasts ten minutes.
+pub(super) async fn login(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let name = incoming.path("provider")?;
+    let csrf = incoming.query.required("csrf")?;
+    if csrf.len() > CSRF_MAX || !csrf.bytes().all(|byte| byte.is_ascii_graphic()) {
+        return Err(ApiError::invalid(
+            "csrf",
+            format!("must be 1 to {CSRF_MAX} visible ASCII characters"),
+        ));
+    }
+    let windows = match incoming.query.optional("client") {
+        None | Some("" | "web") => false,
+        Some("windows") => true,
+        Some(_) => return Err(ApiError::invalid("client", "must be `web` or `windows`")),
+    };
+    let Some(provider) = app.auth.config.providers.get(name) else {
+        return Ok(error_page(
+            StatusCode::NOT_FOUND,
+            "this sign-in provider is not configured",
+        ));
+    };
+    let redirect_uri = app.auth.redirect_uri(name);
+    let authorization = match auth::authorize(&app.auth.http, provider, &redirect_uri).await {
+        Ok(authorization) => authorization,
+        Err(error) => return Ok(provider_error_page(name, &error)),
+    };
+    let state = LoginState {
+        provider: name.to_owned(),
+        csrf: csrf.to_owned(),
+        state: authorization.state,
+        nonce: authorization.nonce,
+        pkce_verifier: authorization.pkce_verifier,
+        windows,
+        expires: (app.clock.now() + LOGIN_STATE_LIFETIME).unix_timestamp(),
+    };
+    let cookie = format!(
+        "{name}={value}; Path={path}; Max-Age={age}; HttpOnly; SameSite=Lax{secure}",
+        name = cookies::LOGIN_STATE_COOKIE,
+        path = cookies::LOGIN_STATE_PATH,
+        value = state.seal(&app.auth.config.login_secret),
+        age = LOGIN_STATE_LIFETIME.whole_seconds(),
+        secure = secure_flag(&app),
+    );
+    Ok(Reply::redirect(&authorization.url).with_header(header::SET_COOKIE, &cookie))
+}
+
+/// The message the validate page posts: `{"event":"onLoginSuccess","data":{...}}`.
+#[derive(Serialize)]
+struct LoginMessage<'a> {
+    event: &'static str,
+    data: LoginData<'a>,
+}
+
+#[derive(Serialize)]
+struct LoginData<'a> {
+    status: &'static str,
+    user: ApiUser<'a>,
+    csrf: &'a str,
+}
+
+/// `GET`/`POST /user/validate/{provider}?code=&state=` (the first kind of provider also sends
+/// `scope`, `authuser`, `prompt`): the page that ends the login. It always expires the
+/// login-state cookie: one login, one use.
+pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let reply = match validated(&app, &incoming).await {
+        Ok(page) => Reply::html(StatusCode::OK, page),
+        Err((status, reason)) => error_page(status, &reason),
+    };
+    Ok(reply.with_header(
+        header::SET_COOKIE,
+        &cookies::expire(cookies::LOGIN_STATE_COOKIE, cookies::LOGIN_STATE_PATH),
+    ))
+}
+
+/// The success page, or the status and reason of the failure.
+async fn validated(app: &App, incoming: &Incoming) -> Result<String, (StatusCode, String)> {
+    let bad = |reason: &str| (StatusCode::BAD_REQUEST, reason.to_owned());
+    let name = incoming.path("provider").map_err(|_| bad("no provider"))?;
+    let Some(provider) = app.auth.config.providers.get(name) else {
+        return Err((
+            StatusCode::NOT_FOUND,
+            "this sign-in provider is not configured".to_owned(),
+        ));
+    };
+    if let Some(error) = incoming.query.optional("error") {
+        return Err(bad(&format!("the provider answered `{error}`")));
+    }
+    let cookie = incoming
+        .cookie(cookies::LOGIN_STATE_COOKIE)
+        .ok_or_else(|| bad("no sign-in was started in this browser, or it was already used"))?;
+    let state = LoginState::open(&cookie, &app.auth.config.login_secret, app.clock.now()).map_err(
+        |error| match error {
+            LoginStateError::Forged => bad("the sign-in state is not valid"),
+            LoginStateError::Expired => bad("the sign-in took too long; start again"),
+        },
+    )?;
+    if state.provider != name {
+        return Err(bad("the sign-in was started with another provider"));
+    }
+    let returned_state = incoming.query.optional("state").unwrap_or_default();
+    if returned_state != state.state {
+        return Err(bad("the provider's answer does not belong to this sign-in"));
+    }
+    let code = incoming
+        .query
+        .required("code")
+        .map_err(|_| bad("the provider sent no code"))?;
+    let redirect_uri = app.auth.redirect_uri(name);
+    let user = auth::exchange(
+        &app.auth.http,
+        provider,
+        &redirect_uri,
+        code,
+        &state.nonce,
+        &state.pkce_verifier,
+    )
+    .await
+    .map_err(|error| provider_failure(name, &error))?;
+    let signed_in = sign_in::complete(
+        app,
+        Identity {
+            provider: name.to_owned(),
+            identifier: user.id,
+            name: user.name,
+            avatar: user.avatar,
+            email: user.email,
+        },
+    )
+    .await
+    .map_err(|error| {
+        let error = error.into_reply();
+        (
+            error.status(),
+            "the account could not be signed in; try again".to_owned(),
+        )
+    })?;
+    let message = serde_json::to_string(&LoginMessage {
+        event: "onLoginSuccess",
+        data: LoginData {
+            status: "success",
+            user: signed_in.user(),
+            csrf: &state.csrf,
+        },
+    })
+    .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?;
+    let loopback = if state.windows {
+        app.auth.config.client_loopback_url.as_ref().map(|base| {
+            let query = form_urlencoded::Serializer::new(String::new())
+                .append_pair("userKey", signed_in.key.as_str())
+                .append_pair("csrf", &state.csrf)
+                .finish();
+            format!("{base}/?{query}")
+        })
+    } else {
+        None
+    };
+    Ok(pages::login_success_page(
+        &message,
+        &app.auth.config.web_origins,
+        loopback.as_deref(),
+    ))
+}
+
+fn provider_failure(name: &str, error: &ProviderError) -> (StatusCode, String) {
+    tracing::warn!(provider = name, %error, "provider sign-in failed");
+    match error {
+        ProviderError::Unreachable(_) => (
+            StatusCode::BAD_GATEWAY,
+            "the sign-in provider cannot be reached; try again later".to_owned(),
+        ),
+        ProviderError::Refused(_) => (
+            StatusCode::UNAUTHORIZED,
+            "the sign-in provider did not confirm the sign-in".to_owned(),
+        ),
+    }
+}
+
+fn provider_error_page(name: &str, error: &ProviderError) -> Reply {
+    let (status, reason) = provider_failure(name, error);
+    error_page(status, &reason)
+}
+
+fn error_page(status: StatusCode, reason: &str) -> Reply {
+    Reply::html(status, pages::login_error_page(reason))
+}
+
+/// `; Secure` when this server is served over HTTPS.
+fn secure_flag(app: &App) -> &'static str {
+    if app.auth.config.public_url.starts_with("https://") {
+        "; Secure"
+    } else {
+        ""
+    }
+}

@@ -1,0 +1,140 @@
+//! Signing in an identity (a device, an identity provider's user, a chat-platform user):
+//! creating its account on first use, issuing a user key, and the answer
+//! `{status, user, firstLogin}`.
+
+use serde::Serialize;
+
+use super::user_view::ApiUser;
+use crate::App;
+use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS, UserKey, player_names};
+use crate::http::{ApiError, Reply};
+use crate::store::{Account, Clan, Holdings, NewSignIn};
+
+/// Friend codes offered to a new account before giving up.
+const FRIEND_CODE_TRIES: usize = 24;
+
+/// Who is signing in.
+pub(super) struct Identity {
+    /// The sign-in provider (`device`, `idpone`, `chat`, ...).
+    pub provider: String,
+    /// The identity's id at that provider.
+    pub identifier: String,
+    /// The display name the provider gave, if any.
+    pub name: Option<String>,
+    /// The avatar address the provider gave, if any.
+    pub avatar: Option<String>,
+    /// The e-mail address the provider gave, if any.
+    pub email: Option<String>,
+}
+
+/// A finished sign-in: the account as it is now and the new key.
+pub(super) struct SignedInUser {
+    /// The account.
+    pub account: Account,
+    holdings: Holdings,
+    clan: Option<Clan>,
+    /// The new key.
+    pub key: UserKey,
+    key_expires: time::OffsetDateTime,
+    /// Whether this sign-in created the account.
+    pub first_login: bool,
+}
+
+#[derive(Serialize)]
+struct SignInAnswer<'a> {
+    user: ApiUser<'a>,
+    #[serde(rename = "firstLogin")]
+    first_login: bool,
+}
+
+/// Signs `identity` in, creating its account (named after the provider's name when that makes
+/// a friend-code name, otherwise with a generated name) on first use.
+pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUser, ApiError> {
+    let code_name = identity
+        .name
+        .as_deref()
+        .and_then(friend_code_name)
+        .unwrap_or_else(player_names::generate);
+    let friend_code_candidates = FriendCode::random_candidates(&code_name, FRIEND_CODE_TRIES)
+        .map_err(|error| ApiError::Internal {
+            detail: format!("name {code_name} is not a friend-code name: {error}"),
+        })?;
+    let key = UserKey::generate();
+    let now = app.clock.now();
+    let key_expires = now + app.settings.key_lifetime;
+    let signed_in = app
+        .store
+        .sign_in(NewSignIn {
+            provider: identity.provider,
+            identifier: identity.identifier,
+            name: Some(identity.name.unwrap_or(code_name)),
+            avatar: identity.avatar,
+            email: identity.email,
+            friend_code_candidates,
+            key_hash: key.hash(),
+            key_expires,
+            now,
+        })
+        .await?;
+    let holdings = app.store.holdings(signed_in.account.id).await?;
+    let clan = app.store.clan_of(signed_in.account.id).await?;
+    Ok(SignedInUser {
+        account: signed_in.account,
+        holdings,
+        clan,
+        key,
+        key_expires,
+        first_login: signed_in.first_login,
+    })
+}
+
+impl SignedInUser {
+    /// The account as ApiUser, with the key.
+    pub(super) fn user(&self) -> ApiUser<'_> {
+        ApiUser::new(
+            &self.account,
+            &self.holdings,
+            self.clan.as_ref(),
+            &self.key,
+            self.key_expires,
+        )
+    }
+
+    /// `{status, user, firstLogin}`.
+    pub(super) fn answer(&self) -> Reply {
+        Reply::success(&SignInAnswer {
+            user: self.user(),
+            first_login: self.first_login,
+        })
+    }
+}
+
+/// A friend-code name made of the ASCII letters and digits of a provider's display name, cut to
+/// the longest allowed; `None` when too few remain.
+fn friend_code_name(display_name: &str) -> Option<String> {
+    let name: String = display_name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(NAME_MAX_CHARS)
+        .collect();
+    (name.len() >= NAME_MIN_CHARS).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn friend_code_names_keep_letters_and_digits() {
+        assert_eq!(
+            friend_code_name("Ace Pilot 7!").as_deref(),
+            Some("AcePilot7")
+        );
+        assert_eq!(friend_code_name("<b>").as_deref(), None);
+        assert_eq!(friend_code_name("Ωμέγα").as_deref(), None);
+        assert_eq!(
+            friend_code_name("abcdefghijklmnopqrstuvwxyz").as_deref(),
+            Some("abcdefghijklmnop")
+        );
+    }
+}

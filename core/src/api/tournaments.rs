@@ -1,0 +1,174 @@
+//! The tournament join check (`GET /api/{tournamentCode}/join`, `GET
+//! /api/tournament/{tournamentCode}/join`) and joining (`POST
+//! /api/tournament/{tournamentCode}/join`).
+//!
+//! A tournament is open when its status answer is `{"status": "success", ...}`; otherwise the
+//! error envelope's `code` and `message` say why (unknown code, not open yet, ended, closed by
+//! the operator, full, not on the whitelist, banned).
+
+use serde::Serialize;
+
+use super::community::{banned, not_open_message};
+use super::session;
+use crate::App;
+use crate::domain::ApiDate;
+use crate::http::{ApiError, Incoming, Reply};
+use crate::store::{NotOpen, Tournament, TournamentCode, TournamentRefusal, TournamentStanding};
+
+/// The status of an open tournament: `{status: "success", mode, ...}`.
+#[derive(Serialize)]
+struct StatusAnswer<'a> {
+    mode: &'static str,
+    code: &'a str,
+    opens: ApiDate,
+    closes: ApiDate,
+    capacity: i64,
+    entrants: i64,
+    whitelist_only: bool,
+    /// Whether the caller joined (false without a key).
+    joined: bool,
+}
+
+impl<'a> StatusAnswer<'a> {
+    fn new(tournament: &'a Tournament, joined: bool) -> Self {
+        Self {
+            mode: tournament.mode.as_str(),
+            code: tournament.code.as_str(),
+            opens: ApiDate(tournament.window.opens),
+            closes: ApiDate(tournament.window.closes),
+            capacity: tournament.capacity,
+            entrants: tournament.entrants,
+            whitelist_only: tournament.whitelist_only,
+            joined,
+        }
+    }
+}
+
+/// The `tournamentCode` path parameter (400 naming it when malformed).
+pub(super) fn code(incoming: &Incoming) -> Result<TournamentCode, ApiError> {
+    TournamentCode::parse(incoming.path("tournamentCode")?)
+        .map_err(|reason| ApiError::invalid("tournamentCode", reason))
+}
+
+/// The tournament of the path (404 `unknown_tournament` when there is none).
+pub(super) async fn existing(app: &App, code: &TournamentCode) -> Result<Tournament, ApiError> {
+    app.store
+        .tournament(code)
+        .await?
+        .ok_or_else(|| unknown(code))
+}
+
+/// 404 `unknown_tournament`.
+pub(super) fn unknown(code: &TournamentCode) -> ApiError {
+    refused(TournamentRefusal::Unknown, code)
+}
+
+/// `GET /api/{tournamentCode}/join` and `GET /api/tournament/{tournamentCode}/join` (key
+/// optional): success with the mode when the tournament is open and, with a key, the caller
+/// may join it or has joined it (`joined: true`); otherwise an error that says why.
+pub(super) async fn check(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::optional(&app, &incoming).await?;
+    let code = code(&incoming)?;
+    let tournament = existing(&app, &code).await?;
+    let now = app.clock.now();
+    let joined = match session {
+        Some(session) => {
+            if session.account.is_banned {
+                return Err(refused(TournamentRefusal::Banned, &code));
+            }
+            let standing = app
+                .store
+                .tournament_standing(&code, session.account.id)
+                .await?;
+            match tournament.admits(standing, now) {
+                Ok(()) => false,
+                Err(TournamentRefusal::AlreadyJoined) => true,
+                Err(refusal) => return Err(refused(refusal, &code)),
+            }
+        }
+        None => {
+            // Without a key the whitelist cannot be told: only the window and places count.
+            let anonymous = TournamentStanding {
+                whitelisted: true,
+                joined: false,
+            };
+            tournament
+                .admits(anonymous, now)
+                .map_err(|refusal| refused(refusal, &code))?;
+            false
+        }
+    };
+    Ok(Reply::success(&StatusAnswer::new(&tournament, joined)))
+}
+
+/// `POST /api/tournament/{tournamentCode}/join` (key required): registers the caller, once,
+/// atomically against the capacity; answers the status with `joined: true`.
+pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let code = code(&incoming)?;
+    let joined = app
+        .store
+        .join_tournament(&code, session.account.id, app.clock.now())
+        .await?
+        .map_err(|refusal| refused(refusal, &code))?;
+    Ok(Reply::success(&StatusAnswer::new(&joined, true)))
+}
+
+/// A refusal as the error the client sees.
+fn refused(refusal: TournamentRefusal, code: &TournamentCode) -> ApiError {
+    let what = format!("tournament `{code}`");
+    match refusal {
+        TournamentRefusal::NoAccount => ApiError::InvalidUserKey,
+        TournamentRefusal::Banned => banned("tournaments"),
+        TournamentRefusal::Unknown => ApiError::NotFound {
+            code: "unknown_tournament",
+            message: format!("there is no {what}"),
+        },
+        TournamentRefusal::NotOpen(not_open) => ApiError::Conflict {
+            code: match not_open {
+                NotOpen::Upcoming { .. } => "tournament_not_open",
+                NotOpen::Ended { .. } => "tournament_ended",
+                NotOpen::Closed { .. } => "tournament_closed",
+            },
+            message: not_open_message(&what, not_open),
+        },
+        TournamentRefusal::NotWhitelisted => ApiError::Forbidden {
+            code: "not_whitelisted",
+            message: format!(
+                "{what} is open only to the players on its whitelist, and this account is not on it"
+            ),
+        },
+        TournamentRefusal::Full { capacity } => ApiError::Conflict {
+            code: "tournament_full",
+            message: format!("{what} is full: all {capacity} places are taken"),
+        },
+        TournamentRefusal::AlreadyJoined => ApiError::Conflict {
+            code: "already_joined",
+            message: format!("this account has already joined {what}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::api::community::utc;
+
+    #[test]
+    fn messages_say_why_and_when() {
+        let code = TournamentCode::parse("Cup").unwrap();
+        let at = datetime!(2026-11-22 08:00 UTC);
+        let error = refused(
+            TournamentRefusal::NotOpen(NotOpen::Upcoming { opens: at }),
+            &code,
+        );
+        assert_eq!(error.code(), "tournament_not_open");
+        assert_eq!(
+            error.message(),
+            "tournament `cup` is not open yet: it opens at 2026-11-22 08:00:00 UTC"
+        );
+        assert_eq!(utc(at), "2026-11-22 08:00:00 UTC");
+    }
+}

@@ -1,0 +1,49 @@
+//! Signing in through others: identity providers (OpenID Connect and plain OAuth2), the chat
+//! platform's bearer tokens, and the stores' in-app purchase receipt verifiers, all configured
+//! in the auth file ([`AuthConfig`]).
+
+mod config;
+mod login_state;
+mod providers;
+mod user_info;
+
+use std::time::Duration;
+
+pub use config::{
+    AuthConfig, AuthConfigError, ChatConfig, ProviderConfig, ReceiptConfig, UserFields,
+};
+pub use login_state::{LOGIN_STATE_LIFETIME, LoginState, LoginStateError};
+pub use providers::{
+    Authorization, ProviderError, authorize, current_user, current_user_json, exchange,
+};
+pub use user_info::{ProviderUser, is_truthy, read_user};
+
+/// How long a call to a provider, the chat platform or a verifier may take.
+const OUTBOUND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The auth configuration with the HTTP client that talks to the outside.
+#[derive(Debug, Clone)]
+pub struct Auth {
+    /// The configuration.
+    pub config: AuthConfig,
+    /// The client for providers, the chat platform and verifiers: no redirects followed (a
+    /// provider must not send Safezone elsewhere), a time limit on every call.
+    pub http: reqwest::Client,
+}
+
+impl Auth {
+    /// The runtime for `config`.
+    pub fn new(config: AuthConfig) -> Self {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(OUTBOUND_TIMEOUT)
+            .build()
+            .unwrap_or_default();
+        Self { config, http }
+    }
+
+    /// Where `provider` sends the browser back.
+    pub fn redirect_uri(&self, provider: &str) -> String {
+        format!("{}/user/validate/{provider}", self.config.public_url)
+    }
+}

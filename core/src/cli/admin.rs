@@ -1,0 +1,184 @@
+//! The operator's admin commands: account roles and bans, polls, tournaments and their
+//! whitelists, and the content-file check. Each prints one line and exits 0 when done, 1 when
+//! refused (an unknown account, poll or tournament, a taken code) or the database fails, and 2
+//! for bad input (clap's own parse errors exit 2 as well).
+
+mod accounts;
+mod polls;
+mod tournaments;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+pub use accounts::{AccountArgs, MakeAdminArgs};
+pub use polls::{PollCommand, PollCreateArgs, PollIdArgs};
+pub use tournaments::{
+    TournamentCodeArgs, TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
+};
+
+use super::{Cli, Command};
+use crate::content::Content;
+use crate::domain::{FriendCode, format_plain_datetime};
+use crate::store::{Account, Store, StoreError};
+
+/// The admin commands that work on the database.
+#[derive(Debug, Clone, Subcommand)]
+pub enum AdminCommand {
+    /// Makes an account an admin (it may then read and edit tournament whitelists through the
+    /// API); with `--revoke`, a player again.
+    MakeAdmin(MakeAdminArgs),
+    /// Bans an account: refused on the shop, rewards, polls, tournaments and clans, and
+    /// `is_banned` in its answers.
+    Ban(AccountArgs),
+    /// Lifts an account's ban.
+    Unban(AccountArgs),
+    /// Creates, closes and counts polls.
+    #[command(subcommand)]
+    Poll(PollCommand),
+    /// Creates and closes tournaments.
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
+    /// Shows and edits a tournament's whitelist.
+    #[command(subcommand)]
+    Whitelist(WhitelistCommand),
+}
+
+impl AdminCommand {
+    /// Reads an admin command from command-line words after the program name, as the server
+    /// binaries read them (`["make-admin", "--to", "Sneeza#0001"]`). A bad command line is
+    /// clap's error, whose exit code is 2.
+    pub fn from_args<I, T>(args: I) -> Result<Self, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let program = std::iter::once(std::ffi::OsString::from("safezone"));
+        let cli = Cli::try_parse_from(program.chain(args.into_iter().map(Into::into)))?;
+        match cli.command {
+            Some(Command::Admin(command)) => Ok(command),
+            _ => Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidSubcommand,
+                "not an admin command\n",
+            )),
+        }
+    }
+
+    /// Runs the command on `store`, prints its one-line result (standard output when done,
+    /// standard error otherwise) and answers the exit code.
+    pub async fn run(self, store: Arc<dyn Store>) -> ExitCode {
+        finish(
+            self.execute(store.as_ref(), OffsetDateTime::now_utc())
+                .await,
+        )
+    }
+
+    /// Runs the command on `store` at `now` and answers its line or why it failed, printing
+    /// nothing.
+    pub async fn execute(self, store: &dyn Store, now: OffsetDateTime) -> Outcome {
+        match self {
+            Self::MakeAdmin(args) => args.run(store).await,
+            Self::Ban(args) => args.ban(store, true).await,
+            Self::Unban(args) => args.ban(store, false).await,
+            Self::Poll(command) => command.run(store, now).await,
+            Self::Tournament(command) => command.run(store, now).await,
+            Self::Whitelist(command) => command.run(store, now).await,
+        }
+    }
+}
+
+/// The flags of `check-content`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckContentArgs {
+    /// The content file (TOML) to check.
+    pub path: PathBuf,
+}
+
+impl CheckContentArgs {
+    /// Loads and validates the file without opening the database: prints `ok` and exits 0, or
+    /// prints the error (with the line) and exits 2.
+    pub fn run(&self) -> ExitCode {
+        finish(
+            Content::load(&self.path)
+                .map(|_| "ok".to_owned())
+                .map_err(|error| Failure::BadInput(error.to_string())),
+        )
+    }
+}
+
+/// Why an admin command did not do its work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The input is wrong (exit code 2).
+    BadInput(String),
+    /// The store refused or failed (exit code 1).
+    Refused(String),
+}
+
+impl From<StoreError> for Failure {
+    fn from(error: StoreError) -> Self {
+        Self::Refused(error.to_string())
+    }
+}
+
+/// What an admin command answers: the line to print when done, or why not.
+pub type Outcome = Result<String, Failure>;
+
+/// Prints the outcome and answers its exit code.
+fn finish(outcome: Outcome) -> ExitCode {
+    match outcome {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Refused(why)) => {
+            eprintln!("{why}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::BadInput(why)) => {
+            eprintln!("{why}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The account with this friend code; an unknown one is refused.
+async fn account(store: &dyn Store, code: &FriendCode) -> Result<Account, Failure> {
+    store
+        .account_by_friend_code(code)
+        .await?
+        .ok_or_else(|| Failure::Refused(format!("no account has the friend code {code}")))
+}
+
+/// Reads a friend code argument (`Sneeza#0001`).
+fn parse_friend_code(text: &str) -> Result<FriendCode, String> {
+    FriendCode::parse(text).map_err(|error| error.to_string())
+}
+
+/// Reads an RFC 3339 time argument (`2026-11-22T08:00:00Z`).
+fn parse_time(text: &str) -> Result<OffsetDateTime, String> {
+    OffsetDateTime::parse(text, &Rfc3339).map_err(|error| {
+        format!("`{text}` is not an RFC 3339 time such as 2026-11-22T08:00:00Z: {error}")
+    })
+}
+
+/// `2026-11-22 08:00:00 UTC`, for the printed lines.
+fn utc(at: OffsetDateTime) -> String {
+    format!("{} UTC", format_plain_datetime(at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_rfc_3339() {
+        let at = parse_time("2026-11-22T09:00:00+01:00").unwrap();
+        assert_eq!(utc(at), "2026-11-22 08:00:00 UTC");
+        assert!(parse_time("2026-11-22 08:00").is_err());
+    }
+}

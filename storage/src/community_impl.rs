@@ -1,0 +1,768 @@
+//! The transactions of polls, tournaments, whitelists, clans and the operator's account
+//! changes, written once for both stores like [`change_impl`](crate::change_impl).
+//!
+//! Each change is one transaction that checks its preconditions in order and answers the first
+//! that fails as a refusal, changing nothing. Concurrent duplicates are settled by the
+//! database: the primary keys of `poll_votes`, `tournament_entries` and `clan_invites`, the
+//! unique `clan_members.account_id` and tag index, and the conditional update of
+//! `tournaments.entrants` (whose row lock makes concurrent joins of one tournament wait for
+//! each other on PostgreSQL; SQLite's `BEGIN IMMEDIATE` serializes every write).
+
+/// Implements the `*_sql` methods behind the community methods of
+/// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
+/// module `community` of the calling one.
+macro_rules! impl_community {
+    ($store:ident, $db:ty) => {
+        mod community {
+            use safezone_core::domain::FriendCode;
+            use safezone_core::store::{
+                AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll,
+                NewTournament, Poll, PollId, PollResults, Role, StoreError, Tournament,
+                TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
+                WhitelistEdit, WhitelistEdited,
+            };
+            use sqlx::Transaction;
+            use time::OffsetDateTime;
+
+            use super::$store;
+            use crate::community_sql as sql;
+            use crate::micros::to_micros;
+            use crate::row::{ClanRow, FriendCodeRow, PollRow, TournamentRow, WindowRow};
+
+            impl $store {
+                /// Sets an account's role; answers whether the account exists.
+                pub(super) async fn set_role_sql(
+                    &self,
+                    account: AccountId,
+                    role: Role,
+                ) -> Result<bool, sqlx::Error> {
+                    let done = sqlx::query(sql::SET_ROLE)
+                        .bind(account.0)
+                        .bind(role.as_str())
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
+                /// Bans or unbans an account; answers whether the account exists.
+                pub(super) async fn set_banned_sql(
+                    &self,
+                    account: AccountId,
+                    banned: bool,
+                ) -> Result<bool, sqlx::Error> {
+                    let done = sqlx::query(sql::SET_BANNED)
+                        .bind(account.0)
+                        .bind(banned)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
+                /// Creates a poll and its options in one transaction; answers it as stored.
+                pub(super) async fn create_poll_sql(
+                    &self,
+                    poll: &NewPoll,
+                ) -> Result<Poll, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let id = sqlx::query_scalar::<_, i64>(sql::INSERT_POLL)
+                        .bind(&poll.question)
+                        .bind(to_micros(poll.opens))
+                        .bind(to_micros(poll.closes))
+                        .bind(to_micros(poll.now))
+                        .fetch_one(&mut *tx)
+                        .await?;
+                    for (position, option) in (0_i32..).zip(&poll.options) {
+                        sqlx::query(sql::INSERT_POLL_OPTION)
+                            .bind(id)
+                            .bind(position)
+                            .bind(&option.name)
+                            .bind(&option.color_code)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
+                        .bind(id)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    PollRow::into_polls(rows)
+                        .map_err(decode)?
+                        .pop()
+                        .map(|results| results.poll)
+                        .ok_or(sqlx::Error::RowNotFound)
+                }
+
+                /// Closes a poll unless it is closed.
+                pub(super) async fn close_poll_sql(
+                    &self,
+                    poll: PollId,
+                    now: OffsetDateTime,
+                ) -> Result<Closing, sqlx::Error> {
+                    let closed = sqlx::query(sql::CLOSE_POLL)
+                        .bind(poll.0)
+                        .bind(to_micros(now))
+                        .execute(&self.pool)
+                        .await?;
+                    if closed.rows_affected() == 1 {
+                        return Ok(Closing::Closed);
+                    }
+                    let exists = sqlx::query_scalar::<_, i64>(sql::POLL_EXISTS)
+                        .bind(poll.0)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(if exists.is_some() {
+                        Closing::AlreadyClosed
+                    } else {
+                        Closing::Unknown
+                    })
+                }
+
+                /// The polls open at `now` in which the account has not voted.
+                pub(super) async fn polls_to_vote_sql(
+                    &self,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Vec<Poll>, sqlx::Error> {
+                    let rows = sqlx::query_as::<_, PollRow>(sql::POLLS_TO_VOTE)
+                        .bind(account.0)
+                        .bind(to_micros(now))
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(PollRow::into_polls(rows)
+                        .map_err(decode)?
+                        .into_iter()
+                        .map(|results| results.poll)
+                        .collect())
+                }
+
+                /// A poll with its votes per option.
+                pub(super) async fn poll_results_sql(
+                    &self,
+                    poll: PollId,
+                ) -> Result<Option<PollResults>, sqlx::Error> {
+                    let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
+                        .bind(poll.0)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(PollRow::into_polls(rows).map_err(decode)?.pop())
+                }
+
+                /// Records a vote: the voter, the poll's window and the option are checked,
+                /// and the primary key refuses a second vote.
+                pub(super) async fn vote_sql(
+                    &self,
+                    vote: &Vote,
+                ) -> Result<Result<(), VoteRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = vote_in(&mut tx, vote).await?;
+                    settle(tx, outcome).await
+                }
+
+                /// Creates a tournament; answers false when the code is taken.
+                pub(super) async fn create_tournament_sql(
+                    &self,
+                    tournament: &NewTournament,
+                ) -> Result<bool, sqlx::Error> {
+                    let created = sqlx::query(sql::INSERT_TOURNAMENT)
+                        .bind(tournament.code.as_str())
+                        .bind(tournament.mode.as_str())
+                        .bind(to_micros(tournament.opens))
+                        .bind(to_micros(tournament.closes))
+                        .bind(tournament.capacity)
+                        .bind(tournament.whitelist_only)
+                        .bind(to_micros(tournament.now))
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(created.rows_affected() == 1)
+                }
+
+                /// Closes a tournament unless it is closed.
+                pub(super) async fn close_tournament_sql(
+                    &self,
+                    code: &TournamentCode,
+                    now: OffsetDateTime,
+                ) -> Result<Closing, sqlx::Error> {
+                    let closed = sqlx::query(sql::CLOSE_TOURNAMENT)
+                        .bind(code.as_str())
+                        .bind(to_micros(now))
+                        .execute(&self.pool)
+                        .await?;
+                    if closed.rows_affected() == 1 {
+                        return Ok(Closing::Closed);
+                    }
+                    Ok(if self.tournament_sql(code).await?.is_some() {
+                        Closing::AlreadyClosed
+                    } else {
+                        Closing::Unknown
+                    })
+                }
+
+                /// The tournament with this code.
+                pub(super) async fn tournament_sql(
+                    &self,
+                    code: &TournamentCode,
+                ) -> Result<Option<Tournament>, sqlx::Error> {
+                    sqlx::query_as::<_, TournamentRow>(sql::TOURNAMENT)
+                        .bind(code.as_str())
+                        .fetch_optional(&self.pool)
+                        .await?
+                        .map(TournamentRow::into_tournament)
+                        .transpose()
+                        .map_err(decode)
+                }
+
+                /// Whether the account is on the tournament's whitelist and joined it.
+                pub(super) async fn tournament_standing_sql(
+                    &self,
+                    code: &TournamentCode,
+                    account: AccountId,
+                ) -> Result<TournamentStanding, sqlx::Error> {
+                    let whitelisted = sqlx::query_scalar::<_, i64>(sql::IS_WHITELISTED)
+                        .bind(code.as_str())
+                        .bind(account.0)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    let joined = sqlx::query_scalar::<_, i64>(sql::HAS_JOINED)
+                        .bind(code.as_str())
+                        .bind(account.0)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    Ok(TournamentStanding {
+                        whitelisted: whitelisted.is_some(),
+                        joined: joined.is_some(),
+                    })
+                }
+
+                /// Registers the account for the tournament, atomically against capacity.
+                pub(super) async fn join_tournament_sql(
+                    &self,
+                    code: &TournamentCode,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Result<Tournament, TournamentRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = join_in(&mut tx, code, account, now).await?;
+                    settle(tx, outcome).await
+                }
+
+                /// The tournament's whitelist, or `None` without the tournament.
+                pub(super) async fn whitelist_sql(
+                    &self,
+                    code: &TournamentCode,
+                ) -> Result<Option<Vec<FriendCode>>, sqlx::Error> {
+                    if self.tournament_sql(code).await?.is_none() {
+                        return Ok(None);
+                    }
+                    let rows = sqlx::query_as::<_, FriendCodeRow>(sql::WHITELIST)
+                        .bind(code.as_str())
+                        .fetch_all(&self.pool)
+                        .await?;
+                    rows.into_iter()
+                        .map(FriendCodeRow::into_friend_code)
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(Some)
+                        .map_err(decode)
+                }
+
+                /// Edits the whitelist in one transaction, with the tournament's row locked so
+                /// that concurrent edits apply one after the other.
+                pub(super) async fn edit_whitelist_sql(
+                    &self,
+                    edit: &WhitelistEdit,
+                ) -> Result<Option<WhitelistEdited>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = edit_whitelist_in(&mut tx, edit).await?;
+                    settle(tx, outcome.ok_or(())).await.map(Result::ok)
+                }
+
+                /// With an account: its clan and the clans that invited it; without one: the
+                /// largest clans, at most `limit`.
+                pub(super) async fn clans_available_sql(
+                    &self,
+                    account: Option<AccountId>,
+                    limit: i64,
+                ) -> Result<Vec<Clan>, sqlx::Error> {
+                    let rows = match account {
+                        Some(account) => {
+                            sqlx::query_as::<_, ClanRow>(sql::CLANS_FOR_ACCOUNT)
+                                .bind(account.0)
+                                .fetch_all(&self.pool)
+                                .await?
+                        }
+                        None => {
+                            sqlx::query_as::<_, ClanRow>(sql::LARGEST_CLANS)
+                                .bind(limit)
+                                .fetch_all(&self.pool)
+                                .await?
+                        }
+                    };
+                    ClanRow::into_clans(rows).map_err(decode)
+                }
+
+                /// The clan the account is a member of.
+                pub(super) async fn clan_of_sql(
+                    &self,
+                    account: AccountId,
+                ) -> Result<Option<Clan>, sqlx::Error> {
+                    let rows = sqlx::query_as::<_, ClanRow>(sql::CLAN_OF)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(ClanRow::into_clans(rows).map_err(decode)?.pop())
+                }
+
+                /// Creates a clan with its creator as the first member.
+                pub(super) async fn create_clan_sql(
+                    &self,
+                    clan: &NewClan,
+                ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = create_clan_in(&mut tx, clan).await?;
+                    settle(tx, outcome).await
+                }
+
+                /// Invites `invitee` to the clan on behalf of its member `inviter`.
+                pub(super) async fn invite_to_clan_sql(
+                    &self,
+                    clan: ClanId,
+                    inviter: AccountId,
+                    invitee: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = invite_in(&mut tx, clan, inviter, invitee, now).await?;
+                    settle(tx, outcome).await
+                }
+
+                /// Makes an invited account a member, using up its invitation.
+                pub(super) async fn join_clan_sql(
+                    &self,
+                    clan: ClanId,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = join_clan_in(&mut tx, clan, account, now).await?;
+                    settle(tx, outcome).await
+                }
+
+                /// Takes a member out of the clan; the `clan_member_left` trigger hands the
+                /// clan on or dissolves it.
+                pub(super) async fn leave_clan_sql(
+                    &self,
+                    clan: ClanId,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Result<ClanLeft, ClanRefusal>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let outcome = leave_clan_in(&mut tx, clan, account, now).await?;
+                    settle(tx, outcome).await
+                }
+            }
+
+            /// Corrupt data met in a query, as the sqlx error that ends the operation.
+            fn decode(error: StoreError) -> sqlx::Error {
+                sqlx::Error::Decode(Box::new(error))
+            }
+
+            /// Commits when the operation succeeded and rolls back when it was refused.
+            async fn settle<T, R>(
+                tx: Transaction<'_, $db>,
+                outcome: Result<T, R>,
+            ) -> Result<Result<T, R>, sqlx::Error> {
+                if outcome.is_ok() {
+                    tx.commit().await?;
+                } else {
+                    tx.rollback().await?;
+                }
+                Ok(outcome)
+            }
+
+            /// Whether the account is banned; `None` when it does not exist.
+            async fn is_banned(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<Option<bool>, sqlx::Error> {
+                sqlx::query_scalar::<_, bool>(sql::IS_BANNED)
+                    .bind(account.0)
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+
+            /// The id of the account with this friend code.
+            async fn account_id(
+                tx: &mut Transaction<'_, $db>,
+                code: &FriendCode,
+            ) -> Result<Option<i64>, sqlx::Error> {
+                sqlx::query_scalar::<_, i64>(sql::ACCOUNT_ID_BY_FRIEND_CODE)
+                    .bind(code.name())
+                    .bind(i32::from(code.digits()))
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+
+            async fn vote_in(
+                tx: &mut Transaction<'_, $db>,
+                vote: &Vote,
+            ) -> Result<Result<(), VoteRefusal>, sqlx::Error> {
+                match is_banned(tx, vote.account).await? {
+                    None => return Ok(Err(VoteRefusal::NoAccount)),
+                    Some(true) => return Ok(Err(VoteRefusal::Banned)),
+                    Some(false) => {}
+                }
+                let window = sqlx::query_as::<_, WindowRow>(sql::POLL_WINDOW)
+                    .bind(vote.poll.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(window) = window else {
+                    return Ok(Err(VoteRefusal::UnknownPoll));
+                };
+                if let Err(not_open) = window.into_window().map_err(decode)?.check(vote.now) {
+                    return Ok(Err(VoteRefusal::NotOpen(not_open)));
+                }
+                let option = sqlx::query_scalar::<_, i64>(sql::POLL_HAS_OPTION)
+                    .bind(vote.poll.0)
+                    .bind(vote.option.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                if option.is_none() {
+                    return Ok(Err(VoteRefusal::UnknownOption));
+                }
+                let recorded = sqlx::query(sql::INSERT_VOTE)
+                    .bind(vote.poll.0)
+                    .bind(vote.account.0)
+                    .bind(vote.option.0)
+                    .bind(to_micros(vote.now))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(if recorded.rows_affected() == 1 {
+                    Ok(())
+                } else {
+                    Err(VoteRefusal::AlreadyVoted)
+                })
+            }
+
+            /// The entry is inserted before the place is taken, so that a second join of one
+            /// account is refused by the primary key and never takes a place.
+            async fn join_in(
+                tx: &mut Transaction<'_, $db>,
+                code: &TournamentCode,
+                account: AccountId,
+                now: OffsetDateTime,
+            ) -> Result<Result<Tournament, TournamentRefusal>, sqlx::Error> {
+                match is_banned(tx, account).await? {
+                    None => return Ok(Err(TournamentRefusal::NoAccount)),
+                    Some(true) => return Ok(Err(TournamentRefusal::Banned)),
+                    Some(false) => {}
+                }
+                let row = sqlx::query_as::<_, TournamentRow>(sql::TOURNAMENT)
+                    .bind(code.as_str())
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(row) = row else {
+                    return Ok(Err(TournamentRefusal::Unknown));
+                };
+                let tournament = row.into_tournament().map_err(decode)?;
+                let whitelisted = sqlx::query_scalar::<_, i64>(sql::IS_WHITELISTED)
+                    .bind(code.as_str())
+                    .bind(account.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let joined = sqlx::query_scalar::<_, i64>(sql::HAS_JOINED)
+                    .bind(code.as_str())
+                    .bind(account.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let standing = TournamentStanding {
+                    whitelisted: whitelisted.is_some(),
+                    joined: joined.is_some(),
+                };
+                if let Err(refusal) = tournament.admits(standing, now) {
+                    return Ok(Err(refusal));
+                }
+                let entered = sqlx::query(sql::INSERT_ENTRY)
+                    .bind(code.as_str())
+                    .bind(account.0)
+                    .bind(to_micros(now))
+                    .execute(&mut **tx)
+                    .await?;
+                if entered.rows_affected() == 0 {
+                    return Ok(Err(TournamentRefusal::AlreadyJoined));
+                }
+                let entrants = sqlx::query_scalar::<_, i64>(sql::TAKE_PLACE)
+                    .bind(code.as_str())
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                Ok(match entrants {
+                    Some(entrants) => Ok(Tournament {
+                        entrants,
+                        ..tournament
+                    }),
+                    None => Err(TournamentRefusal::Full {
+                        capacity: tournament.capacity,
+                    }),
+                })
+            }
+
+            /// `None` without the tournament.
+            async fn edit_whitelist_in(
+                tx: &mut Transaction<'_, $db>,
+                edit: &WhitelistEdit,
+            ) -> Result<Option<WhitelistEdited>, sqlx::Error> {
+                let code = edit.code.as_str();
+                let locked = sqlx::query_scalar::<_, String>(sql::LOCK_TOURNAMENT)
+                    .bind(code)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                if locked.is_none() {
+                    return Ok(None);
+                }
+                if edit.replace {
+                    sqlx::query(sql::CLEAR_WHITELIST)
+                        .bind(code)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                let mut unknown: Vec<FriendCode> = Vec::new();
+                let mut note_unknown = |friend_code: &FriendCode| {
+                    if !unknown.contains(friend_code) {
+                        unknown.push(friend_code.clone());
+                    }
+                };
+                for friend_code in &edit.remove {
+                    match account_id(tx, friend_code).await? {
+                        Some(account) => {
+                            sqlx::query(sql::WHITELIST_REMOVE)
+                                .bind(code)
+                                .bind(account)
+                                .execute(&mut **tx)
+                                .await?;
+                        }
+                        None => note_unknown(friend_code),
+                    }
+                }
+                for friend_code in &edit.add {
+                    match account_id(tx, friend_code).await? {
+                        Some(account) => {
+                            sqlx::query(sql::WHITELIST_ADD)
+                                .bind(code)
+                                .bind(account)
+                                .bind(to_micros(edit.now))
+                                .execute(&mut **tx)
+                                .await?;
+                        }
+                        None => note_unknown(friend_code),
+                    }
+                }
+                let whitelist = sqlx::query_as::<_, FriendCodeRow>(sql::WHITELIST)
+                    .bind(code)
+                    .fetch_all(&mut **tx)
+                    .await?
+                    .into_iter()
+                    .map(FriendCodeRow::into_friend_code)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(decode)?;
+                Ok(Some(WhitelistEdited { whitelist, unknown }))
+            }
+
+            /// A clan with its members, read inside the transaction.
+            async fn clan_in(
+                tx: &mut Transaction<'_, $db>,
+                clan: i64,
+            ) -> Result<Clan, sqlx::Error> {
+                let rows = sqlx::query_as::<_, ClanRow>(sql::CLAN)
+                    .bind(clan)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                ClanRow::into_clans(rows)
+                    .map_err(decode)?
+                    .pop()
+                    .ok_or(sqlx::Error::RowNotFound)
+            }
+
+            /// The clan an account is a member of.
+            async fn clan_of_in(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<Option<i64>, sqlx::Error> {
+                sqlx::query_scalar::<_, i64>(sql::CLAN_OF_ACCOUNT)
+                    .bind(account.0)
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+
+            /// Locks the clan's row; its most members, `None` without the clan.
+            async fn lock_clan(
+                tx: &mut Transaction<'_, $db>,
+                clan: ClanId,
+                now: OffsetDateTime,
+            ) -> Result<Option<i64>, sqlx::Error> {
+                sqlx::query_scalar::<_, i64>(sql::LOCK_CLAN)
+                    .bind(clan.0)
+                    .bind(to_micros(now))
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+
+            /// `Ok(())` when the account exists and is not banned.
+            async fn may_act(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
+                Ok(match is_banned(tx, account).await? {
+                    None => Err(ClanRefusal::NoAccount),
+                    Some(true) => Err(ClanRefusal::Banned),
+                    Some(false) => Ok(()),
+                })
+            }
+
+            async fn create_clan_in(
+                tx: &mut Transaction<'_, $db>,
+                clan: &NewClan,
+            ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
+                if let Err(refusal) = may_act(tx, clan.creator).await? {
+                    return Ok(Err(refusal));
+                }
+                if clan_of_in(tx, clan.creator).await?.is_some() {
+                    return Ok(Err(ClanRefusal::AlreadyInClan));
+                }
+                let now = to_micros(clan.now);
+                let id = sqlx::query_scalar::<_, i64>(sql::INSERT_CLAN)
+                    .bind(&clan.tag)
+                    .bind(&clan.name)
+                    .bind(&clan.description)
+                    .bind(clan.creator.0)
+                    .bind(clan.max_members)
+                    .bind(now)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                let Some(id) = id else {
+                    return Ok(Err(ClanRefusal::TagTaken));
+                };
+                let member = sqlx::query(sql::INSERT_MEMBER)
+                    .bind(id)
+                    .bind(clan.creator.0)
+                    .bind(now)
+                    .execute(&mut **tx)
+                    .await?;
+                if member.rows_affected() == 0 {
+                    return Ok(Err(ClanRefusal::AlreadyInClan));
+                }
+                Ok(Ok(clan_in(tx, id).await?))
+            }
+
+            async fn invite_in(
+                tx: &mut Transaction<'_, $db>,
+                clan: ClanId,
+                inviter: AccountId,
+                invitee: AccountId,
+                now: OffsetDateTime,
+            ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
+                if let Err(refusal) = may_act(tx, inviter).await? {
+                    return Ok(Err(refusal));
+                }
+                if lock_clan(tx, clan, now).await?.is_none() {
+                    return Ok(Err(ClanRefusal::UnknownClan));
+                }
+                if clan_of_in(tx, inviter).await? != Some(clan.0) {
+                    return Ok(Err(ClanRefusal::NotMember));
+                }
+                let invitee_clan = sqlx::query_scalar::<_, Option<i64>>(sql::ACCOUNT_AND_CLAN)
+                    .bind(invitee.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                match invitee_clan {
+                    None => return Ok(Err(ClanRefusal::UnknownUser)),
+                    Some(Some(theirs)) if theirs == clan.0 => {
+                        return Ok(Err(ClanRefusal::AlreadyMember));
+                    }
+                    Some(_) => {}
+                }
+                let invited = sqlx::query(sql::INSERT_INVITE)
+                    .bind(clan.0)
+                    .bind(invitee.0)
+                    .bind(inviter.0)
+                    .bind(to_micros(now))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(if invited.rows_affected() == 1 {
+                    Ok(())
+                } else {
+                    Err(ClanRefusal::AlreadyInvited)
+                })
+            }
+
+            async fn join_clan_in(
+                tx: &mut Transaction<'_, $db>,
+                clan: ClanId,
+                account: AccountId,
+                now: OffsetDateTime,
+            ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
+                if let Err(refusal) = may_act(tx, account).await? {
+                    return Ok(Err(refusal));
+                }
+                let Some(max_members) = lock_clan(tx, clan, now).await? else {
+                    return Ok(Err(ClanRefusal::UnknownClan));
+                };
+                if clan_of_in(tx, account).await?.is_some() {
+                    return Ok(Err(ClanRefusal::AlreadyInClan));
+                }
+                let invitation = sqlx::query(sql::DELETE_INVITE)
+                    .bind(clan.0)
+                    .bind(account.0)
+                    .execute(&mut **tx)
+                    .await?;
+                if invitation.rows_affected() == 0 {
+                    return Ok(Err(ClanRefusal::NotInvited));
+                }
+                let members = sqlx::query_scalar::<_, i64>(sql::MEMBER_COUNT)
+                    .bind(clan.0)
+                    .fetch_one(&mut **tx)
+                    .await?;
+                if members >= max_members {
+                    return Ok(Err(ClanRefusal::Full));
+                }
+                let joined = sqlx::query(sql::INSERT_MEMBER)
+                    .bind(clan.0)
+                    .bind(account.0)
+                    .bind(to_micros(now))
+                    .execute(&mut **tx)
+                    .await?;
+                if joined.rows_affected() == 0 {
+                    return Ok(Err(ClanRefusal::AlreadyInClan));
+                }
+                Ok(Ok(clan_in(tx, clan.0).await?))
+            }
+
+            async fn leave_clan_in(
+                tx: &mut Transaction<'_, $db>,
+                clan: ClanId,
+                account: AccountId,
+                now: OffsetDateTime,
+            ) -> Result<Result<ClanLeft, ClanRefusal>, sqlx::Error> {
+                if lock_clan(tx, clan, now).await?.is_none() {
+                    return Ok(Err(ClanRefusal::UnknownClan));
+                }
+                let left = sqlx::query(sql::DELETE_MEMBER)
+                    .bind(clan.0)
+                    .bind(account.0)
+                    .execute(&mut **tx)
+                    .await?;
+                if left.rows_affected() == 0 {
+                    return Ok(Err(ClanRefusal::NotMember));
+                }
+                let remains = sqlx::query_scalar::<_, i64>(sql::CLAN_EXISTS)
+                    .bind(clan.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                Ok(Ok(if remains.is_some() {
+                    ClanLeft::Left
+                } else {
+                    ClanLeft::Dissolved
+                }))
+            }
+        }
+    };
+}
+
+pub(crate) use impl_community;

@@ -1,0 +1,846 @@
+//! The store contract of polls, tournaments, whitelists, clans and the operator's account
+//! changes, run against SQLite and PostgreSQL, each test on its own fresh database.
+
+use std::sync::Arc;
+
+use safezone_core::domain::{FriendCode, UserKey};
+use safezone_core::store::{
+    Account, AccountId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption, NewSignIn,
+    NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentMode, TournamentRefusal,
+    Vote, VoteRefusal, WhitelistEdit,
+};
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+
+safezone_storage::store_conformance!(
+    roles_and_bans_change_and_report_unknown_accounts,
+    polls_round_trip_and_count_votes,
+    votes_check_account_window_and_option,
+    concurrent_votes_of_one_account_count_once,
+    polls_to_vote_leave_out_voted_closed_and_other_windows,
+    tournaments_are_created_once_and_closed,
+    joins_check_window_whitelist_and_duplicates,
+    concurrent_joins_never_pass_capacity,
+    whitelist_edits_report_unknown_codes_and_replace,
+    clans_keep_one_clan_per_account_and_unique_tags,
+    clan_invitations_and_joins,
+    leaving_hands_the_clan_on_and_the_last_dissolves_it,
+    deleting_the_leaders_account_hands_the_clan_on,
+    clans_available_lists_own_and_inviting_or_largest,
+);
+
+const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00 UTC);
+
+fn hours(n: i64) -> Duration {
+    Duration::hours(n)
+}
+
+/// A new device account with friend code `code`.
+async fn account(store: &Arc<dyn Store>, code: &str) -> Account {
+    let friend_code = FriendCode::parse(code).expect("a valid friend code");
+    store
+        .sign_in(NewSignIn {
+            provider: "device".to_owned(),
+            identifier: format!("device-{code}"),
+            name: Some(friend_code.name().to_owned()),
+            avatar: None,
+            email: None,
+            friend_code_candidates: vec![friend_code],
+            key_hash: UserKey::generate().hash(),
+            key_expires: NOW + Duration::days(30),
+            now: NOW,
+        })
+        .await
+        .expect("sign-in succeeds")
+        .account
+}
+
+/// `count` new accounts, `Player#0000` upwards.
+async fn accounts(store: &Arc<dyn Store>, count: u16) -> Vec<Account> {
+    let mut all = Vec::new();
+    for n in 0..count {
+        all.push(account(store, &format!("Player#{n:04}")).await);
+    }
+    all
+}
+
+/// Waits for every spawned store call, in order; they ran concurrently.
+async fn finish<T>(
+    tasks: Vec<tokio::task::JoinHandle<Result<T, safezone_core::store::StoreError>>>,
+) -> Vec<T> {
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(task.await.expect("task").expect("no store error"));
+    }
+    outcomes
+}
+
+fn poll(question: &str, opens: OffsetDateTime, closes: OffsetDateTime) -> NewPoll {
+    NewPoll {
+        question: question.to_owned(),
+        options: ["Red:#ff0000", "Blue:#0000ff"]
+            .iter()
+            .map(|text| {
+                let (name, color) = text.split_once(':').expect("name:colour");
+                NewPollOption {
+                    name: name.to_owned(),
+                    color_code: color.to_owned(),
+                }
+            })
+            .collect(),
+        opens,
+        closes,
+        now: NOW,
+    }
+}
+
+fn code(text: &str) -> TournamentCode {
+    TournamentCode::parse(text).expect("a valid tournament code")
+}
+
+fn tournament(text: &str, capacity: i64, whitelist_only: bool) -> NewTournament {
+    NewTournament {
+        code: code(text),
+        mode: TournamentMode::Squad,
+        opens: NOW - hours(1),
+        closes: NOW + hours(1),
+        capacity,
+        whitelist_only,
+        now: NOW,
+    }
+}
+
+fn clan(creator: &Account, tag: &str) -> NewClan {
+    NewClan {
+        creator: creator.id,
+        tag: tag.to_owned(),
+        name: format!("The {tag}"),
+        description: None,
+        max_members: 3,
+        now: NOW,
+    }
+}
+
+async fn roles_and_bans_change_and_report_unknown_accounts(store: Arc<dyn Store>) {
+    let ace = account(&store, "Ace#0001").await;
+    assert!(store.set_role(ace.id, Role::Admin).await.expect("set role"));
+    assert!(store.set_banned(ace.id, true).await.expect("ban"));
+    let stored = store.account(ace.id).await.expect("read").expect("exists");
+    assert_eq!((stored.role, stored.is_banned), (Role::Admin, true));
+    assert!(
+        store
+            .set_role(ace.id, Role::Player)
+            .await
+            .expect("set role")
+    );
+    assert!(store.set_banned(ace.id, false).await.expect("unban"));
+    let stored = store.account(ace.id).await.expect("read").expect("exists");
+    assert_eq!((stored.role, stored.is_banned), (Role::Player, false));
+    let nobody = AccountId(ace.id.0 + 1000);
+    assert!(!store.set_role(nobody, Role::Admin).await.expect("set role"));
+    assert!(!store.set_banned(nobody, true).await.expect("ban"));
+}
+
+async fn polls_round_trip_and_count_votes(store: Arc<dyn Store>) {
+    let created = store
+        .create_poll(poll("Colour?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll created");
+    assert_eq!(created.question, "Colour?");
+    let names: Vec<&str> = created.options.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["Red", "Blue"]);
+    assert_eq!(created.options[0].color_code, "#ff0000");
+    assert_eq!(created.window.opens, NOW - hours(1));
+    assert_eq!(created.window.closed_at, None);
+
+    let players = accounts(&store, 3).await;
+    for (player, option) in players.iter().zip([1, 0, 1]) {
+        let vote = Vote {
+            account: player.id,
+            poll: created.id,
+            option: created.options[option].id,
+            now: NOW,
+        };
+        assert_eq!(store.vote(vote).await.expect("vote"), Ok(()));
+    }
+    let results = store
+        .poll_results(created.id)
+        .await
+        .expect("results")
+        .expect("the poll exists");
+    assert_eq!(results.poll, created);
+    assert_eq!(results.votes, [1, 2]);
+    assert_eq!(
+        store
+            .poll_results(PollId(created.id.0 + 100))
+            .await
+            .expect("results"),
+        None
+    );
+
+    assert_eq!(
+        store.close_poll(created.id, NOW).await.expect("close"),
+        Closing::Closed
+    );
+    assert_eq!(
+        store.close_poll(created.id, NOW).await.expect("close"),
+        Closing::AlreadyClosed
+    );
+    assert_eq!(
+        store
+            .close_poll(PollId(created.id.0 + 100), NOW)
+            .await
+            .expect("close"),
+        Closing::Unknown
+    );
+    let closed = store.poll_results(created.id).await.expect("results");
+    assert_eq!(closed.and_then(|r| r.poll.window.closed_at), Some(NOW));
+}
+
+async fn votes_check_account_window_and_option(store: Arc<dyn Store>) {
+    let open = store
+        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll created");
+    let other = store
+        .create_poll(poll("Other?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll created");
+    let ace = account(&store, "Ace#0001").await;
+    let vote = |poll: &safezone_core::store::Poll, option: usize, now| Vote {
+        account: ace.id,
+        poll: poll.id,
+        option: poll.options[option].id,
+        now,
+    };
+    let refused = |result| match result {
+        Ok(Err(refusal)) => refusal,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+
+    let foreign = Vote {
+        option: other.options[0].id,
+        ..vote(&open, 0, NOW)
+    };
+    assert_eq!(
+        refused(store.vote(foreign).await),
+        VoteRefusal::UnknownOption
+    );
+    let unknown = Vote {
+        poll: PollId(other.id.0 + 100),
+        ..vote(&open, 0, NOW)
+    };
+    assert_eq!(refused(store.vote(unknown).await), VoteRefusal::UnknownPoll);
+    assert_eq!(
+        refused(store.vote(vote(&open, 0, NOW - hours(2))).await),
+        VoteRefusal::NotOpen(NotOpen::Upcoming {
+            opens: NOW - hours(1)
+        })
+    );
+    assert_eq!(
+        refused(store.vote(vote(&open, 0, NOW + hours(1))).await),
+        VoteRefusal::NotOpen(NotOpen::Ended {
+            closes: NOW + hours(1)
+        })
+    );
+
+    store.set_banned(ace.id, true).await.expect("ban");
+    assert_eq!(
+        refused(store.vote(vote(&open, 0, NOW)).await),
+        VoteRefusal::Banned
+    );
+    store.set_banned(ace.id, false).await.expect("unban");
+
+    assert_eq!(store.vote(vote(&open, 1, NOW)).await.expect("vote"), Ok(()));
+    assert_eq!(
+        refused(store.vote(vote(&open, 0, NOW)).await),
+        VoteRefusal::AlreadyVoted
+    );
+    let results = store.poll_results(open.id).await.expect("results");
+    assert_eq!(results.map(|r| r.votes), Some(vec![0, 1]));
+
+    store.close_poll(other.id, NOW).await.expect("close");
+    assert_eq!(
+        refused(store.vote(vote(&other, 0, NOW)).await),
+        VoteRefusal::NotOpen(NotOpen::Closed { at: NOW })
+    );
+    store.delete_account(ace.id).await.expect("delete");
+    assert_eq!(
+        refused(store.vote(vote(&open, 0, NOW)).await),
+        VoteRefusal::NoAccount
+    );
+    let results = store.poll_results(open.id).await.expect("results");
+    assert_eq!(
+        results.map(|r| r.votes),
+        Some(vec![0, 0]),
+        "a deleted account's vote goes with it"
+    );
+}
+
+async fn concurrent_votes_of_one_account_count_once(store: Arc<dyn Store>) {
+    let created = store
+        .create_poll(poll("Once?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll created");
+    let ace = account(&store, "Ace#0001").await;
+    let votes = (0..20).map(|n| {
+        let store = Arc::clone(&store);
+        let vote = Vote {
+            account: ace.id,
+            poll: created.id,
+            option: created.options[n % 2].id,
+            now: NOW,
+        };
+        tokio::spawn(async move { store.vote(vote).await })
+    });
+    let outcomes = finish(votes.collect()).await;
+    assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1);
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| matches!(o, Ok(()) | Err(VoteRefusal::AlreadyVoted)))
+    );
+    let results = store.poll_results(created.id).await.expect("results");
+    assert_eq!(results.map(|r| r.votes.iter().sum::<i64>()), Some(1));
+}
+
+async fn polls_to_vote_leave_out_voted_closed_and_other_windows(store: Arc<dyn Store>) {
+    let voted = store
+        .create_poll(poll("Voted?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll");
+    let open = store
+        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll");
+    let closed = store
+        .create_poll(poll("Closed?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll");
+    store
+        .create_poll(poll("Later?", NOW + hours(1), NOW + hours(2)))
+        .await
+        .expect("poll");
+    store
+        .create_poll(poll("Over?", NOW - hours(2), NOW))
+        .await
+        .expect("poll");
+    store.close_poll(closed.id, NOW).await.expect("close");
+    let ace = account(&store, "Ace#0001").await;
+    let bee = account(&store, "Bee#0001").await;
+    let vote = Vote {
+        account: ace.id,
+        poll: voted.id,
+        option: voted.options[0].id,
+        now: NOW,
+    };
+    assert_eq!(store.vote(vote).await.expect("vote"), Ok(()));
+
+    let for_ace = store.polls_to_vote(ace.id, NOW).await.expect("polls");
+    assert_eq!(for_ace, std::slice::from_ref(&open));
+    let for_bee: Vec<PollId> = store
+        .polls_to_vote(bee.id, NOW)
+        .await
+        .expect("polls")
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(for_bee, [voted.id, open.id]);
+}
+
+async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
+    assert!(
+        store
+            .create_tournament(tournament("Spring-Cup", 10, true))
+            .await
+            .expect("create")
+    );
+    assert!(
+        !store
+            .create_tournament(tournament("spring-cup", 5, false))
+            .await
+            .expect("create"),
+        "the code is taken, in any letter case"
+    );
+    let stored = store
+        .tournament(&code("SPRING-CUP"))
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(stored.code.as_str(), "spring-cup");
+    assert_eq!(stored.mode, TournamentMode::Squad);
+    assert_eq!((stored.capacity, stored.entrants), (10, 0));
+    assert!(stored.whitelist_only);
+    assert_eq!(stored.window.opens, NOW - hours(1));
+    assert_eq!(store.tournament(&code("nope")).await.expect("read"), None);
+
+    assert_eq!(
+        store
+            .close_tournament(&code("spring-cup"), NOW)
+            .await
+            .expect("close"),
+        Closing::Closed
+    );
+    assert_eq!(
+        store
+            .close_tournament(&code("spring-cup"), NOW)
+            .await
+            .expect("close"),
+        Closing::AlreadyClosed
+    );
+    assert_eq!(
+        store
+            .close_tournament(&code("nope"), NOW)
+            .await
+            .expect("close"),
+        Closing::Unknown
+    );
+}
+
+async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
+    store
+        .create_tournament(tournament("listed", 2, true))
+        .await
+        .expect("create");
+    let [ace, bee, cat, dog] = ["Ace#0001", "Bee#0001", "Cat#0001", "Dog#0001"];
+    let (ace, bee, cat, dog) = (
+        account(&store, ace).await,
+        account(&store, bee).await,
+        account(&store, cat).await,
+        account(&store, dog).await,
+    );
+    let listed = code("listed");
+    let join = |account: AccountId, now| {
+        let store = Arc::clone(&store);
+        let listed = listed.clone();
+        async move {
+            store
+                .join_tournament(&listed, account, now)
+                .await
+                .expect("no store error")
+        }
+    };
+    assert_eq!(
+        join(ace.id, NOW).await,
+        Err(TournamentRefusal::NotWhitelisted)
+    );
+    let edit = WhitelistEdit {
+        code: listed.clone(),
+        replace: false,
+        add: vec![
+            ace.friend_code.clone(),
+            bee.friend_code.clone(),
+            cat.friend_code.clone(),
+            dog.friend_code.clone(),
+        ],
+        remove: Vec::new(),
+        now: NOW,
+    };
+    store.edit_whitelist(edit).await.expect("edit");
+    assert_eq!(
+        join(ace.id, NOW - hours(2)).await,
+        Err(TournamentRefusal::NotOpen(NotOpen::Upcoming {
+            opens: NOW - hours(1)
+        }))
+    );
+    assert_eq!(
+        join(ace.id, NOW + hours(1)).await,
+        Err(TournamentRefusal::NotOpen(NotOpen::Ended {
+            closes: NOW + hours(1)
+        }))
+    );
+    store.set_banned(dog.id, true).await.expect("ban");
+    assert_eq!(join(dog.id, NOW).await, Err(TournamentRefusal::Banned));
+
+    let joined = join(ace.id, NOW).await.expect("ace joins");
+    assert_eq!(joined.entrants, 1);
+    assert_eq!(
+        join(ace.id, NOW).await,
+        Err(TournamentRefusal::AlreadyJoined)
+    );
+    let standing = store
+        .tournament_standing(&listed, ace.id)
+        .await
+        .expect("standing");
+    assert!(standing.joined && standing.whitelisted);
+    assert_eq!(join(bee.id, NOW).await.map(|t| t.entrants), Ok(2));
+    assert_eq!(
+        join(cat.id, NOW).await,
+        Err(TournamentRefusal::Full { capacity: 2 })
+    );
+    assert_eq!(
+        join(ace.id, NOW).await,
+        Err(TournamentRefusal::AlreadyJoined),
+        "an entrant is told it joined, also when full"
+    );
+    let stored = store.tournament(&listed).await.expect("read");
+    assert_eq!(stored.map(|t| t.entrants), Some(2));
+
+    store.close_tournament(&listed, NOW).await.expect("close");
+    assert_eq!(
+        join(cat.id, NOW).await,
+        Err(TournamentRefusal::NotOpen(NotOpen::Closed { at: NOW }))
+    );
+    let unknown = store
+        .join_tournament(&code("nope"), cat.id, NOW)
+        .await
+        .expect("no store error");
+    assert_eq!(unknown, Err(TournamentRefusal::Unknown));
+}
+
+async fn concurrent_joins_never_pass_capacity(store: Arc<dyn Store>) {
+    store
+        .create_tournament(tournament("rush", 10, false))
+        .await
+        .expect("create");
+    let players = accounts(&store, 30).await;
+    let joins = players.iter().flat_map(|player| {
+        // Each player tries twice at once: a double join must not take a second place.
+        [player.id, player.id].map(|id| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.join_tournament(&code("rush"), id, NOW).await })
+        })
+    });
+    let outcomes = finish(joins.collect()).await;
+    assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 10);
+    assert!(outcomes.iter().all(|o| matches!(
+        o,
+        Ok(_) | Err(TournamentRefusal::Full { .. } | TournamentRefusal::AlreadyJoined)
+    )));
+    let stored = store.tournament(&code("rush")).await.expect("read");
+    assert_eq!(stored.map(|t| t.entrants), Some(10));
+}
+
+async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>) {
+    store
+        .create_tournament(tournament("listed", 5, true))
+        .await
+        .expect("create");
+    let ace = account(&store, "Ace#0001").await;
+    let bee = account(&store, "Bee#0001").await;
+    let ghost = FriendCode::parse("Ghost#0001").expect("valid");
+    let listed = code("listed");
+    let edit = |replace, add: Vec<FriendCode>, remove: Vec<FriendCode>| WhitelistEdit {
+        code: listed.clone(),
+        replace,
+        add,
+        remove,
+        now: NOW,
+    };
+    let lower_ace = FriendCode::parse("ACE#0001").expect("valid");
+    let edited = store
+        .edit_whitelist(edit(
+            false,
+            vec![
+                lower_ace,
+                ghost.clone(),
+                bee.friend_code.clone(),
+                ghost.clone(),
+            ],
+            Vec::new(),
+        ))
+        .await
+        .expect("edit")
+        .expect("the tournament exists");
+    assert_eq!(
+        edited.whitelist,
+        [ace.friend_code.clone(), bee.friend_code.clone()]
+    );
+    assert_eq!(edited.unknown, std::slice::from_ref(&ghost));
+
+    let edited = store
+        .edit_whitelist(edit(
+            false,
+            Vec::new(),
+            vec![ace.friend_code.clone(), ghost],
+        ))
+        .await
+        .expect("edit")
+        .expect("the tournament exists");
+    assert_eq!(edited.whitelist, std::slice::from_ref(&bee.friend_code));
+    assert_eq!(edited.unknown.len(), 1);
+
+    let edited = store
+        .edit_whitelist(edit(true, vec![ace.friend_code.clone()], Vec::new()))
+        .await
+        .expect("edit")
+        .expect("the tournament exists");
+    assert_eq!(edited.whitelist, std::slice::from_ref(&ace.friend_code));
+    assert_eq!(
+        store.whitelist(&listed).await.expect("read"),
+        Some(vec![ace.friend_code.clone()])
+    );
+    assert_eq!(store.whitelist(&code("nope")).await.expect("read"), None);
+    let missing = WhitelistEdit {
+        code: code("nope"),
+        ..edit(false, vec![ace.friend_code.clone()], Vec::new())
+    };
+    assert_eq!(store.edit_whitelist(missing).await.expect("edit"), None);
+}
+
+async fn clans_keep_one_clan_per_account_and_unique_tags(store: Arc<dyn Store>) {
+    let ace = account(&store, "Ace#0001").await;
+    let bee = account(&store, "Bee#0001").await;
+    let created = store
+        .create_clan(NewClan {
+            description: Some("We win.".to_owned()),
+            ..clan(&ace, "Abc")
+        })
+        .await
+        .expect("no store error")
+        .expect("created");
+    assert_eq!(created.tag, "Abc");
+    assert_eq!(created.name, "The Abc");
+    assert_eq!(created.description.as_deref(), Some("We win."));
+    assert_eq!(created.creator, ace.id);
+    assert_eq!(created.max_members, 3);
+    assert_eq!(created.created, NOW);
+    assert_eq!(created.members.len(), 1);
+    assert_eq!(created.members[0].account, ace.id);
+    assert_eq!(created.members[0].friend_code, ace.friend_code);
+    assert_eq!(created.members[0].status, "offline");
+
+    let refused = |result: Result<Result<_, ClanRefusal>, _>| match result {
+        Ok(Err(refusal)) => refusal,
+        Ok(Ok(clan)) => panic!("expected a refusal, got {clan:?}"),
+        Err(error) => panic!("store error {error}"),
+    };
+    assert_eq!(
+        refused(store.create_clan(clan(&bee, "ABC")).await),
+        ClanRefusal::TagTaken
+    );
+    assert_eq!(
+        refused(store.create_clan(clan(&ace, "Xyz")).await),
+        ClanRefusal::AlreadyInClan
+    );
+    store.set_banned(bee.id, true).await.expect("ban");
+    assert_eq!(
+        refused(store.create_clan(clan(&bee, "Xyz")).await),
+        ClanRefusal::Banned
+    );
+    assert_eq!(
+        store.clan_of(ace.id).await.expect("read"),
+        Some(created.clone())
+    );
+    assert_eq!(store.clan_of(bee.id).await.expect("read"), None);
+}
+
+async fn clan_invitations_and_joins(store: Arc<dyn Store>) {
+    let [ace, bee, cat, dog, eel] = ["Ace#0001", "Bee#0001", "Cat#0001", "Dog#0001", "Eel#0001"];
+    let ace = account(&store, ace).await;
+    let bee = account(&store, bee).await;
+    let cat = account(&store, cat).await;
+    let dog = account(&store, dog).await;
+    let eel = account(&store, eel).await;
+    let abc = store
+        .create_clan(clan(&ace, "Abc"))
+        .await
+        .expect("no store error")
+        .expect("created")
+        .id;
+    let invite = |inviter: AccountId, invitee: AccountId| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .invite_to_clan(abc, inviter, invitee, NOW)
+                .await
+                .expect("no store error")
+        }
+    };
+    let join = |account: AccountId| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .join_clan(abc, account, NOW)
+                .await
+                .expect("no store error")
+        }
+    };
+    assert_eq!(join(bee.id).await, Err(ClanRefusal::NotInvited));
+    assert_eq!(invite(bee.id, cat.id).await, Err(ClanRefusal::NotMember));
+    assert_eq!(
+        invite(ace.id, AccountId(eel.id.0 + 100)).await,
+        Err(ClanRefusal::UnknownUser)
+    );
+    assert_eq!(
+        invite(ace.id, ace.id).await,
+        Err(ClanRefusal::AlreadyMember)
+    );
+    assert_eq!(invite(ace.id, bee.id).await, Ok(()));
+    assert_eq!(
+        invite(ace.id, bee.id).await,
+        Err(ClanRefusal::AlreadyInvited)
+    );
+    let unknown = store
+        .invite_to_clan(
+            safezone_core::store::ClanId(abc.0 + 100),
+            ace.id,
+            bee.id,
+            NOW,
+        )
+        .await
+        .expect("no store error");
+    assert_eq!(unknown, Err(ClanRefusal::UnknownClan));
+
+    let joined = join(bee.id).await.expect("bee joins");
+    let members: Vec<AccountId> = joined.members.iter().map(|m| m.account).collect();
+    assert_eq!(members, [ace.id, bee.id]);
+    assert_eq!(join(bee.id).await, Err(ClanRefusal::AlreadyInClan));
+
+    // Members invite too; the clan holds at most 3.
+    assert_eq!(invite(bee.id, cat.id).await, Ok(()));
+    assert_eq!(invite(bee.id, dog.id).await, Ok(()));
+    join(cat.id).await.expect("cat joins");
+    assert_eq!(join(dog.id).await, Err(ClanRefusal::Full));
+
+    // A member of another clan may be invited, but joins only after leaving it.
+    store
+        .create_clan(clan(&eel, "Eel"))
+        .await
+        .expect("no store error")
+        .expect("created");
+    store
+        .leave_clan(abc, cat.id, NOW)
+        .await
+        .expect("no store error")
+        .expect("cat leaves");
+    assert_eq!(invite(ace.id, eel.id).await, Ok(()));
+    assert_eq!(join(eel.id).await, Err(ClanRefusal::AlreadyInClan));
+    store.set_banned(dog.id, true).await.expect("ban");
+    assert_eq!(join(dog.id).await, Err(ClanRefusal::Banned));
+}
+
+async fn leaving_hands_the_clan_on_and_the_last_dissolves_it(store: Arc<dyn Store>) {
+    let players = accounts(&store, 3).await;
+    let abc = store
+        .create_clan(clan(&players[0], "Abc"))
+        .await
+        .expect("no store error")
+        .expect("created")
+        .id;
+    for player in &players[1..] {
+        store
+            .invite_to_clan(abc, players[0].id, player.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("invited");
+        store
+            .join_clan(abc, player.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("joined");
+    }
+    let leave = |account: AccountId| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .leave_clan(abc, account, NOW)
+                .await
+                .expect("no store error")
+        }
+    };
+    assert_eq!(leave(players[0].id).await, Ok(ClanLeft::Left));
+    assert_eq!(leave(players[0].id).await, Err(ClanRefusal::NotMember));
+    let clan = store
+        .clan_of(players[1].id)
+        .await
+        .expect("read")
+        .expect("still a clan");
+    assert_eq!(
+        clan.creator, players[1].id,
+        "the longest-standing member leads"
+    );
+    assert_eq!(clan.members.len(), 2);
+    assert_eq!(leave(players[2].id).await, Ok(ClanLeft::Left));
+    assert_eq!(leave(players[1].id).await, Ok(ClanLeft::Dissolved));
+    assert_eq!(leave(players[1].id).await, Err(ClanRefusal::UnknownClan));
+    assert_eq!(store.clan_of(players[1].id).await.expect("read"), None);
+    // The tag is free again.
+    store
+        .create_clan(self::clan(&players[2], "ABC"))
+        .await
+        .expect("no store error")
+        .expect("created again");
+}
+
+async fn deleting_the_leaders_account_hands_the_clan_on(store: Arc<dyn Store>) {
+    let players = accounts(&store, 2).await;
+    let abc = store
+        .create_clan(clan(&players[0], "Abc"))
+        .await
+        .expect("no store error")
+        .expect("created")
+        .id;
+    store
+        .invite_to_clan(abc, players[0].id, players[1].id, NOW)
+        .await
+        .expect("no store error")
+        .expect("invited");
+    store
+        .join_clan(abc, players[1].id, NOW)
+        .await
+        .expect("no store error")
+        .expect("joined");
+    store.delete_account(players[0].id).await.expect("deleted");
+    let clan = store
+        .clan_of(players[1].id)
+        .await
+        .expect("read")
+        .expect("still a clan");
+    assert_eq!(clan.creator, players[1].id);
+    assert_eq!(clan.members.len(), 1);
+    store.delete_account(players[1].id).await.expect("deleted");
+    let available = store.clans_available(None, 100).await.expect("read");
+    assert!(available.is_empty(), "the clan is dissolved: {available:?}");
+}
+
+async fn clans_available_lists_own_and_inviting_or_largest(store: Arc<dyn Store>) {
+    let players = accounts(&store, 5).await;
+    let mut ids = Vec::new();
+    for (player, tag) in players.iter().zip(["Aaa", "Bbb", "Ccc"]) {
+        let created = store
+            .create_clan(clan(player, tag))
+            .await
+            .expect("no store error")
+            .expect("created");
+        ids.push(created.id);
+    }
+    // Ccc grows to two members; player 3 is invited to Aaa and Ccc, player 4 to nothing.
+    store
+        .invite_to_clan(ids[2], players[2].id, players[3].id, NOW)
+        .await
+        .expect("no store error")
+        .expect("invited");
+    store
+        .join_clan(ids[2], players[3].id, NOW)
+        .await
+        .expect("no store error")
+        .expect("joined");
+    store
+        .invite_to_clan(ids[0], players[0].id, players[3].id, NOW)
+        .await
+        .expect("no store error")
+        .expect("invited");
+
+    let largest: Vec<_> = store
+        .clans_available(None, 2)
+        .await
+        .expect("read")
+        .iter()
+        .map(|c| (c.id, c.members.len()))
+        .collect();
+    assert_eq!(largest, [(ids[2], 2), (ids[0], 1)]);
+    let for_member: Vec<_> = store
+        .clans_available(Some(players[3].id), 100)
+        .await
+        .expect("read")
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert_eq!(for_member, [ids[2], ids[0]], "its own clan first");
+    let for_loner = store
+        .clans_available(Some(players[4].id), 100)
+        .await
+        .expect("read");
+    assert!(for_loner.is_empty());
+}
