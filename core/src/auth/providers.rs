@@ -7,8 +7,9 @@ use oauth2::basic::BasicClient;
 use oauth2::{AuthUrl, TokenUrl};
 use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata};
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce, OAuth2TokenResponse,
-    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
+    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet,
+    EndpointSet, IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier,
+    RedirectUrl, Scope,
 };
 
 use super::config::{ProviderConfig, UserFields};
@@ -60,13 +61,7 @@ pub async fn authorize(
             client_secret,
             scopes,
         } => {
-            let metadata = discover(http, issuer).await?;
-            let client = CoreClient::from_provider_metadata(
-                metadata,
-                ClientId::new(client_id.clone()),
-                Some(ClientSecret::new(client_secret.clone())),
-            )
-            .set_redirect_uri(redirect);
+            let client = oidc_client(http, issuer, client_id, client_secret, redirect).await?;
             let (url, state, nonce) = client
                 .authorize_url(
                     CoreAuthenticationFlow::AuthorizationCode,
@@ -91,11 +86,13 @@ pub async fn authorize(
             scopes,
             ..
         } => {
-            let client = BasicClient::new(ClientId::new(client_id.clone()))
-                .set_client_secret(ClientSecret::new(client_secret.clone()))
-                .set_auth_uri(AuthUrl::new(authorization_url.clone()).map_err(unreachable)?)
-                .set_token_uri(TokenUrl::new(token_url.clone()).map_err(unreachable)?)
-                .set_redirect_uri(redirect);
+            let client = oauth2_client(
+                authorization_url,
+                token_url,
+                client_id,
+                client_secret,
+                redirect,
+            )?;
             let (url, state) = client
                 .authorize_url(CsrfToken::new_random)
                 .add_scopes(scopes.iter().cloned().map(Scope::new))
@@ -130,13 +127,7 @@ pub async fn exchange(
             client_secret,
             ..
         } => {
-            let metadata = discover(http, issuer).await?;
-            let client = CoreClient::from_provider_metadata(
-                metadata,
-                ClientId::new(client_id.clone()),
-                Some(ClientSecret::new(client_secret.clone())),
-            )
-            .set_redirect_uri(redirect);
+            let client = oidc_client(http, issuer, client_id, client_secret, redirect).await?;
             let tokens = client
                 .exchange_code(code)
                 .map_err(unreachable)?
@@ -178,11 +169,13 @@ pub async fn exchange(
             fields,
             ..
         } => {
-            let client = BasicClient::new(ClientId::new(client_id.clone()))
-                .set_client_secret(ClientSecret::new(client_secret.clone()))
-                .set_auth_uri(AuthUrl::new(authorization_url.clone()).map_err(unreachable)?)
-                .set_token_uri(TokenUrl::new(token_url.clone()).map_err(unreachable)?)
-                .set_redirect_uri(redirect);
+            let client = oauth2_client(
+                authorization_url,
+                token_url,
+                client_id,
+                client_secret,
+                redirect,
+            )?;
             let tokens = client
                 .exchange_code(code)
                 .set_pkce_verifier(verifier)
@@ -233,14 +226,53 @@ pub async fn current_user_json(
     answer.json().await.map_err(unreachable)
 }
 
-async fn discover(
+/// An OpenID Connect provider's client, its endpoints and keys found by discovery.
+type OidcClient = CoreClient<
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointMaybeSet,
+    EndpointMaybeSet,
+>;
+
+/// A plain OAuth2 provider's client with its authorization and token endpoints.
+type OAuth2Client =
+    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
+
+/// The client of the OpenID Connect provider `issuer`, after discovery.
+async fn oidc_client(
     http: &reqwest::Client,
     issuer: &str,
-) -> Result<CoreProviderMetadata, ProviderError> {
+    client_id: &str,
+    client_secret: &str,
+    redirect: RedirectUrl,
+) -> Result<OidcClient, ProviderError> {
     let issuer = IssuerUrl::new(issuer.to_owned()).map_err(unreachable)?;
-    CoreProviderMetadata::discover_async(issuer, http)
+    let metadata = CoreProviderMetadata::discover_async(issuer, http)
         .await
-        .map_err(unreachable)
+        .map_err(unreachable)?;
+    Ok(CoreClient::from_provider_metadata(
+        metadata,
+        ClientId::new(client_id.to_owned()),
+        Some(ClientSecret::new(client_secret.to_owned())),
+    )
+    .set_redirect_uri(redirect))
+}
+
+/// The client of a plain OAuth2 provider.
+fn oauth2_client(
+    authorization_url: &str,
+    token_url: &str,
+    client_id: &str,
+    client_secret: &str,
+    redirect: RedirectUrl,
+) -> Result<OAuth2Client, ProviderError> {
+    Ok(BasicClient::new(ClientId::new(client_id.to_owned()))
+        .set_client_secret(ClientSecret::new(client_secret.to_owned()))
+        .set_auth_uri(AuthUrl::new(authorization_url.to_owned()).map_err(unreachable)?)
+        .set_token_uri(TokenUrl::new(token_url.to_owned()).map_err(unreachable)?)
+        .set_redirect_uri(redirect))
 }
 
 /// The configured scopes besides `openid`, which the OpenID Connect flow always asks.

@@ -177,6 +177,40 @@ impl<K: Hash + Eq + Display> Unique<K> {
     }
 }
 
+/// What every catalog entry has: an id and a SKU, each at its place in the file.
+pub(super) trait CatalogEntry {
+    /// The entry's `id` as written.
+    fn id(&self) -> &Spanned<i64>;
+    /// The entry's `sku` as written.
+    fn sku(&self) -> &Spanned<String>;
+}
+
+/// Validates each entry of the array `path` with `validate` (given the entry's span and its
+/// [`Entry`], which names it "`kind` `sku`" in errors), and refuses an id or a SKU that an
+/// earlier entry uses.
+pub(super) fn validate_entries<S: CatalogEntry, T>(
+    sections: Vec<Spanned<S>>,
+    locate: &Locate<'_>,
+    path: &str,
+    kind: &str,
+    mut validate: impl FnMut(&S, Range<usize>, &Entry<'_, '_>) -> Result<T, ContentError>,
+) -> Result<Vec<T>, ContentError> {
+    let mut ids = Unique::new("id");
+    let mut skus = Unique::new("sku");
+    let mut validated = Vec::with_capacity(sections.len());
+    for (index, section) in sections.into_iter().enumerate() {
+        let span = section.span();
+        let section = section.into_inner();
+        let (id, sku) = (section.id(), section.sku());
+        let entry = Entry::new(locate, path, index, format!("{kind} `{}`", sku.get_ref()));
+        let value = validate(&section, span, &entry)?;
+        ids.claim(&entry, id.span(), "id", *id.get_ref())?;
+        skus.claim(&entry, sku.span(), "sku", sku.get_ref().clone())?;
+        validated.push(value);
+    }
+    Ok(validated)
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_sku;

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{Entry, Unique};
+use super::checks::{CatalogEntry, Entry, validate_entries};
 use super::price::{self, Price};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
@@ -61,23 +61,23 @@ pub(super) fn validate(
     catalog: &Catalog,
     locate: &Locate<'_>,
 ) -> Result<Vec<TimedDeal>, ContentError> {
-    let mut ids = Unique::new("id");
-    let mut skus = Unique::new("sku");
-    let mut deals = Vec::with_capacity(sections.len());
-    for (index, section) in sections.into_iter().enumerate() {
-        let section = section.into_inner();
-        let entry = Entry::new(
-            locate,
-            "timed_deals",
-            index,
-            format!("timed deal `{}`", section.sku.get_ref()),
-        );
-        let deal = section.validate(&entry, catalog)?;
-        ids.claim(&entry, section.id.span(), "id", deal.id.0)?;
-        skus.claim(&entry, section.sku.span(), "sku", deal.sku.clone())?;
-        deals.push(deal);
+    validate_entries(
+        sections,
+        locate,
+        "timed_deals",
+        "timed deal",
+        |section, _, entry| section.validate(entry, catalog),
+    )
+}
+
+impl CatalogEntry for DealSection {
+    fn id(&self) -> &Spanned<i64> {
+        &self.id
     }
-    Ok(deals)
+
+    fn sku(&self) -> &Spanned<String> {
+        &self.sku
+    }
 }
 
 impl DealSection {

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{Entry, Unique};
+use super::checks::{CatalogEntry, Entry, Unique, validate_entries};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::IapId;
@@ -62,38 +62,40 @@ pub(super) fn validate(
     catalog: &Catalog,
     locate: &Locate<'_>,
 ) -> Result<Vec<IapProduct>, ContentError> {
-    let mut ids = Unique::new("id");
-    let mut skus = Unique::new("sku");
     let mut apple_ids = Unique::new("apple_id");
     let mut google_ids = Unique::new("google_id");
-    let mut iaps = Vec::with_capacity(sections.len());
-    for (index, section) in sections.into_iter().enumerate() {
-        let span = section.span();
-        let section = section.into_inner();
-        let entry = Entry::new(
-            locate,
-            "iaps",
-            index,
-            format!("in-app purchase `{}`", section.sku.get_ref()),
-        );
-        let iap = section.validate(&entry, span, catalog)?;
-        ids.claim(&entry, section.id.span(), "id", iap.id.0)?;
-        skus.claim(&entry, section.sku.span(), "sku", iap.sku.clone())?;
-        apple_ids.claim(
-            &entry,
-            section.apple_id.span(),
-            "apple_id",
-            iap.apple_id.clone(),
-        )?;
-        google_ids.claim(
-            &entry,
-            section.google_id.span(),
-            "google_id",
-            iap.google_id.clone(),
-        )?;
-        iaps.push(iap);
+    validate_entries(
+        sections,
+        locate,
+        "iaps",
+        "in-app purchase",
+        |section, span, entry| {
+            let iap = section.validate(entry, span, catalog)?;
+            apple_ids.claim(
+                entry,
+                section.apple_id.span(),
+                "apple_id",
+                iap.apple_id.clone(),
+            )?;
+            google_ids.claim(
+                entry,
+                section.google_id.span(),
+                "google_id",
+                iap.google_id.clone(),
+            )?;
+            Ok(iap)
+        },
+    )
+}
+
+impl CatalogEntry for IapSection {
+    fn id(&self) -> &Spanned<i64> {
+        &self.id
     }
-    Ok(iaps)
+
+    fn sku(&self) -> &Spanned<String> {
+        &self.sku
+    }
 }
 
 impl IapSection {

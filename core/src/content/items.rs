@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::checks::{Entry, Unique, is_sku};
+use super::checks::{CatalogEntry, Entry, is_sku, validate_entries};
 use super::price::{self, Price};
 use super::{ContentError, Locate};
 use crate::domain::ItemId;
@@ -111,24 +111,21 @@ pub(super) fn validate(
     sections: Vec<Spanned<ItemSection>>,
     locate: &Locate<'_>,
 ) -> Result<Vec<Item>, ContentError> {
-    let mut ids = Unique::new("id");
-    let mut skus = Unique::new("sku");
-    let mut items = Vec::with_capacity(sections.len());
-    for (index, section) in sections.into_iter().enumerate() {
-        let section = section.into_inner();
-        let entry = Entry::new(
-            locate,
-            "items",
-            index,
-            format!("item `{}`", section.sku.get_ref()),
-        );
-        let item = section.validate(&entry)?;
-        ids.claim(&entry, section.id.span(), "id", item.id.0)?;
-        skus.claim(&entry, section.sku.span(), "sku", item.sku.clone())?;
-        items.push(item);
-    }
+    let mut items = validate_entries(sections, locate, "items", "item", |section, _, entry| {
+        section.validate(entry)
+    })?;
     items.sort_by_key(|item| (item.order, item.id));
     Ok(items)
+}
+
+impl CatalogEntry for ItemSection {
+    fn id(&self) -> &Spanned<i64> {
+        &self.id
+    }
+
+    fn sku(&self) -> &Spanned<String> {
+        &self.sku
+    }
 }
 
 impl ItemSection {

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{Entry, Unique};
+use super::checks::{CatalogEntry, Entry, validate_entries};
 use super::price::{self, MAX_PRICE, Price};
 use super::{ContentError, Locate};
 use crate::domain::{ItemId, PackId};
@@ -107,23 +107,19 @@ pub(super) fn validate(
     catalog: &Catalog,
     locate: &Locate<'_>,
 ) -> Result<Vec<Pack>, ContentError> {
-    let mut ids = Unique::new("id");
-    let mut skus = Unique::new("sku");
-    let mut packs = Vec::with_capacity(sections.len());
-    for (index, section) in sections.into_iter().enumerate() {
-        let section = section.into_inner();
-        let entry = Entry::new(
-            locate,
-            "packs",
-            index,
-            format!("pack `{}`", section.sku.get_ref()),
-        );
-        let pack = section.validate(&entry, catalog)?;
-        ids.claim(&entry, section.id.span(), "id", pack.id.0)?;
-        skus.claim(&entry, section.sku.span(), "sku", pack.sku.clone())?;
-        packs.push(pack);
+    validate_entries(sections, locate, "packs", "pack", |section, _, entry| {
+        section.validate(entry, catalog)
+    })
+}
+
+impl CatalogEntry for PackSection {
+    fn id(&self) -> &Spanned<i64> {
+        &self.id
     }
-    Ok(packs)
+
+    fn sku(&self) -> &Spanned<String> {
+        &self.sku
+    }
 }
 
 impl PackSection {
