@@ -39,7 +39,7 @@ pub(super) async fn login(app: App, incoming: Incoming) -> Result<Reply, ApiErro
         ));
     };
     let redirect_uri = app.auth.redirect_uri(name);
-    let authorization = match auth::authorize(&app.auth.http, provider, &redirect_uri).await {
+    let authorization = match auth::authorize(&app.auth, provider, &redirect_uri).await {
         Ok(authorization) => authorization,
         Err(error) => return Ok(provider_error_page(name, &error)),
     };
@@ -126,7 +126,7 @@ async fn validated(app: &App, incoming: &Incoming) -> Result<String, (StatusCode
         .map_err(|_| bad("the provider sent no code"))?;
     let redirect_uri = app.auth.redirect_uri(name);
     let user = auth::exchange(
-        &app.auth.http,
+        &app.auth,
         provider,
         &redirect_uri,
         code,

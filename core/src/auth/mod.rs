@@ -3,6 +3,7 @@
 //! in the auth file ([`AuthConfig`]).
 
 mod config;
+mod discovery;
 mod login_state;
 mod providers;
 mod user_info;
@@ -12,6 +13,7 @@ use std::time::Duration;
 pub use config::{
     AuthConfig, AuthConfigError, ChatConfig, ProviderConfig, ReceiptConfig, UserFields,
 };
+pub use discovery::{DISCOVERY_LIFETIME, DiscoveryCache};
 pub use login_state::{LOGIN_STATE_LIFETIME, LoginState, LoginStateError};
 pub use providers::{
     Authorization, ProviderError, authorize, current_user, current_user_json, exchange,
@@ -29,6 +31,8 @@ pub struct Auth {
     /// The client for providers, the chat platform and verifiers: no redirects followed (a
     /// provider must not send Safezone elsewhere), a time limit on every call.
     pub http: reqwest::Client,
+    /// OpenID providers' discovered metadata.
+    pub discovery: DiscoveryCache,
 }
 
 impl Auth {
@@ -39,7 +43,11 @@ impl Auth {
             .timeout(OUTBOUND_TIMEOUT)
             .build()
             .unwrap_or_default();
-        Self { config, http }
+        Self {
+            config,
+            http,
+            discovery: DiscoveryCache::default(),
+        }
     }
 
     /// Where `provider` sends the browser back.

@@ -5,13 +5,14 @@
 
 use oauth2::basic::BasicClient;
 use oauth2::{AuthUrl, TokenUrl};
-use openidconnect::core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata};
+use openidconnect::core::{CoreAuthenticationFlow, CoreClient};
 use openidconnect::{
     AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet,
-    EndpointSet, IssuerUrl, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier,
-    RedirectUrl, Scope,
+    EndpointSet, Nonce, OAuth2TokenResponse, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl,
+    Scope,
 };
 
+use super::Auth;
 use super::config::{ProviderConfig, UserFields};
 use super::user_info::{ProviderUser, read_user};
 
@@ -48,7 +49,7 @@ impl std::fmt::Display for ProviderError {
 
 /// Builds the provider's authorization address for a browser that returns to `redirect_uri`.
 pub async fn authorize(
-    http: &reqwest::Client,
+    auth: &Auth,
     provider: &ProviderConfig,
     redirect_uri: &str,
 ) -> Result<Authorization, ProviderError> {
@@ -61,7 +62,7 @@ pub async fn authorize(
             client_secret,
             scopes,
         } => {
-            let client = oidc_client(http, issuer, client_id, client_secret, redirect).await?;
+            let client = oidc_client(auth, issuer, client_id, client_secret, redirect).await?;
             let (url, state, nonce) = client
                 .authorize_url(
                     CoreAuthenticationFlow::AuthorizationCode,
@@ -110,7 +111,7 @@ pub async fn authorize(
 
 /// Exchanges the code the browser brought back for the provider's user.
 pub async fn exchange(
-    http: &reqwest::Client,
+    auth: &Auth,
     provider: &ProviderConfig,
     redirect_uri: &str,
     code: &str,
@@ -127,12 +128,12 @@ pub async fn exchange(
             client_secret,
             ..
         } => {
-            let client = oidc_client(http, issuer, client_id, client_secret, redirect).await?;
+            let client = oidc_client(auth, issuer, client_id, client_secret, redirect).await?;
             let tokens = client
                 .exchange_code(code)
                 .map_err(unreachable)?
                 .set_pkce_verifier(verifier)
-                .request_async(http)
+                .request_async(&auth.http)
                 .await
                 .map_err(token_error)?;
             let id_token = tokens
@@ -179,10 +180,16 @@ pub async fn exchange(
             let tokens = client
                 .exchange_code(code)
                 .set_pkce_verifier(verifier)
-                .request_async(http)
+                .request_async(&auth.http)
                 .await
                 .map_err(token_error)?;
-            current_user(http, user_info_url, tokens.access_token().secret(), fields).await
+            current_user(
+                &auth.http,
+                user_info_url,
+                tokens.access_token().secret(),
+                fields,
+            )
+            .await
         }
     }
 }
@@ -240,18 +247,15 @@ type OidcClient = CoreClient<
 type OAuth2Client =
     BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
-/// The client of the OpenID Connect provider `issuer`, after discovery.
+/// The client of the OpenID Connect provider `issuer`, with its discovered metadata.
 async fn oidc_client(
-    http: &reqwest::Client,
+    auth: &Auth,
     issuer: &str,
     client_id: &str,
     client_secret: &str,
     redirect: RedirectUrl,
 ) -> Result<OidcClient, ProviderError> {
-    let issuer = IssuerUrl::new(issuer.to_owned()).map_err(unreachable)?;
-    let metadata = CoreProviderMetadata::discover_async(issuer, http)
-        .await
-        .map_err(unreachable)?;
+    let metadata = auth.discovery.metadata(&auth.http, issuer).await?;
     Ok(CoreClient::from_provider_metadata(
         metadata,
         ClientId::new(client_id.to_owned()),
