@@ -96,14 +96,24 @@ pub(crate) const TAKEN_DIGITS: &str =
 pub(crate) const RENAME: &str = "\
     UPDATE accounts SET friend_name = $2, friend_digits = $3 WHERE id = $1 AND friend_name <> $2";
 
-/// Owned items, by item id. Binds: account id.
-pub(crate) const LICENSES: &str =
-    "SELECT id, item_id, quantity FROM licenses WHERE account_id = $1 ORDER BY item_id";
-
-/// Unopened packs, by pack id. Binds: account id.
-pub(crate) const PACKS: &str = "\
-    SELECT id, pack_id, quantity FROM pack_stock \
-    WHERE account_id = $1 AND quantity > 0 ORDER BY pack_id";
+/// Everything an account holds, in one query, in the shape of
+/// [`HoldingRow`](crate::row::HoldingRow): owned items by item id, unopened packs (kinds with at
+/// least one) by pack id, in-app purchases oldest first, subscriptions by product.
+/// Binds: account id.
+pub(crate) const HOLDINGS: &str = "\
+    SELECT 'license' AS kind, id, item_id AS thing, quantity AS amount, \
+        CAST(NULL AS BIGINT) AS expires, item_id AS position \
+    FROM licenses WHERE account_id = $1 \
+    UNION ALL \
+    SELECT 'pack', id, pack_id, quantity, NULL, pack_id \
+    FROM pack_stock WHERE account_id = $1 AND quantity > 0 \
+    UNION ALL \
+    SELECT 'iap', id, iap_id, cost_cents, NULL, id \
+    FROM iap_purchases WHERE account_id = $1 \
+    UNION ALL \
+    SELECT 'subscription', id, iap_id, 0, expires, iap_id \
+    FROM subscriptions WHERE account_id = $1 \
+    ORDER BY kind, position";
 
 /// The start of the query for recorded claims, built with a `QueryBuilder`: the account id
 /// follows, then [`CLAIM_KEY_IN`] and the list of keys.
@@ -129,11 +139,3 @@ pub(crate) const INSERT_PURCHASE: &str = "\
 pub(crate) const UPSERT_SUBSCRIPTION: &str = "\
     INSERT INTO subscriptions (account_id, iap_id, expires) VALUES ($1, $2, $3) \
     ON CONFLICT (account_id, iap_id) DO UPDATE SET expires = excluded.expires";
-
-/// In-app purchases, oldest first. Binds: account id.
-pub(crate) const PURCHASES: &str =
-    "SELECT id, iap_id, cost_cents FROM iap_purchases WHERE account_id = $1 ORDER BY id";
-
-/// Subscriptions, by product. Binds: account id.
-pub(crate) const SUBSCRIPTIONS: &str =
-    "SELECT id, iap_id, expires FROM subscriptions WHERE account_id = $1 ORDER BY iap_id";

@@ -2,8 +2,8 @@
 
 use safezone_core::domain::{FriendCode, IapId, ItemId, PackId};
 use safezone_core::store::{
-    Account, AccountId, Currency, IapPurchase, KeySession, LedgerEntry, License, PackStock, Role,
-    StoreError, Subscription,
+    Account, AccountId, Currency, Holdings, IapPurchase, KeySession, LedgerEntry, License,
+    PackStock, Role, StoreError, Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
@@ -69,93 +69,71 @@ impl AccountRow {
     }
 }
 
-/// A `user_keys` row's session, as selected by [`SESSION`](crate::sql::SESSION).
+/// A key's account and expiry, as selected by [`SESSION`](crate::sql::SESSION).
 #[derive(sqlx::FromRow)]
 pub(crate) struct SessionRow {
-    account_id: i64,
-    expires: i64,
+    #[sqlx(flatten)]
+    account: AccountRow,
+    key_expires: i64,
 }
 
 impl SessionRow {
     /// The key's session.
     pub(crate) fn into_session(self) -> Result<KeySession, StoreError> {
         Ok(KeySession {
-            account: AccountId(self.account_id),
-            expires: from_micros(self.expires)?,
+            account: self.account.into_account()?,
+            expires: from_micros(self.key_expires)?,
         })
     }
 }
 
-/// A `licenses` row, as selected by [`LICENSES`](crate::economy_sql::LICENSES).
+/// One thing an account holds, as selected by [`HOLDINGS`](crate::economy_sql::HOLDINGS):
+/// `kind` says which table it comes from, `thing` is the item, pack or product id, `amount`
+/// the quantity (or, for a purchase, the cost in cents).
 #[derive(sqlx::FromRow)]
-pub(crate) struct LicenseRow {
+pub(crate) struct HoldingRow {
+    kind: String,
     id: i64,
-    item_id: i64,
-    quantity: i64,
-}
-
-impl From<LicenseRow> for License {
-    fn from(row: LicenseRow) -> Self {
-        Self {
-            id: row.id,
-            item: ItemId(row.item_id),
-            quantity: row.quantity,
-        }
-    }
-}
-
-/// A `pack_stock` row, as selected by [`PACKS`](crate::economy_sql::PACKS).
-#[derive(sqlx::FromRow)]
-pub(crate) struct PackRow {
-    id: i64,
-    pack_id: i64,
-    quantity: i64,
-}
-
-impl From<PackRow> for PackStock {
-    fn from(row: PackRow) -> Self {
-        Self {
-            id: row.id,
-            pack: PackId(row.pack_id),
-            quantity: row.quantity,
-        }
-    }
-}
-
-/// An `iap_purchases` row, as selected by [`PURCHASES`](crate::economy_sql::PURCHASES).
-#[derive(sqlx::FromRow)]
-pub(crate) struct PurchaseRow {
-    id: i64,
-    iap_id: i64,
-    cost_cents: i64,
-}
-
-impl From<PurchaseRow> for IapPurchase {
-    fn from(row: PurchaseRow) -> Self {
-        Self {
-            id: row.id,
-            iap: IapId(row.iap_id),
-            cost_cents: row.cost_cents,
-        }
-    }
-}
-
-/// A `subscriptions` row, as selected by [`SUBSCRIPTIONS`](crate::economy_sql::SUBSCRIPTIONS).
-#[derive(sqlx::FromRow)]
-pub(crate) struct SubscriptionRow {
-    id: i64,
-    iap_id: i64,
+    thing: i64,
+    amount: i64,
     expires: Option<i64>,
 }
 
-impl SubscriptionRow {
-    /// The subscription; an unreadable time is corrupt data.
-    pub(crate) fn into_subscription(self) -> Result<Subscription, StoreError> {
-        Ok(Subscription {
-            id: self.id,
-            iap: IapId(self.iap_id),
-            expires: self.expires.map(from_micros).transpose()?,
-        })
+impl HoldingRow {
+    /// The holdings these rows make up; an unknown kind is corrupt data.
+    pub(crate) fn into_holdings(rows: Vec<Self>) -> Result<Holdings, StoreError> {
+        let mut holdings = Holdings::default();
+        for row in rows {
+            match row.kind.as_str() {
+                "license" => holdings.licenses.push(License {
+                    id: row.id,
+                    item: ItemId(row.thing),
+                    quantity: row.amount,
+                }),
+                "pack" => holdings.packs.push(PackStock {
+                    id: row.id,
+                    pack: PackId(row.thing),
+                    quantity: row.amount,
+                }),
+                "iap" => holdings.iaps.push(IapPurchase {
+                    id: row.id,
+                    iap: IapId(row.thing),
+                    cost_cents: row.amount,
+                }),
+                "subscription" => holdings.subscriptions.push(Subscription {
+                    id: row.id,
+                    iap: IapId(row.thing),
+                    expires: row.expires.map(from_micros).transpose()?,
+                }),
+                other => {
+                    return Err(StoreError::Internal(format!(
+                        "holdings row {} of unknown kind `{other}`",
+                        row.id
+                    )));
+                }
+            }
+        }
+        Ok(holdings)
     }
 }
 

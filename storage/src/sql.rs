@@ -17,14 +17,23 @@ pub(crate) const INSERT_ACCOUNT: &str = "\
 pub(crate) const ACCOUNT_ID: &str =
     "SELECT id FROM accounts WHERE provider = $1 AND identifier = $2";
 
-/// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow), to which a
-/// condition is appended.
+/// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow) with a
+/// condition; the longer form adds columns and joins to `accounts`.
 macro_rules! select_account {
     ($condition:literal) => {
+        select_account!("", "accounts", $condition)
+    };
+    ($extra_columns:literal, $from:literal, $condition:literal) => {
         concat!(
-            "SELECT id, provider, identifier, name, avatar, email, friend_name, friend_digits, ",
-            "status, experience, level, coins, gems, role, is_banned, created, updated ",
-            "FROM accounts WHERE ",
+            "SELECT accounts.id, accounts.provider, accounts.identifier, accounts.name, ",
+            "accounts.avatar, accounts.email, accounts.friend_name, accounts.friend_digits, ",
+            "accounts.status, accounts.experience, accounts.level, accounts.coins, ",
+            "accounts.gems, accounts.role, accounts.is_banned, accounts.created, ",
+            "accounts.updated",
+            $extra_columns,
+            " FROM ",
+            $from,
+            " WHERE ",
             $condition
         )
     };
@@ -42,10 +51,13 @@ pub(crate) const ACCOUNT_BY_FRIEND_CODE: &str =
 pub(crate) const INSERT_KEY: &str =
     "INSERT INTO user_keys (key_hash, account_id, created, expires) VALUES ($1, $2, $3, $4)";
 
-/// An unexpired key's session, in the shape of [`SessionRow`](crate::row::SessionRow).
-/// Binds: key hash, now.
-pub(crate) const SESSION: &str =
-    "SELECT account_id, expires FROM user_keys WHERE key_hash = $1 AND expires > $2";
+/// An unexpired key's account and expiry in one query, in the shape of
+/// [`SessionRow`](crate::row::SessionRow). Binds: key hash, now.
+pub(crate) const SESSION: &str = select_account!(
+    ", user_keys.expires AS key_expires",
+    "accounts JOIN user_keys ON user_keys.account_id = accounts.id",
+    "user_keys.key_hash = $1 AND user_keys.expires > $2"
+);
 
 /// Revokes one key. Binds: key hash.
 pub(crate) const DELETE_KEY: &str = "DELETE FROM user_keys WHERE key_hash = $1";

@@ -25,10 +25,7 @@ macro_rules! impl_store {
             use crate::economy_sql;
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
-            use crate::row::{
-                AccountRow, LedgerRow, LicenseRow, PackRow, PurchaseRow, SessionRow,
-                SubscriptionRow,
-            };
+            use crate::row::{AccountRow, HoldingRow, LedgerRow, SessionRow};
             use crate::sign_in::{Attempt, sign_in_with};
             use crate::sql;
 
@@ -195,36 +192,12 @@ macro_rules! impl_store {
                 }
 
                 async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {
-                    let licenses = sqlx::query_as::<_, LicenseRow>(economy_sql::LICENSES)
+                    let rows = sqlx::query_as::<_, HoldingRow>(economy_sql::HOLDINGS)
                         .bind(account.0)
                         .fetch_all(&self.pool)
                         .await
                         .map_err(store_error)?;
-                    let packs = sqlx::query_as::<_, PackRow>(economy_sql::PACKS)
-                        .bind(account.0)
-                        .fetch_all(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    let iaps = sqlx::query_as::<_, PurchaseRow>(economy_sql::PURCHASES)
-                        .bind(account.0)
-                        .fetch_all(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    let subscriptions =
-                        sqlx::query_as::<_, SubscriptionRow>(economy_sql::SUBSCRIPTIONS)
-                            .bind(account.0)
-                            .fetch_all(&self.pool)
-                            .await
-                            .map_err(store_error)?;
-                    Ok(Holdings {
-                        licenses: licenses.into_iter().map(Into::into).collect(),
-                        packs: packs.into_iter().map(Into::into).collect(),
-                        iaps: iaps.into_iter().map(Into::into).collect(),
-                        subscriptions: subscriptions
-                            .into_iter()
-                            .map(SubscriptionRow::into_subscription)
-                            .collect::<Result<_, _>>()?,
-                    })
+                    HoldingRow::into_holdings(rows)
                 }
 
                 async fn claimed(

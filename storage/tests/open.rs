@@ -62,7 +62,7 @@ async fn sqlite_file_keeps_its_data_across_restarts() {
         .await
         .expect("session lookup succeeds");
     assert_eq!(
-        session.map(|session| session.account),
+        session.map(|session| session.account.id),
         Some(signed_in.account.id)
     );
     let account = reopened

@@ -89,16 +89,13 @@ pub(super) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, Ap
         return Ok(None);
     };
     let now = app.clock.now();
-    let Some(found) = app.store.session(&key.hash(), now).await? else {
-        return Ok(None);
-    };
     Ok(app
         .store
-        .account(found.account)
+        .session(&key.hash(), now)
         .await?
-        .map(|account| Session {
+        .map(|found| Session {
             key,
             expires: found.expires,
-            account,
+            account: found.account,
         }))
 }

@@ -49,7 +49,7 @@ pub trait Store: Send + Sync + 'static {
     /// Fails with [`StoreError::FriendCodesExhausted`] when every candidate is taken.
     async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError>;
 
-    /// The account and expiry of an unexpired, unrevoked key, or `None`.
+    /// The account and expiry of an unexpired, unrevoked key (one query), or `None`.
     async fn session(
         &self,
         key: &KeyHash,

@@ -106,10 +106,10 @@ pub struct SignedIn {
 }
 
 /// An unexpired, unrevoked user key's session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySession {
-    /// The account the key opens.
-    pub account: AccountId,
+    /// The account the key opens, as stored now.
+    pub account: Account,
     /// When the key expires.
     pub expires: OffsetDateTime,
 }
