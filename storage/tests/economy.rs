@@ -76,6 +76,29 @@ async fn apply(store: &Arc<dyn Store>, change: Change) -> Applied {
     store.apply(change).await.expect("the change runs")
 }
 
+/// Applies `change` from `times` tasks at once; answers every outcome and how many were done.
+async fn apply_concurrently(
+    store: &Arc<dyn Store>,
+    times: usize,
+    change: Change,
+) -> (Vec<Applied>, usize) {
+    let attempts = (0..times).map(|_| {
+        let store = Arc::clone(store);
+        let change = change.clone();
+        tokio::spawn(async move { store.apply(change).await.expect("the change runs") })
+    });
+    let results: Vec<Applied> = join_all(attempts)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("the task ends"))
+        .collect();
+    let done = results
+        .iter()
+        .filter(|applied| matches!(applied, Applied::Done(_)))
+        .count();
+    (results, done)
+}
+
 /// The account's coins and gems.
 async fn balances(store: &Arc<dyn Store>, account: AccountId) -> (i64, i64) {
     let account = store
@@ -460,33 +483,21 @@ async fn unknown_accounts_are_refused(store: Arc<dyn Store>) {
 async fn concurrent_debits_never_overdraw(store: Arc<dyn Store>) {
     let id = account(&store, "Spender#0001").await;
     apply(&store, change(id, vec![credit(Currency::Gems, 50)])).await;
-    let attempts = (0..40).map(|_| {
-        let store = Arc::clone(&store);
-        tokio::spawn(async move {
-            store
-                .apply(change(
-                    id,
-                    vec![
-                        debit(Currency::Gems, 10),
-                        Step::GrantPacks {
-                            pack: PackId(1),
-                            quantity: 1,
-                        },
-                    ],
-                ))
-                .await
-                .expect("the change runs")
-        })
-    });
-    let results: Vec<Applied> = join_all(attempts)
-        .await
-        .into_iter()
-        .map(|joined| joined.expect("the task ends"))
-        .collect();
-    let done = results
-        .iter()
-        .filter(|applied| matches!(applied, Applied::Done(_)))
-        .count();
+    let (results, done) = apply_concurrently(
+        &store,
+        40,
+        change(
+            id,
+            vec![
+                debit(Currency::Gems, 10),
+                Step::GrantPacks {
+                    pack: PackId(1),
+                    quantity: 1,
+                },
+            ],
+        ),
+    )
+    .await;
     assert_eq!(done, 5, "{results:?}");
     assert_eq!(balances(&store, id).await, (0, 0));
     assert_eq!(pack_count(&store, id, PackId(1)).await, 5);
@@ -501,34 +512,22 @@ async fn concurrent_opens_consume_each_pack_once(store: Arc<dyn Store>) {
         change(id, vec![Step::GrantPacks { pack, quantity: 3 }]),
     )
     .await;
-    let attempts = (0..20).map(|_| {
-        let store = Arc::clone(&store);
-        tokio::spawn(async move {
-            store
-                .apply(change(
-                    id,
-                    vec![
-                        Step::OpenPack { pack },
-                        Step::GrantItem {
-                            item: ItemId(5),
-                            duplicate_coins: 10,
-                            owned_by_everyone: false,
-                        },
-                    ],
-                ))
-                .await
-                .expect("the change runs")
-        })
-    });
-    let results: Vec<Applied> = join_all(attempts)
-        .await
-        .into_iter()
-        .map(|joined| joined.expect("the task ends"))
-        .collect();
-    let done = results
-        .iter()
-        .filter(|applied| matches!(applied, Applied::Done(_)))
-        .count();
+    let (results, done) = apply_concurrently(
+        &store,
+        20,
+        change(
+            id,
+            vec![
+                Step::OpenPack { pack },
+                Step::GrantItem {
+                    item: ItemId(5),
+                    duplicate_coins: 10,
+                    owned_by_everyone: false,
+                },
+            ],
+        ),
+    )
+    .await;
     assert_eq!(done, 3, "{results:?}");
     assert_eq!(pack_count(&store, id, pack).await, 0);
     assert_eq!(
@@ -541,30 +540,18 @@ async fn concurrent_opens_consume_each_pack_once(store: Arc<dyn Store>) {
 
 async fn concurrent_repeats_of_one_key_apply_once(store: Arc<dyn Store>) {
     let id = account(&store, "Clicker#0001").await;
-    let attempts = (0..20).map(|_| {
-        let store = Arc::clone(&store);
-        tokio::spawn(async move {
-            store
-                .apply(Change {
-                    idempotency: Some(Idempotency {
-                        key: "double-click".to_owned(),
-                        fingerprint: "claim:first".to_owned(),
-                    }),
-                    ..change(id, vec![credit(Currency::Coins, 100)])
-                })
-                .await
-                .expect("the change runs")
-        })
-    });
-    let results: Vec<Applied> = join_all(attempts)
-        .await
-        .into_iter()
-        .map(|joined| joined.expect("the task ends"))
-        .collect();
-    let done = results
-        .iter()
-        .filter(|applied| matches!(applied, Applied::Done(_)))
-        .count();
+    let (results, done) = apply_concurrently(
+        &store,
+        20,
+        Change {
+            idempotency: Some(Idempotency {
+                key: "double-click".to_owned(),
+                fingerprint: "claim:first".to_owned(),
+            }),
+            ..change(id, vec![credit(Currency::Coins, 100)])
+        },
+    )
+    .await;
     assert_eq!(done, 1, "{results:?}");
     assert!(results.iter().all(|applied| match applied {
         Applied::Done(granted) | Applied::Replayed(granted) => granted.len() == 1,
