@@ -13,6 +13,12 @@
 # on PostgreSQL, each beside its baseline: examples/commit_rate.rs, the raw single-row update
 # commit rate of the same database (64 tasks, 10 s, on CPU 0 like the server).
 #
+# Match reports: POST /internal/matches, each a 100-player solo match (placements 1 to 100, kills,
+# time alive, a damage counter) over 8,000 device accounts in 80 blocks of 100, so the reports in
+# flight have distinct players; one transaction per report records the match and 100 log rows,
+# adds 100 players' hourly statistics and applies 100 planned changes (experience, levels and
+# their rewards, quests, two reward tracks). Through the warp binary on SQLite and PostgreSQL.
+#
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 by default)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows.
 set -euo pipefail
@@ -119,5 +125,49 @@ for database in sqlite postgres; do
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url"
   start "warp-buy-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 --database-url "$url"
   measure "warp + $database: POST /api/user/{key}/buy" "$base/" "$(buy_script "$url")"
+  stop
+done
+
+# match_script: signs in 8,000 devices and writes a wrk script that posts one 100-player report
+# per request, cycling over 80 blocks of 100 players.
+match_script() {
+  local script="$work/match.lua" ids
+  ids=$(seq 1 8000 | xargs -P 16 -I{} curl -sf -X POST "$base/api/validate/device/ios-bench-player-{}" \
+    | grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
+  cat >"$script" <<LUA
+ids = {$ids}
+counter = 0
+started = "$(date -u -d '-21 minutes' +%FT%TZ)"
+ended = "$(date -u -d '-1 minute' +%FT%TZ)"
+headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
+request = function()
+  counter = counter + 1
+  local block = counter % 80
+  local players = {}
+  for place = 1, 100 do
+    players[place] = string.format(
+      '{"accountId":%d,"placement":%d,"kills":%d,"timeAlive":%d,"stats":{"damage":%d}}',
+      ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
+  end
+  local body = string.format(
+    '{"matchId":"bench-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
+    counter, started, ended, table.concat(players, ","))
+  return wrk.format("POST", "/internal/matches", headers, body)
+end
+LUA
+  echo "$script"
+}
+
+match_token=bench-game-server-credential
+for database in sqlite postgres; do
+  if [ "$database" = sqlite ]; then
+    url="sqlite://$work/bench-match.db"
+  else
+    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench'
+    url=$postgres_url
+  fi
+  start "warp-match-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 \
+    --database-url "$url" --game-server-token "$match_token"
+  measure "warp + $database: POST /internal/matches (x100)" "$base/" "$(match_script)"
   stop
 done

@@ -28,9 +28,10 @@ pub mod domain;
 pub mod economy;
 pub mod http;
 pub mod operator;
+pub mod progression;
 mod service;
 mod settings;
 pub mod store;
 
 pub use service::{App, AppState, Safezone, SafezoneService};
-pub use settings::Settings;
+pub use settings::{SERVER_TOKEN_MIN_CHARS, ServerToken, Settings};

@@ -1,12 +1,16 @@
 //! The economy's transaction ([`Store::apply`](safezone_core::store::Store::apply)), written once
-//! for both stores like [`store_impl`](crate::store_impl).
+//! for both stores like [`store_impl`](crate::store_impl). Its steps are also what a match
+//! report applies to each player ([`match_impl`](crate::match_impl)).
 
 /// Implements `apply_once` (one attempt at applying a change) for `$store` over the sqlx
-/// database `$db`, in a child module `change` of the calling one.
+/// database `$db`, in a child module `change` of the calling one, with `apply_steps` for the
+/// other transactions that apply a change's steps.
 macro_rules! impl_change {
     ($store:ident, $db:ty) => {
         mod change {
             use std::collections::HashSet;
+            use std::future::Future;
+            use std::pin::Pin;
 
             use safezone_core::domain::{ItemId, PackId};
             use safezone_core::store::{
@@ -20,6 +24,14 @@ macro_rules! impl_change {
 
             /// A step's result: what it granted, or the precondition that failed.
             type StepResult = Result<Option<Granted>, Refusal>;
+
+            /// Steps applied (their grants added to a list), or the precondition that failed.
+            pub(super) type StepsResult = Result<(), Refusal>;
+
+            /// The boxed future of [`apply_steps`] nested in a [`Step::Once`]: an async
+            /// function cannot hold its own future unboxed.
+            type NestedSteps<'a> =
+                Pin<Box<dyn Future<Output = Result<StepsResult, sqlx::Error>> + Send + 'a>>;
 
             impl $store {
                 /// One transaction applying `change`. A unique violation (a concurrent rename
@@ -45,15 +57,11 @@ macro_rules! impl_change {
                         return Ok(answer);
                     }
                     let mut granted = Vec::new();
-                    for step in &change.steps {
-                        match apply_step(&mut tx, change, step).await? {
-                            Ok(Some(grant)) => granted.push(grant),
-                            Ok(None) => {}
-                            Err(refusal) => {
-                                tx.rollback().await?;
-                                return Ok(Applied::Refused(refusal));
-                            }
-                        }
+                    if let Err(refusal) =
+                        apply_steps(&mut tx, change, &change.steps, &mut granted).await?
+                    {
+                        tx.rollback().await?;
+                        return Ok(Applied::Refused(refusal));
                     }
                     if let Some(idempotency) = &change.idempotency {
                         let stored = serde_json::to_string(&granted)
@@ -104,15 +112,68 @@ macro_rules! impl_change {
                 Ok(Some(Applied::Replayed(granted)))
             }
 
-            /// Applies one step, checking its precondition.
+            /// Applies `steps` of `change` in order, checking each precondition and adding
+            /// what each gave to `granted`; stops at the first refusal. The caller has locked
+            /// the account row and rolls back on a refusal.
+            pub(super) async fn apply_steps(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                steps: &[Step],
+                granted: &mut Vec<Granted>,
+            ) -> Result<StepsResult, sqlx::Error> {
+                for step in steps {
+                    if let Err(refusal) = apply_step(tx, change, step, granted).await? {
+                        return Ok(Err(refusal));
+                    }
+                }
+                Ok(Ok(()))
+            }
+
+            /// Records the claim `key` and applies `steps` if it is new; skips them when the
+            /// key was recorded before. A refusal of a nested step refuses the whole change.
+            async fn once(
+                tx: &mut Transaction<'_, $db>,
+                change: &Change,
+                key: &str,
+                steps: &[Step],
+                granted: &mut Vec<Granted>,
+            ) -> Result<StepsResult, sqlx::Error> {
+                let recorded = sqlx::query(sql::INSERT_CLAIM)
+                    .bind(change.account.0)
+                    .bind(key)
+                    .bind(to_micros(change.now))
+                    .execute(&mut **tx)
+                    .await?;
+                if recorded.rows_affected() == 0 {
+                    return Ok(Ok(()));
+                }
+                apply_nested(tx, change, steps, granted).await
+            }
+
+            /// [`apply_steps`], boxed for the steps nested in a [`Step::Once`].
+            fn apply_nested<'a>(
+                tx: &'a mut Transaction<'_, $db>,
+                change: &'a Change,
+                steps: &'a [Step],
+                granted: &'a mut Vec<Granted>,
+            ) -> NestedSteps<'a> {
+                Box::pin(apply_steps(tx, change, steps, granted))
+            }
+
+            /// Applies one step, checking its precondition and adding what it gave to
+            /// `granted`.
             async fn apply_step(
                 tx: &mut Transaction<'_, $db>,
                 change: &Change,
                 step: &Step,
-            ) -> Result<StepResult, sqlx::Error> {
+                granted: &mut Vec<Granted>,
+            ) -> Result<StepsResult, sqlx::Error> {
                 let account = change.account.0;
                 let now = to_micros(change.now);
-                Ok(match step {
+                let outcome: StepResult = match step {
+                    Step::Once { key, steps } => {
+                        return once(tx, change, key, steps, granted).await;
+                    }
                     Step::Debit { currency, amount } => {
                         move_currency(tx, change, *currency, -amount).await?
                     }
@@ -234,7 +295,50 @@ macro_rules! impl_change {
                     Step::ChangeFriendCode { name, digits } => {
                         rename(tx, change, name, digits).await?
                     }
-                })
+                    Step::RequireProgressVersion { version } => {
+                        let moved = sqlx::query(sql::REQUIRE_PROGRESS_VERSION)
+                            .bind(account)
+                            .bind(version)
+                            .execute(&mut **tx)
+                            .await?;
+                        if moved.rows_affected() == 1 {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::Stale)
+                        }
+                    }
+                    Step::SetProgress { counter, value } => {
+                        sqlx::query(sql::SET_PROGRESS)
+                            .bind(account)
+                            .bind(counter)
+                            .bind(value)
+                            .execute(&mut **tx)
+                            .await?;
+                        Ok(None)
+                    }
+                    Step::SetLevel { level } => {
+                        sqlx::query(sql::SET_LEVEL)
+                            .bind(account)
+                            .bind(level)
+                            .execute(&mut **tx)
+                            .await?;
+                        Ok(None)
+                    }
+                    Step::GrantTrackPass { track } => {
+                        let inserted = sqlx::query(sql::INSERT_TRACK_PASS)
+                            .bind(account)
+                            .bind(track.0)
+                            .bind(now)
+                            .execute(&mut **tx)
+                            .await?;
+                        if inserted.rows_affected() == 1 {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::TrackAlreadyOwned(*track))
+                        }
+                    }
+                };
+                Ok(outcome.map(|grant| granted.extend(grant)))
             }
 
             /// Moves a currency by `delta` (negative: a debit) and writes its ledger row.

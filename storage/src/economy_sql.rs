@@ -55,6 +55,25 @@ pub(crate) const INSERT_LEDGER: &str = "\
 pub(crate) const ADD_EXPERIENCE: &str =
     "UPDATE accounts SET experience = experience + $2 WHERE id = $1";
 
+/// Moves the progress version on if it is still the expected one. Binds: account id, expected
+/// version.
+pub(crate) const REQUIRE_PROGRESS_VERSION: &str = "\
+    UPDATE accounts SET progress_version = progress_version + 1 \
+    WHERE id = $1 AND progress_version = $2";
+
+/// Sets a progress counter. Binds: account id, counter key, value.
+pub(crate) const SET_PROGRESS: &str = "\
+    INSERT INTO progress (account_id, counter, value) VALUES ($1, $2, $3) \
+    ON CONFLICT (account_id, counter) DO UPDATE SET value = excluded.value";
+
+/// Sets the level. Binds: account id, level.
+pub(crate) const SET_LEVEL: &str = "UPDATE accounts SET level = $2 WHERE id = $1";
+
+/// Gives a reward track's pass unless the account owns it. Binds: account id, track id, now.
+pub(crate) const INSERT_TRACK_PASS: &str = "\
+    INSERT INTO track_passes (account_id, track_id, created) VALUES ($1, $2, $3) \
+    ON CONFLICT (account_id, track_id) DO NOTHING";
+
 /// Gives an item unless the account owns it. Binds: account id, item id, now.
 pub(crate) const INSERT_LICENSE: &str = "\
     INSERT INTO licenses (account_id, item_id, quantity, created) VALUES ($1, $2, 1, $3) \

@@ -31,6 +31,18 @@ pub(crate) fn is_unique_violation(err: &sqlx::Error) -> bool {
         .is_some_and(|db| db.is_unique_violation())
 }
 
+/// Whether a transaction failed only because a concurrent one got in its way, so that trying
+/// it again may succeed: a unique violation, or PostgreSQL's deadlock (40P01) and serialization
+/// failure (40001).
+pub(crate) fn is_retryable_conflict(err: &sqlx::Error) -> bool {
+    if is_unique_violation(err) {
+        return true;
+    }
+    err.as_database_error()
+        .and_then(|db| db.try_downcast_ref::<PgDatabaseError>())
+        .is_some_and(|pg| matches!(pg.code(), "40P01" | "40001"))
+}
+
 /// PostgreSQL connection exceptions (class 08), insufficient resources (53) and shutdowns
 /// (57P); SQLite's `BUSY` and `LOCKED` (after the busy timeout ran out).
 fn database_unavailable(err: &dyn DatabaseError) -> bool {

@@ -9,6 +9,8 @@ mod community_impl;
 mod community_sql;
 mod economy_sql;
 mod error;
+mod match_impl;
+mod match_sql;
 mod micros;
 mod postgres;
 mod row;

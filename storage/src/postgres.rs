@@ -60,3 +60,4 @@ impl PostgresStore {
 store_impl::impl_store!(PostgresStore);
 change_impl::impl_change!(PostgresStore, sqlx::Postgres);
 crate::community_impl::impl_community!(PostgresStore, sqlx::Postgres);
+crate::match_impl::impl_matches!(PostgresStore, sqlx::Postgres);

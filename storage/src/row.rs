@@ -1,13 +1,14 @@
 //! Rows as both databases return them, and their conversion into core's records.
 
+use safezone_core::domain::GameMode;
 use safezone_core::domain::{FriendCode, IapId, ItemId, PackId};
 use safezone_core::store::{
     Account, AccountId, Currency, Holdings, IapPurchase, KeySession, LedgerEntry, License,
-    PackStock, Role, StoreError, Subscription,
+    MatchLogEntry, PackStock, Role, StoreError, Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
-    TournamentCode, TournamentMode, Window,
+    TournamentCode, Window,
 };
 
 use crate::micros::from_micros;
@@ -271,8 +272,8 @@ impl TournamentRow {
         };
         let code =
             TournamentCode::parse(&self.code).map_err(|why| invalid(format!("code: {why}")))?;
-        let mode = TournamentMode::parse(&self.mode)
-            .ok_or_else(|| invalid(format!("mode `{}`", self.mode)))?;
+        let mode =
+            GameMode::parse(&self.mode).ok_or_else(|| invalid(format!("mode `{}`", self.mode)))?;
         Ok(Tournament {
             code,
             mode,
@@ -350,5 +351,38 @@ impl ClanRow {
             }
         }
         Ok(clans)
+    }
+}
+
+/// A `match_log` row, as selected by [`MATCH_LOG`](crate::match_sql::MATCH_LOG).
+#[derive(sqlx::FromRow)]
+pub(crate) struct MatchLogRow {
+    seq: i64,
+    account_id: i64,
+    mode: String,
+    ended: i64,
+    placement: i64,
+    kills: i64,
+    time_alive: i64,
+}
+
+impl MatchLogRow {
+    /// The log entry; an unknown mode is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<MatchLogEntry, StoreError> {
+        let mode = GameMode::parse(&self.mode).ok_or_else(|| {
+            StoreError::Internal(format!(
+                "match log entry {} holds an invalid mode `{}`",
+                self.seq, self.mode
+            ))
+        })?;
+        Ok(MatchLogEntry {
+            seq: self.seq,
+            account: AccountId(self.account_id),
+            mode,
+            ended: from_micros(self.ended)?,
+            placement: self.placement,
+            kills: self.kills,
+            time_alive_secs: self.time_alive,
+        })
     }
 }

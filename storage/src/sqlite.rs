@@ -64,3 +64,4 @@ impl SqliteStore {
 store_impl::impl_store!(SqliteStore);
 change_impl::impl_change!(SqliteStore, sqlx::Sqlite);
 crate::community_impl::impl_community!(SqliteStore, sqlx::Sqlite);
+crate::match_impl::impl_matches!(SqliteStore, sqlx::Sqlite);

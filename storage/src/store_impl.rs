@@ -23,7 +23,7 @@ macro_rules! impl_store {
 
             use super::$store;
             use crate::economy_sql;
-            use crate::error::{is_unique_violation, store_error};
+            use crate::error::{is_retryable_conflict, is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, HoldingRow, LedgerRow, SessionRow};
             use crate::sign_in::{Attempt, sign_in_with};
@@ -451,6 +451,56 @@ macro_rules! impl_store {
                     self.leave_clan_sql(clan, account, now)
                         .await
                         .map_err(store_error)
+                }
+
+                async fn progress(
+                    &self,
+                    accounts: &[AccountId],
+                ) -> Result<Vec<(AccountId, safezone_core::store::Progress)>, StoreError> {
+                    if accounts.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    self.progress_sql(accounts).await.map_err(store_error)
+                }
+
+                async fn report_match(
+                    &self,
+                    record: &safezone_core::store::MatchRecord,
+                    changes: &[Change],
+                ) -> Result<safezone_core::store::MatchApplied, StoreError> {
+                    // Concurrent reports can get in each other's way: a rename taking the
+                    // friend code another took meanwhile (a unique violation), or on
+                    // PostgreSQL a deadlock or serialization failure. The whole report is
+                    // tried again; a concurrent repeat of the match id then finds it recorded.
+                    let mut attempts = 0;
+                    loop {
+                        attempts += 1;
+                        match self.report_match_once(record, changes).await {
+                            Err(err) if is_retryable_conflict(&err) && attempts < 5 => {
+                                tracing::debug!(error = %err, "match report collided; retrying");
+                            }
+                            other => return other.map_err(store_error),
+                        }
+                    }
+                }
+
+                async fn stat_totals(
+                    &self,
+                    account: AccountId,
+                    mode: safezone_core::domain::GameMode,
+                    since: OffsetDateTime,
+                ) -> Result<std::collections::BTreeMap<String, i64>, StoreError> {
+                    self.stat_totals_sql(account, mode, since)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn match_log(
+                    &self,
+                    after: i64,
+                    limit: u32,
+                ) -> Result<Vec<safezone_core::store::MatchLogEntry>, StoreError> {
+                    self.match_log_sql(after, limit).await.map_err(store_error)
                 }
             }
         }

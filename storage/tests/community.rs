@@ -1,13 +1,14 @@
 //! The store contract of polls, tournaments, whitelists, clans and the operator's account
 //! changes, run against SQLite and PostgreSQL, each test on its own fresh database.
 
+use safezone_core::domain::GameMode;
 use std::sync::Arc;
 
 use safezone_core::domain::{FriendCode, UserKey};
 use safezone_core::store::{
     Account, AccountId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption, NewSignIn,
-    NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentMode, TournamentRefusal,
-    Vote, VoteRefusal, WhitelistEdit,
+    NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentRefusal, Vote,
+    VoteRefusal, WhitelistEdit,
 };
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
@@ -101,7 +102,7 @@ fn code(text: &str) -> TournamentCode {
 fn tournament(text: &str, capacity: i64, whitelist_only: bool) -> NewTournament {
     NewTournament {
         code: code(text),
-        mode: TournamentMode::Squad,
+        mode: GameMode::Squad,
         opens: NOW - hours(1),
         closes: NOW + hours(1),
         capacity,
@@ -368,7 +369,7 @@ async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
         .expect("read")
         .expect("exists");
     assert_eq!(stored.code.as_str(), "spring-cup");
-    assert_eq!(stored.mode, TournamentMode::Squad);
+    assert_eq!(stored.mode, GameMode::Squad);
     assert_eq!((stored.capacity, stored.entrants), (10, 0));
     assert!(stored.whitelist_only);
     assert_eq!(stored.window.opens, NOW - hours(1));

@@ -7,12 +7,17 @@ use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
 use safezone_core::cli::RunningServer;
-use safezone_core::{Safezone, SafezoneService, clock::ManualClock, store::Store};
+use safezone_core::{
+    Safezone, SafezoneService, ServerToken, Settings, clock::ManualClock, store::Store,
+};
 use safezone_storage::test_support;
 use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::Answer;
+
+/// The game-server credential every test server accepts on `POST /internal/matches`.
+pub const GAME_SERVER_TOKEN: &str = "test-game-server-credential";
 
 /// Which binary's adapter serves the test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +84,15 @@ where
     };
     let store = safezone_storage::open(&url).await.expect("store opens");
     let clock = ManualClock::new(time::OffsetDateTime::now_utc());
+    let settings = Settings {
+        game_server_token: Some(
+            ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
+        ),
+        ..Settings::default()
+    };
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
+        .settings(settings)
         .service();
     let running = server
         .start(any_port(), service)

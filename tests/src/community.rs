@@ -4,9 +4,10 @@
 
 use safezone_core::clock::Clock;
 use safezone_core::domain::FriendCode;
+use safezone_core::domain::GameMode;
 use safezone_core::store::{
     AccountId, NewPoll, NewPollOption, NewTournament, Poll, PollId, Role, TournamentCode,
-    TournamentMode, WhitelistEdit,
+    WhitelistEdit,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -152,7 +153,7 @@ impl TestApp {
     ) {
         let tournament = NewTournament {
             code: code(text),
-            mode: TournamentMode::Squad,
+            mode: GameMode::Squad,
             opens,
             closes,
             capacity,

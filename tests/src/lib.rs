@@ -11,9 +11,10 @@ mod app;
 pub mod community;
 pub mod economy;
 pub mod login_kit;
+pub mod progression;
 
 pub use answer::Answer;
-pub use app::{Database, Server, Standalone, TestApp, any_port, run};
+pub use app::{Database, GAME_SERVER_TOKEN, Server, Standalone, TestApp, any_port, run};
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
 /// combination of server (warp, rocket) and database (SQLite, PostgreSQL).

@@ -22,6 +22,7 @@ async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result
     let clan = app.store.clan_of(session.account.id).await?;
     Ok(Reply::success(&UserAnswer {
         user: ApiUser::new(
+            &app.content,
             &session.account,
             &holdings,
             clan.as_ref(),

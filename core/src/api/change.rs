@@ -11,13 +11,13 @@ use crate::App;
 use crate::content::Catalog;
 use crate::domain::format_plain_datetime;
 use crate::http::{ApiError, Reply};
-use crate::store::{Applied, Change, Granted, Idempotency, Refusal, Step};
+use crate::store::{Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
 
 /// The request header that makes a currency-moving POST idempotent.
 pub(super) const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 /// The answer header that marks a repeat answered from an earlier application.
-const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
+pub(super) const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
 
 /// The longest idempotency key accepted.
 const IDEMPOTENCY_KEY_MAX: usize = 255;
@@ -40,19 +40,89 @@ pub(super) async fn apply(
     reference: String,
     steps: Vec<Step>,
 ) -> Result<Outcome, ApiError> {
+    let change = change(app, headers, session, reason, reference, steps)?;
+    outcome(app, app.store.apply(change).await?)
+}
+
+/// How many times a change planned from an account's progress is planned again when another
+/// change moved that progress first.
+pub(super) const PLANNING_ATTEMPTS: u32 = 24;
+
+/// Waits before planning again after attempt `attempt` (from 1) lost to another change: a
+/// random pause of up to 2^attempt milliseconds (at most 64), so that requests that lost
+/// together do not all try again together.
+pub(super) async fn before_planning_again(attempt: u32) {
+    use rand::Rng;
+    let most = 1_u64 << attempt.min(6);
+    let pause = rand::rng().random_range(0..=most);
+    tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+}
+
+/// Like [`apply`], with steps that `plan` makes from the caller's progress: the change requires
+/// that progress unchanged, and is planned again from fresh progress when another change moved
+/// it meanwhile.
+pub(super) async fn apply_planned<F>(
+    app: &App,
+    headers: &HeaderMap,
+    session: &Session,
+    reason: &str,
+    reference: String,
+    mut plan: F,
+) -> Result<Outcome, ApiError>
+where
+    F: FnMut(&Progress) -> Result<Vec<Step>, ApiError>,
+{
+    for attempt in 1..=PLANNING_ATTEMPTS {
+        let (_, progress) = app
+            .store
+            .progress(&[session.account.id])
+            .await?
+            .into_iter()
+            .next()
+            .ok_or(ApiError::InvalidUserKey)?;
+        let steps = plan(&progress)?;
+        let change = change(app, headers, session, reason, reference.clone(), steps)?;
+        match app.store.apply(change).await? {
+            Applied::Refused(Refusal::Stale) => {
+                tracing::debug!(
+                    reason,
+                    attempt,
+                    "progress moved while planning; planning again"
+                );
+                before_planning_again(attempt).await;
+            }
+            applied => return outcome(app, applied),
+        }
+    }
+    Err(refused(&app.content.catalog, Refusal::Stale))
+}
+
+/// The change of `steps` for the caller, with the request's idempotency key.
+fn change(
+    app: &App,
+    headers: &HeaderMap,
+    session: &Session,
+    reason: &str,
+    reference: String,
+    steps: Vec<Step>,
+) -> Result<Change, ApiError> {
     let idempotency = idempotency_key(headers)?.map(|key| Idempotency {
         key,
         fingerprint: format!("{reason}:{reference}"),
     });
-    let change = Change {
+    Ok(Change {
         account: session.account.id,
         now: app.clock.now(),
         reason: reason.to_owned(),
         reference,
         idempotency,
         steps,
-    };
-    match app.store.apply(change).await? {
+    })
+}
+
+/// What the store's answer means for the caller.
+fn outcome(app: &App, applied: Applied) -> Result<Outcome, ApiError> {
+    match applied {
         Applied::Done(granted) => Ok(Outcome {
             granted,
             replayed: false,
@@ -87,7 +157,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
 }
 
 /// A refusal as the API error a client sees.
-fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
+pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
     let conflict = |code, message: String| ApiError::Conflict { code, message };
     match refusal {
         Refusal::NoAccount => ApiError::InvalidUserKey,
@@ -172,6 +242,17 @@ fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             "name_taken",
             "every friend code with this name is taken; choose another name".to_owned(),
         ),
+        Refusal::Stale => conflict(
+            "progress_changed",
+            "the account's progress kept changing while this was tried; try again".to_owned(),
+        ),
+        Refusal::TrackAlreadyOwned(track) => conflict(
+            "already_owned",
+            format!(
+                "the account already owns the pass of reward track {}",
+                track.0
+            ),
+        ),
     }
 }
 
@@ -222,6 +303,7 @@ async fn answer_with<T: Serialize>(
     let catalog = &app.content.catalog;
     let reply = Reply::success(&ChangeAnswer {
         user: ApiUser::new(
+            &app.content,
             &account,
             &holdings,
             clan.as_ref(),

@@ -187,6 +187,7 @@ async fn membership(app: &App, session: &Session, clan: Option<&Clan>) -> Result
     Ok(Reply::success(&MembershipAnswer {
         clan: clan.map(ClanView::new),
         user: ApiUser::new(
+            &app.content,
             &session.account,
             &holdings,
             clan,

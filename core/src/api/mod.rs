@@ -12,10 +12,12 @@ mod device;
 mod friend_code;
 mod health;
 mod login;
+mod matches;
 mod metrics;
 mod packs;
 mod params;
 mod polls;
+mod quests;
 mod receipts;
 mod reward_view;
 mod rewards;
@@ -23,6 +25,7 @@ mod session;
 mod shop;
 mod sign_in;
 mod tournaments;
+mod tracks;
 mod user_view;
 mod whitelist;
 
@@ -191,6 +194,43 @@ pub(crate) fn routes() -> Router {
             Method::POST,
             "/api/clan/{clanId}/leave",
             handler(clans::leave),
+        )
+        .route(Method::POST, "/internal/matches", handler(matches::report))
+        .route(
+            Method::GET,
+            "/api/quest/available",
+            handler(quests::available),
+        )
+        .route(Method::GET, "/api/reward/tracks", handler(tracks::list))
+        .route(
+            Method::POST,
+            "/api/reward/tracks/{trackId}/buy",
+            handler(tracks::buy),
+        )
+        .route(
+            Method::POST,
+            "/api/reward/track/{trackId}/buy",
+            handler(tracks::buy),
+        )
+        .route(
+            Method::POST,
+            "/api/reward/tracks/{trackId}/skip",
+            handler(tracks::skip),
+        )
+        .route(
+            Method::POST,
+            "/api/reward/track/{trackId}/skip",
+            handler(tracks::skip),
+        )
+        .route(
+            Method::GET,
+            "/api/reward/tracks/mid-season",
+            handler(tracks::mid_season),
+        )
+        .route(
+            Method::POST,
+            "/api/reward/tracks/mid-season/buy",
+            handler(tracks::mid_season),
         )
         .build()
 }

@@ -2,6 +2,8 @@
 //! creating its account on first use, issuing a user key, and the answer
 //! `{status, user, firstLogin}`.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::user_view::ApiUser;
@@ -38,6 +40,7 @@ pub(super) struct SignedInUser {
     key_expires: time::OffsetDateTime,
     /// Whether this sign-in created the account.
     pub first_login: bool,
+    app: App,
 }
 
 #[derive(Serialize)]
@@ -85,6 +88,7 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         key,
         key_expires,
         first_login: signed_in.first_login,
+        app: Arc::clone(app),
     })
 }
 
@@ -92,6 +96,7 @@ impl SignedInUser {
     /// The account as ApiUser, with the key.
     pub(super) fn user(&self) -> ApiUser<'_> {
         ApiUser::new(
+            &self.app.content,
             &self.account,
             &self.holdings,
             self.clan.as_ref(),

@@ -4,10 +4,12 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::clans::ClanView;
+use super::reward_view::RewardView;
+use crate::content::{Content, LevelCurve};
 use crate::domain::{ApiDate, IapId, ItemId, PackId, UserKey};
 use crate::store::{Account, Clan, Holdings};
 
-/// The ApiUser object. The level rewards, which the progression fills, are present and empty.
+/// The ApiUser object.
 #[derive(Serialize)]
 pub(super) struct ApiUser<'a> {
     id: i64,
@@ -27,9 +29,9 @@ pub(super) struct ApiUser<'a> {
     #[serde(rename = "keyExpires")]
     key_expires: ApiDate,
     key: &'a str,
-    progression: Progression,
+    progression: Progression<'a>,
     #[serde(rename = "nextLevelRewards")]
-    next_level_rewards: [(); 0],
+    next_level_rewards: Vec<RewardView<'a>>,
     clans: Vec<ClanView<'a>>,
     licenses: Vec<LicenseView>,
     packs: Vec<PackView>,
@@ -72,22 +74,53 @@ struct PackView {
     quantity: i64,
 }
 
-/// Progress towards the next level.
+/// Progress towards the next level: the experience within the level the account's experience
+/// is at and what the next level needs (0 at the last level), the rewards reaching that level
+/// gave (each with its `level`), and whether the stored `level` lags behind the experience (an
+/// experience reward, or a changed level curve; the next match report catches it up).
 #[derive(Serialize)]
-struct Progression {
+struct Progression<'a> {
     #[serde(rename = "currentExperience")]
     current_experience: i64,
     #[serde(rename = "requiredExperience")]
     required_experience: i64,
-    rewards: [(); 0],
+    rewards: Vec<LevelReward<'a>>,
     #[serde(rename = "isStale")]
     is_stale: bool,
 }
 
+/// A level's reward: the reward object plus `level`.
+#[derive(Serialize)]
+struct LevelReward<'a> {
+    #[serde(flatten)]
+    reward: RewardView<'a>,
+    level: i64,
+}
+
+impl<'a> Progression<'a> {
+    fn new(content: &'a Content, curve: &LevelCurve, account: &Account) -> Self {
+        let level = curve.level_for(account.experience);
+        Self {
+            current_experience: account.experience - curve.total_for(level),
+            required_experience: curve.required_for_next(level).unwrap_or(0),
+            rewards: curve
+                .rewards_for(level)
+                .iter()
+                .map(|reward| LevelReward {
+                    reward: RewardView::promised(&content.catalog, reward),
+                    level,
+                })
+                .collect(),
+            is_stale: level != account.level,
+        }
+    }
+}
+
 impl<'a> ApiUser<'a> {
     /// The account, holding `holdings` and a member of `clan` (if any), as seen by the holder of
-    /// `key`, which expires at `key_expires`.
+    /// `key`, which expires at `key_expires`; its level progress by `content`'s level curve.
     pub(super) fn new(
+        content: &'a Content,
         account: &'a Account,
         holdings: &Holdings,
         clan: Option<&'a Clan>,
@@ -95,6 +128,7 @@ impl<'a> ApiUser<'a> {
         key_expires: OffsetDateTime,
     ) -> Self {
         let user_id = account.id.0;
+        let curve = &content.progression.levels;
         Self {
             id: account.id.0,
             provider: &account.provider,
@@ -112,13 +146,11 @@ impl<'a> ApiUser<'a> {
             updated: ApiDate(account.updated),
             key_expires: ApiDate(key_expires),
             key: key.as_str(),
-            progression: Progression {
-                current_experience: account.experience,
-                required_experience: 0,
-                rewards: [],
-                is_stale: false,
-            },
-            next_level_rewards: [],
+            progression: Progression::new(content, curve, account),
+            next_level_rewards: RewardView::all_promised(
+                &content.catalog,
+                &curve.rewards_for(curve.level_for(account.experience) + 1),
+            ),
             clans: clan.into_iter().map(ClanView::new).collect(),
             licenses: holdings
                 .licenses

@@ -27,7 +27,7 @@ pub use grant::GrantArgs;
 use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
 use crate::store::Store;
-use crate::{Safezone, SafezoneService, Settings};
+use crate::{Safezone, SafezoneService, ServerToken, Settings};
 
 /// The command line of a Safezone server binary: without a subcommand it serves; the
 /// subcommands are the operator's tools. Every flag also reads an environment variable.
@@ -91,6 +91,12 @@ pub struct ServerArgs {
     /// Seconds a request may take before it is answered 503.
     #[arg(long, env = "SAFEZONE_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub request_timeout_secs: u64,
+
+    /// The credential game servers send (`Authorization: Bearer ...`) to report finished
+    /// matches to `POST /internal/matches`; at least 16 characters. Without it, match reports
+    /// are refused (501).
+    #[arg(long, env = "SAFEZONE_GAME_SERVER_TOKEN", value_parser = ServerToken::parse, hide_env_values = true)]
+    pub game_server_token: Option<ServerToken>,
 }
 
 impl ServerArgs {
@@ -100,6 +106,7 @@ impl ServerArgs {
             key_lifetime: time::Duration::days(i64::from(self.key_lifetime_days)),
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
+            game_server_token: self.game_server_token.clone(),
         }
     }
 

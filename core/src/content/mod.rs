@@ -1,5 +1,6 @@
 //! The content file: the human-edited catalog and rules (the client configuration, the shop,
-//! the claimable reward types, the friend-code rules), loaded and validated once at start-up.
+//! the claimable reward types, the friend-code rules, the level curve, quests and reward
+//! tracks), loaded and validated once at start-up.
 //!
 //! It is TOML. Loading rejects unknown keys, wrong types and bad values with a message that names
 //! the file, the line and the problem.
@@ -15,8 +16,11 @@ mod iaps;
 mod items;
 mod packs;
 mod price;
+mod progression;
+mod quests;
 mod reward_types;
 mod rewards;
+mod tracks;
 
 pub use catalog::Catalog;
 pub use client::ClientConfig;
@@ -30,8 +34,19 @@ pub use iaps::{IapProduct, MAX_COST_CENTS};
 pub use items::{Item, Rarity};
 pub use packs::{Drop, MAX_ITEMS_PER_OPEN, Pack};
 pub use price::{MAX_PRICE, Price};
+pub use progression::{
+    LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MAX_MATCH_EXPERIENCE, MatchExperience, Progression,
+};
+pub use quests::{
+    DAILY_QUEST_ID_BASE, DailyQuests, MAX_FIXED_QUEST_ID, MAX_REQUIRED, MAX_STAT_KEY_LEN,
+    MAX_TEMPLATE_ID, Quest, QuestBook, QuestTemplate,
+};
 pub use reward_types::{MAX_HOURS, MAX_TIMES_PER_DAY, RewardType, Schedule};
 pub use rewards::{MAX_REWARD_QUANTITY, RewardSpec};
+pub use tracks::{
+    Challenge, Evolution, MAX_SEASON, MAX_STARS, MAX_TRACK_EXPERIENCE_PER_LEVEL, MAX_TRACK_LEVEL,
+    RewardTrack, Tier, TrackDiscount,
+};
 
 use std::path::Path;
 
@@ -54,6 +69,12 @@ pub struct Content {
     pub reward_types: Vec<RewardType>,
     /// Friend-code rules.
     pub friend_code: FriendCodeRules,
+    /// Player experience and levels (`[progression]`).
+    pub progression: Progression,
+    /// The fixed and daily quests (`[quests]`).
+    pub quests: QuestBook,
+    /// The reward tracks (season passes), running or not, in file order (`[[tracks]]`).
+    pub tracks: Vec<RewardTrack>,
 }
 
 /// The file as written, before validation.
@@ -74,6 +95,11 @@ struct ContentFile {
     #[serde(default)]
     reward_types: Vec<toml::Spanned<reward_types::RewardTypeSection>>,
     friend_code: friend_code::FriendCodeSection,
+    progression: progression::ProgressionSection,
+    #[serde(default)]
+    quests: quests::QuestsSection,
+    #[serde(default)]
+    tracks: Vec<toml::Spanned<tracks::TrackSection>>,
 }
 
 impl Content {
@@ -115,6 +141,9 @@ impl Content {
             extras: file.extras.validate(&locate)?,
             reward_types: reward_types::validate(file.reward_types, &catalog, &locate)?,
             friend_code: file.friend_code.validate(&locate)?,
+            progression: file.progression.validate(&catalog, &locate)?,
+            quests: file.quests.validate(&catalog, &locate)?,
+            tracks: tracks::validate(file.tracks, &catalog, &locate)?,
             catalog,
         })
     }
@@ -125,14 +154,17 @@ pub(crate) type Locate<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> Con
 
 #[cfg(test)]
 mod catalog_tests;
+#[cfg(test)]
+mod progression_tests;
 
 /// Helpers for the content tests: a minimal valid file, and checks of errors.
 #[cfg(test)]
 mod testing {
     use super::Content;
 
-    /// The smallest valid content file: a client configuration, the friend-code rules, an empty
-    /// shop and no reward types. Tests append sections to it.
+    /// The smallest valid content file: a client configuration, the friend-code rules, the
+    /// progression without rewards, an empty shop, no reward types, quests or tracks. Tests
+    /// append sections to it.
     pub(super) const MINIMAL: &str = r#"
 [client]
 maintenance = false
@@ -144,6 +176,18 @@ regions = ["eu-west"]
 
 [friend_code]
 rename_cost_gems = 250
+
+[progression.match_experience]
+base = 50
+per_kill = 25
+per_minute_alive = 10
+win_bonus = 200
+top10_bonus = 50
+
+[progression.levels]
+max_level = 100
+first = 500
+increment = 100
 "#;
 
     /// Two items (one for sale, one stock) and a pack, for tests of what refers to them.

@@ -28,3 +28,19 @@ catalog_id!(
     /// The id of an in-app purchase product.
     IapId
 );
+catalog_id!(
+    /// The id of a reward track (a season pass).
+    TrackId
+);
+catalog_id!(
+    /// The id of a quest (fixed in the content file, or one day's quest from a daily template).
+    QuestId
+);
+catalog_id!(
+    /// The id of a reward track's challenge.
+    ChallengeId
+);
+catalog_id!(
+    /// The id of a reward track's item evolution.
+    EvolutionId
+);

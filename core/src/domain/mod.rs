@@ -5,14 +5,16 @@ mod catalog_ids;
 mod client_version;
 mod device_id;
 mod friend_code;
+mod game_mode;
 mod platform;
 pub mod player_names;
 mod user_key;
 
 pub use api_date::{ApiDate, format_plain_datetime};
-pub use catalog_ids::{DealId, IapId, ItemId, PackId};
+pub use catalog_ids::{ChallengeId, DealId, EvolutionId, IapId, ItemId, PackId, QuestId, TrackId};
 pub use client_version::ClientVersion;
 pub use device_id::DeviceId;
 pub use friend_code::{FriendCode, FriendCodeError, NAME_MAX_CHARS, NAME_MIN_CHARS};
+pub use game_mode::GameMode;
 pub use platform::Platform;
 pub use user_key::{KeyHash, UserKey};

@@ -18,7 +18,7 @@ pub const KEY_CHARS: usize = KEY_BYTES * 2;
 /// assert_eq!(UserKey::parse(key.as_str()), Some(key.clone()));
 /// assert_eq!(UserKey::parse("ABC"), None);
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct UserKey(String);
 
 impl UserKey {

@@ -103,6 +103,14 @@ pub enum ApiError {
         /// What to use instead.
         message: String,
     },
+    /// The request is well formed but names something that does not exist (a match report's
+    /// unknown player).
+    Unprocessable {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+    },
     /// A service Safezone relies on (chat platform, receipt verifier) cannot be reached.
     Upstream {
         /// Stable machine-readable code.
@@ -162,6 +170,7 @@ impl ApiError {
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
@@ -194,7 +203,8 @@ impl ApiError {
             | Self::Unauthorized { code, .. }
             | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
-            | Self::Conflict { code, .. } => code,
+            | Self::Conflict { code, .. }
+            | Self::Unprocessable { code, .. } => code,
         }
     }
 
@@ -240,6 +250,7 @@ impl ApiError {
             | Self::Upstream { message, .. }
             | Self::NotFound { message, .. }
             | Self::Conflict { message, .. }
+            | Self::Unprocessable { message, .. }
             | Self::InsufficientFunds { message }
             | Self::Gone { message } => message.clone(),
         }

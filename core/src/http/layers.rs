@@ -379,6 +379,34 @@ mod tests {
         ) -> Result<Result<crate::store::ClanLeft, crate::store::ClanRefusal>, StoreError> {
             unavailable()
         }
+        async fn progress(
+            &self,
+            _: &[AccountId],
+        ) -> Result<Vec<(AccountId, crate::store::Progress)>, StoreError> {
+            unavailable()
+        }
+        async fn report_match(
+            &self,
+            _: &crate::store::MatchRecord,
+            _: &[Change],
+        ) -> Result<crate::store::MatchApplied, StoreError> {
+            unavailable()
+        }
+        async fn stat_totals(
+            &self,
+            _: AccountId,
+            _: crate::domain::GameMode,
+            _: OffsetDateTime,
+        ) -> Result<std::collections::BTreeMap<String, i64>, StoreError> {
+            unavailable()
+        }
+        async fn match_log(
+            &self,
+            _: i64,
+            _: u32,
+        ) -> Result<Vec<crate::store::MatchLogEntry>, StoreError> {
+            unavailable()
+        }
     }
 
     async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {

@@ -88,8 +88,17 @@ impl Incoming {
                 reason: "is required: send a JSON object".to_owned(),
             });
         }
-        serde_json::from_slice(&bytes).map_err(|error| ApiError::InvalidBody {
-            reason: format!("is not the expected JSON: {error}"),
+        let mut json = serde_json::Deserializer::from_slice(&bytes);
+        serde_path_to_error::deserialize(&mut json).map_err(|error| {
+            let path = error.path().to_string();
+            let problem = error.into_inner();
+            ApiError::InvalidBody {
+                reason: if path == "." {
+                    format!("is not the expected JSON: {problem}")
+                } else {
+                    format!("is not the expected JSON: `{path}`: {problem}")
+                },
+            }
         })
     }
 }

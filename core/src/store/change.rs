@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::AccountId;
-use crate::domain::{IapId, ItemId, PackId};
+use crate::domain::{IapId, ItemId, PackId, TrackId};
 
 /// The two currencies an account holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -151,6 +151,40 @@ pub enum Step {
         /// Digits in order of preference.
         digits: Vec<u16>,
     },
+    /// Refused unless the account's progress version is still `version` (the one the plan was
+    /// made from), and moves it on: a change planned from progress that another change has
+    /// since moved is refused as [`Refusal::Stale`], to be planned again.
+    RequireProgressVersion {
+        /// The progress version the plan was made from.
+        version: i64,
+    },
+    /// Sets a progress counter (`quest/12`, `challenge/3`, `track/1/stars`) to `value`.
+    SetProgress {
+        /// The counter's key.
+        counter: String,
+        /// Its new value.
+        value: i64,
+    },
+    /// Sets the account's level.
+    SetLevel {
+        /// The new level.
+        level: i64,
+    },
+    /// Records `key` as a claim and applies `steps` if the key is new; skips them (without
+    /// refusing) when the key was recorded before. For grants that must happen once ever:
+    /// a level's rewards (`level/5`), a completed quest (`quest/12`), a track tier
+    /// (`track/1/tier/4`).
+    Once {
+        /// The claim key.
+        key: String,
+        /// What to apply the first time.
+        steps: Vec<Step>,
+    },
+    /// Gives the account a reward track's premium pass; refused when it owns it.
+    GrantTrackPass {
+        /// The track.
+        track: TrackId,
+    },
 }
 
 /// What a step gave the account; the rewards of an answer.
@@ -250,6 +284,10 @@ pub enum Refusal {
     SameFriendCodeName,
     /// Every offered friend code for the name is taken.
     FriendCodeTaken,
+    /// The account's progress moved since the change was planned; plan it again.
+    Stale,
+    /// The account already owns the reward track's pass.
+    TrackAlreadyOwned(TrackId),
 }
 
 impl fmt::Display for Refusal {
@@ -294,6 +332,10 @@ impl fmt::Display for Refusal {
             Self::NotPremium => f.write_str("the linked chat-platform account is not premium"),
             Self::SameFriendCodeName => f.write_str("the friend code already has this name"),
             Self::FriendCodeTaken => f.write_str("every friend code with this name is taken"),
+            Self::Stale => f.write_str("the account's progress changed meanwhile"),
+            Self::TrackAlreadyOwned(track) => {
+                write!(f, "the account already owns reward track {}", track.0)
+            }
         }
     }
 }

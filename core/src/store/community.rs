@@ -4,6 +4,7 @@
 //! vote and join through the API. Each state change is one store transaction that checks its
 //! preconditions and answers the one that failed as a refusal enum.
 
+use crate::domain::GameMode;
 use std::fmt;
 
 use time::OffsetDateTime;
@@ -318,39 +319,6 @@ impl fmt::Display for TournamentCode {
     }
 }
 
-/// The game mode a tournament is played in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TournamentMode {
-    /// Every player for themselves.
-    Solo,
-    /// Teams of two.
-    Duo,
-    /// Teams of four.
-    Squad,
-    /// The limited-time mode.
-    Limited,
-}
-
-impl TournamentMode {
-    /// Every mode, in the wire contract's order.
-    pub const ALL: [Self; 4] = [Self::Solo, Self::Duo, Self::Squad, Self::Limited];
-
-    /// The mode's name on the wire and in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Solo => "solo",
-            Self::Duo => "duo",
-            Self::Squad => "squad",
-            Self::Limited => "limited",
-        }
-    }
-
-    /// Reads a mode name (`solo`, `duo`, `squad`, `limited`); others are `None`.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|mode| mode.as_str() == name)
-    }
-}
-
 /// The most entrants a tournament may take.
 pub const TOURNAMENT_CAPACITY_MAX: i64 = 1_000_000;
 
@@ -360,7 +328,7 @@ pub struct NewTournament {
     /// Its code.
     pub code: TournamentCode,
     /// The mode it is played in.
-    pub mode: TournamentMode,
+    pub mode: GameMode,
     /// When joining opens.
     pub opens: OffsetDateTime,
     /// When joining closes (after `opens`).
@@ -395,7 +363,7 @@ pub struct Tournament {
     /// Its code.
     pub code: TournamentCode,
     /// The mode it is played in.
-    pub mode: TournamentMode,
+    pub mode: GameMode,
     /// When joining is open.
     pub window: Window,
     /// The most entrants.

@@ -10,6 +10,7 @@ mod change;
 mod community;
 mod error;
 mod holdings;
+mod matches;
 mod records;
 
 pub use change::{
@@ -20,17 +21,20 @@ pub use community::{
     NewTournament, NotOpen, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
     POLL_QUESTION_MAX_CHARS, Poll, PollId, PollOption, PollOptionId, PollResults,
     RESERVED_TOURNAMENT_CODES, TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament,
-    TournamentCode, TournamentMode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
-    WHITELIST_EDIT_MAX, WhitelistEdit, WhitelistEdited, Window, is_color_code,
+    TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WHITELIST_EDIT_MAX,
+    WhitelistEdit, WhitelistEdited, Window, is_color_code,
 };
 pub use error::StoreError;
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
+pub use matches::{
+    MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry, MatchRecord, PlayerResult, Progress,
+};
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use crate::domain::{FriendCode, KeyHash};
+use crate::domain::{FriendCode, GameMode, KeyHash};
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings.
 ///
@@ -215,4 +219,32 @@ pub trait Store: Send + Sync + 'static {
         account: AccountId,
         now: OffsetDateTime,
     ) -> Result<Result<ClanLeft, ClanRefusal>, StoreError>;
+
+    /// The progress of each of `accounts` that exists, in the order asked (missing accounts
+    /// are left out).
+    async fn progress(
+        &self,
+        accounts: &[AccountId],
+    ) -> Result<Vec<(AccountId, Progress)>, StoreError>;
+
+    /// Records a finished match and applies every player's change, in one transaction: all of
+    /// it or none. A match id recorded before changes nothing and answers the first report.
+    async fn report_match(
+        &self,
+        record: &MatchRecord,
+        changes: &[Change],
+    ) -> Result<MatchApplied, StoreError>;
+
+    /// Sums of an account's statistics in `mode` for matches that ended at or after `since`
+    /// (by the hour), by stat key; stats never moved are absent.
+    async fn stat_totals(
+        &self,
+        account: AccountId,
+        mode: GameMode,
+        since: OffsetDateTime,
+    ) -> Result<std::collections::BTreeMap<String, i64>, StoreError>;
+
+    /// Up to `limit` entries of the match log after position `after` (0 for the start), in
+    /// order.
+    async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;
 }

@@ -50,17 +50,24 @@ async fn first_device_sign_in_creates_the_account(app: TestApp) {
     for date in ["created", "updated", "keyExpires"] {
         assert_api_date(&user[date]);
     }
-    for collection in [
-        "nextLevelRewards",
-        "clans",
-        "licenses",
-        "packs",
-        "subscriptions",
-        "iaps",
-    ] {
+    for collection in ["clans", "licenses", "packs", "subscriptions", "iaps"] {
         assert_eq!(user[collection], serde_json::json!([]), "{collection}");
     }
     assert_eq!(user["progression"]["isStale"], false);
+    assert_eq!(user["progression"]["currentExperience"], 0);
+    let curve = &safezone_core::content::Content::shipped()
+        .progression
+        .levels;
+    assert_eq!(
+        user["progression"]["requiredExperience"],
+        curve.required_for_next(1).expect("level 2 exists")
+    );
+    assert_eq!(user["progression"]["rewards"], serde_json::json!([]));
+    assert_eq!(
+        user["nextLevelRewards"].as_array().map(Vec::len),
+        Some(curve.rewards_for(2).len()),
+        "a new account is shown what level 2 gives"
+    );
     assert!(
         user.get("email").is_some() && user.get("avatar").is_some() && user.get("name").is_some()
     );

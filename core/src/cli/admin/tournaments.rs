@@ -1,13 +1,14 @@
 //! `tournament create`, `tournament close`, and `whitelist show|add|remove`.
 
+use crate::domain::GameMode;
 use clap::{Args, Subcommand};
 use time::OffsetDateTime;
 
 use super::{Failure, Outcome, parse_friend_code, parse_time, utc};
 use crate::domain::FriendCode;
 use crate::store::{
-    Closing, NewTournament, Store, TOURNAMENT_CAPACITY_MAX, TournamentCode, TournamentMode,
-    WHITELIST_EDIT_MAX, WhitelistEdit,
+    Closing, NewTournament, Store, TOURNAMENT_CAPACITY_MAX, TournamentCode, WHITELIST_EDIT_MAX,
+    WhitelistEdit,
 };
 
 /// The `tournament` subcommands.
@@ -27,7 +28,7 @@ pub struct TournamentCreateArgs {
     pub code: TournamentCode,
     /// The mode: `solo`, `duo`, `squad` or `limited`.
     #[arg(long, value_parser = parse_mode)]
-    pub mode: TournamentMode,
+    pub mode: GameMode,
     /// When joining opens (RFC 3339, e.g. `2026-11-22T08:00:00Z`); now when left out.
     #[arg(long, value_parser = parse_time)]
     pub opens: Option<OffsetDateTime>,
@@ -197,7 +198,7 @@ fn parse_code(text: &str) -> Result<TournamentCode, String> {
     TournamentCode::parse(text).map_err(|reason| format!("the tournament code {reason}"))
 }
 
-fn parse_mode(text: &str) -> Result<TournamentMode, String> {
-    TournamentMode::parse(text)
+fn parse_mode(text: &str) -> Result<GameMode, String> {
+    GameMode::parse(text)
         .ok_or_else(|| format!("`{text}` is not a mode: use solo, duo, squad or limited"))
 }

@@ -1,0 +1,81 @@
+//! `GET /api/quest/available`: the quests running now (the fixed ones and today's daily
+//! quests), with the caller's progress when a key comes with the request.
+
+use serde::Serialize;
+
+use super::reward_view::RewardView;
+use super::session;
+use crate::App;
+use crate::content::Quest;
+use crate::domain::{ApiDate, QuestId};
+use crate::http::{ApiError, Incoming, Reply};
+use crate::progression::quest_counter;
+use crate::store::Progress;
+
+#[derive(Serialize)]
+struct QuestsAnswer<'a> {
+    quests: Vec<QuestView<'a>>,
+}
+
+/// `{id, name, stat_key, required, reward, created, ends, personal}`.
+#[derive(Serialize)]
+struct QuestView<'a> {
+    id: QuestId,
+    name: &'a str,
+    stat_key: &'a str,
+    required: i64,
+    reward: RewardView<'a>,
+    created: ApiDate,
+    ends: ApiDate,
+    personal: Option<PersonalQuest>,
+}
+
+/// The caller's progress: `{id, user_id, quest_id, value, is_completed}` (`id` is the quest's:
+/// progress is kept once per account and quest).
+#[derive(Serialize)]
+struct PersonalQuest {
+    id: QuestId,
+    user_id: i64,
+    quest_id: QuestId,
+    value: i64,
+    is_completed: bool,
+}
+
+/// `GET /api/quest/available` (key optional): `{status, quests}`; `personal` is null without
+/// a key.
+pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::optional(&app, &incoming).await?;
+    let progress = match &session {
+        Some(session) => Some(super::tracks::progress_of(&app, session.account.id).await?),
+        None => None,
+    };
+    let quests = app.content.quests.active(app.clock.now());
+    let views = quests
+        .iter()
+        .map(|quest| QuestView {
+            id: quest.id,
+            name: &quest.name,
+            stat_key: &quest.stat_key,
+            required: quest.required,
+            reward: RewardView::promised(&app.content.catalog, &quest.reward),
+            created: ApiDate(quest.starts),
+            ends: ApiDate(quest.ends),
+            personal: session
+                .as_ref()
+                .zip(progress.as_ref())
+                .map(|(session, progress)| personal(quest, session.account.id.0, progress)),
+        })
+        .collect();
+    Ok(Reply::success(&QuestsAnswer { quests: views }))
+}
+
+fn personal(quest: &Quest, user_id: i64, progress: &Progress) -> PersonalQuest {
+    let value = progress.counter(&quest_counter(quest.id));
+    PersonalQuest {
+        id: quest.id,
+        user_id,
+        quest_id: quest.id,
+        value,
+        is_completed: value >= quest.required,
+    }
+}

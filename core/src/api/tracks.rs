@@ -1,0 +1,389 @@
+//! Reward tracks (season passes): `GET /api/reward/tracks`, `POST
+//! /api/reward/tracks/{trackId}/buy` and `.../skip?tiers=` (also spelled `/api/reward/track/`),
+//! and the obsolete mid-season endpoints, which answer 410.
+
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use super::community::path_id;
+use super::reward_view::RewardView;
+use super::{change, session};
+use crate::App;
+use crate::content::RewardTrack;
+use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
+use crate::http::{ApiError, Incoming, Reply};
+use crate::progression::{
+    TrackRefusal, challenge_counter, plan_track_buy, plan_track_skip, track_counter,
+};
+use crate::store::{AccountId, Progress};
+
+#[derive(Serialize)]
+struct TracksAnswer<'a> {
+    tracks: Vec<TrackView<'a>>,
+}
+
+/// A track as the wire contract shapes it.
+#[derive(Serialize)]
+struct TrackView<'a> {
+    id: TrackId,
+    name: &'a str,
+    season: i64,
+    max_level: i64,
+    max_tier: i64,
+    cost_coins: i64,
+    cost_gems: i64,
+    cost_gems_per_tier: i64,
+    is_stock: bool,
+    is_repeatable: bool,
+    created: ApiDate,
+    expires: ApiDate,
+    tiers: Vec<TierView<'a>>,
+    challenges: Vec<ChallengeView<'a>>,
+    evolutions: Vec<EvolutionView<'a>>,
+    personal: Option<PersonalTrack>,
+}
+
+/// `{id, track_id, tier, rewards}`; a tier's id is `track id * 1000 + tier`.
+#[derive(Serialize)]
+struct TierView<'a> {
+    id: i64,
+    track_id: TrackId,
+    tier: i64,
+    rewards: Vec<RewardView<'a>>,
+}
+
+/// `{id, track_id, name, stat_key, required, reward, created, personal}`; the reward is stars.
+#[derive(Serialize)]
+struct ChallengeView<'a> {
+    id: ChallengeId,
+    track_id: TrackId,
+    name: &'a str,
+    stat_key: &'a str,
+    required: i64,
+    reward: StarReward,
+    created: ApiDate,
+    personal: Option<PersonalChallenge>,
+}
+
+/// `{type: "star", quantity}`.
+#[derive(Serialize)]
+struct StarReward {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    quantity: i64,
+}
+
+/// `{id, user_id, challenge_id, value, is_completed}` (`id` is the challenge's).
+#[derive(Serialize)]
+struct PersonalChallenge {
+    id: ChallengeId,
+    user_id: i64,
+    challenge_id: ChallengeId,
+    value: i64,
+    is_completed: bool,
+}
+
+/// `{id, track_id, required_item_sku, name, stat_key, required, reward}`.
+#[derive(Serialize)]
+struct EvolutionView<'a> {
+    id: EvolutionId,
+    track_id: TrackId,
+    required_item_sku: &'a str,
+    name: &'a str,
+    stat_key: &'a str,
+    required: i64,
+    reward: RewardView<'a>,
+}
+
+/// The caller's standing on a track (`id` is the track's).
+#[derive(Serialize)]
+struct PersonalTrack {
+    id: TrackId,
+    user_id: i64,
+    track_id: TrackId,
+    experience: i64,
+    level: i64,
+    stars: i64,
+    tier: i64,
+    has_discount_available: bool,
+    #[serde(rename = "progressionTier")]
+    progression_tier: TierProgress,
+    #[serde(rename = "progressionLevel")]
+    progression_level: LevelProgress,
+}
+
+#[derive(Serialize)]
+struct TierProgress {
+    #[serde(rename = "currentStars")]
+    current_stars: i64,
+    #[serde(rename = "requiredStars")]
+    required_stars: i64,
+}
+
+#[derive(Serialize)]
+struct LevelProgress {
+    #[serde(rename = "currentExperience")]
+    current_experience: i64,
+    #[serde(rename = "requiredExperience")]
+    required_experience: i64,
+}
+
+/// `GET /api/reward/tracks` (key optional): `{status, tracks}`, the tracks whose season runs
+/// now, with `personal` standings when a key comes with the request (null otherwise).
+pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::optional(&app, &incoming).await?;
+    let progress = match &session {
+        Some(session) => Some((
+            session.account.id,
+            progress_of(&app, session.account.id).await?,
+        )),
+        None => None,
+    };
+    let now = app.clock.now();
+    let tracks = app
+        .content
+        .tracks
+        .iter()
+        .filter(|track| track.is_running(now))
+        .map(|track| track_view(&app, track, progress.as_ref(), now))
+        .collect();
+    Ok(Reply::success(&TracksAnswer { tracks }))
+}
+
+/// `POST /api/reward/tracks/{trackId}/buy` (key required): buys the track's pass once (at the
+/// discounted price while it runs) and grants the rewards of the tiers already reached;
+/// `{status, user, rewards}`.
+pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let track = track(&app, &incoming)?;
+    let now = app.clock.now();
+    let outcome = change::apply_planned(
+        &app,
+        &incoming.headers,
+        &session,
+        "track",
+        format!("buy:{}", track.id.0),
+        |progress| {
+            plan_track_buy(&app.content, track, progress, now)
+                .map_err(|refusal| refused(track, refusal))
+        },
+    )
+    .await?;
+    change::answer(&app, &session, &outcome, ()).await
+}
+
+/// `POST /api/reward/tracks/{trackId}/skip?tiers=` (key required): charges
+/// `cost_gems_per_tier` gems per tier, moves the track on by `tiers` tiers (never past its
+/// last) and grants their rewards; `{status, user, rewards}`.
+pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let session = session::required(&app, &incoming).await?;
+    let track = track(&app, &incoming)?;
+    let tiers = incoming
+        .query
+        .required_number("tiers", 1..=track.max_tier)?;
+    let now = app.clock.now();
+    let outcome = change::apply_planned(
+        &app,
+        &incoming.headers,
+        &session,
+        "track",
+        format!("skip:{}:{tiers}", track.id.0),
+        |progress| {
+            plan_track_skip(&app.content, track, progress, tiers, now)
+                .map_err(|refusal| refused(track, refusal))
+        },
+    )
+    .await?;
+    change::answer(&app, &session, &outcome, ()).await
+}
+
+/// `GET /api/reward/tracks/mid-season` and `POST .../mid-season/buy`: obsolete, 410.
+pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
+    Err(ApiError::Gone {
+        message: "the mid-season track is obsolete; use /api/reward/tracks/{trackId}/buy"
+            .to_owned(),
+    })
+}
+
+/// The caller's progress.
+pub(super) async fn progress_of(app: &App, account: AccountId) -> Result<Progress, ApiError> {
+    app.store
+        .progress(&[account])
+        .await?
+        .into_iter()
+        .next()
+        .map(|(_, progress)| progress)
+        .ok_or(ApiError::InvalidUserKey)
+}
+
+/// The track named by the `trackId` path segment; 404 when the content has none.
+fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<&'a RewardTrack, ApiError> {
+    let id = TrackId(path_id(incoming, "trackId")?);
+    app.content
+        .tracks
+        .iter()
+        .find(|track| track.id == id)
+        .ok_or_else(|| ApiError::NotFound {
+            code: "track_not_found",
+            message: format!("there is no reward track {}", id.0),
+        })
+}
+
+/// A refusal made before trying, as the API error a client sees.
+fn refused(track: &RewardTrack, refusal: TrackRefusal) -> ApiError {
+    let conflict = |code, message: String| ApiError::Conflict { code, message };
+    match refusal {
+        TrackRefusal::NotRunning => conflict(
+            "track_closed",
+            format!("reward track {} is not running now", track.id.0),
+        ),
+        TrackRefusal::Free => conflict(
+            "not_for_sale",
+            format!("reward track {} is free: every player has it", track.id.0),
+        ),
+        TrackRefusal::NotOwned => conflict(
+            "track_not_owned",
+            format!("buy reward track {} before skipping its tiers", track.id.0),
+        ),
+        TrackRefusal::NotSkippable => conflict(
+            "not_skippable",
+            format!("the tiers of reward track {} cannot be bought", track.id.0),
+        ),
+        TrackRefusal::PastMaxTier { available } => conflict(
+            "past_max_tier",
+            format!(
+                "reward track {} has {available} tiers left to skip (it ends at tier {})",
+                track.id.0, track.max_tier
+            ),
+        ),
+    }
+}
+
+fn track_view<'a>(
+    app: &'a App,
+    track: &'a RewardTrack,
+    progress: Option<&(AccountId, Progress)>,
+    now: OffsetDateTime,
+) -> TrackView<'a> {
+    let catalog = &app.content.catalog;
+    let price = track.price_at(now);
+    TrackView {
+        id: track.id,
+        name: &track.name,
+        season: track.season,
+        max_level: track.max_level,
+        max_tier: track.max_tier,
+        cost_coins: price.coins,
+        cost_gems: price.gems,
+        cost_gems_per_tier: track.cost_gems_per_tier,
+        is_stock: track.is_stock,
+        is_repeatable: track.is_repeatable,
+        created: ApiDate(track.starts),
+        expires: ApiDate(track.ends),
+        tiers: track
+            .tiers
+            .iter()
+            .map(|tier| TierView {
+                id: track.id.0 * 1000 + tier.tier,
+                track_id: track.id,
+                tier: tier.tier,
+                rewards: RewardView::all_promised(catalog, &tier.rewards),
+            })
+            .collect(),
+        challenges: track
+            .challenges
+            .iter()
+            .map(|challenge| ChallengeView {
+                id: challenge.id,
+                track_id: track.id,
+                name: &challenge.name,
+                stat_key: &challenge.stat_key,
+                required: challenge.required,
+                reward: StarReward {
+                    kind: "star",
+                    quantity: challenge.stars,
+                },
+                created: ApiDate(track.starts),
+                personal: progress.map(|(account, progress)| {
+                    let value = progress.counter(&challenge_counter(challenge.id));
+                    PersonalChallenge {
+                        id: challenge.id,
+                        user_id: account.0,
+                        challenge_id: challenge.id,
+                        value,
+                        is_completed: value >= challenge.required,
+                    }
+                }),
+            })
+            .collect(),
+        evolutions: track
+            .evolutions
+            .iter()
+            .map(|evolution| EvolutionView {
+                id: evolution.id,
+                track_id: track.id,
+                required_item_sku: catalog
+                    .item(evolution.required_item)
+                    .map_or("", |item| item.sku.as_str()),
+                name: &evolution.name,
+                stat_key: &evolution.stat_key,
+                required: evolution.required,
+                reward: RewardView::promised(catalog, &evolution.reward),
+            })
+            .collect(),
+        personal: progress.map(|(account, progress)| personal(track, *account, progress, now)),
+    }
+}
+
+fn personal(
+    track: &RewardTrack,
+    account: AccountId,
+    progress: &Progress,
+    now: OffsetDateTime,
+) -> PersonalTrack {
+    let experience = progress.counter(&track_counter(track.id, "experience"));
+    let stars = progress.counter(&track_counter(track.id, "stars"));
+    let level = track.level_for(experience);
+    let tier = track.tier_for(stars);
+    let owned = track.is_stock || progress.track_passes.contains(&track.id);
+    let at_last_level = level >= track.max_level;
+    let at_last_tier = tier >= track.max_tier && !track.is_repeatable;
+    PersonalTrack {
+        id: track.id,
+        user_id: account.0,
+        track_id: track.id,
+        experience,
+        level,
+        stars,
+        tier,
+        has_discount_available: !owned
+            && track
+                .discount
+                .as_ref()
+                .is_some_and(|discount| now < discount.ends),
+        progression_tier: TierProgress {
+            current_stars: if at_last_tier {
+                0
+            } else {
+                stars - tier * track.stars_per_tier
+            },
+            required_stars: if at_last_tier {
+                0
+            } else {
+                track.stars_per_tier
+            },
+        },
+        progression_level: LevelProgress {
+            current_experience: if at_last_level {
+                0
+            } else {
+                experience - level * track.experience_per_level
+            },
+            required_experience: if at_last_level {
+                0
+            } else {
+                track.experience_per_level
+            },
+        },
+    }
+}

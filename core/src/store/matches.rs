@@ -1,0 +1,141 @@
+//! Finished matches as the game servers report them, and the progress a plan is made from.
+//!
+//! A match report is applied in one transaction ([`Store::report_match`](super::Store::report_match)):
+//! the match id is recorded once (a repeat answers the first result), every player's result is
+//! appended to the match log and added to their hourly statistics, and every player's planned
+//! [`Change`](super::Change) (experience, levels, quests, tracks, currency) is applied.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use time::OffsetDateTime;
+
+use super::{AccountId, Granted, Refusal};
+use crate::domain::{GameMode, ItemId, TrackId};
+
+/// The most characters of a match id.
+pub const MATCH_ID_MAX_CHARS: usize = 64;
+
+/// A game server's id for a match: 1 to [`MATCH_ID_MAX_CHARS`] letters, digits, `-`, `_`, `.`
+/// or `:`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MatchId(String);
+
+impl MatchId {
+    /// Checks a match id; `None` when it is empty, too long or holds another character.
+    pub fn parse(text: &str) -> Option<Self> {
+        let valid = !text.is_empty()
+            && text.chars().count() <= MATCH_ID_MAX_CHARS
+            && text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
+        valid.then(|| Self(text.to_owned()))
+    }
+
+    /// The id as the game server wrote it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One player's result in a finished match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerResult {
+    /// The player's account.
+    pub account: AccountId,
+    /// Final placement, 1 for the winner.
+    pub placement: i64,
+    /// Kills.
+    pub kills: i64,
+    /// Seconds the player stayed alive.
+    pub time_alive_secs: i64,
+    /// Every statistic the match moved for the player, by stat key: the standard ones (`rounds`,
+    /// `wins`, `top10`, `kills`, `time_alive`) and the game's named counters (`damage`, ...).
+    pub stats: BTreeMap<String, i64>,
+}
+
+/// A finished match to record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchRecord {
+    /// The game server's id for the match; recorded once.
+    pub id: MatchId,
+    /// The mode it was played in.
+    pub mode: GameMode,
+    /// When it started.
+    pub started: OffsetDateTime,
+    /// When it ended; statistics are counted in the hour it ended.
+    pub ended: OffsetDateTime,
+    /// When it was reported.
+    pub reported: OffsetDateTime,
+    /// Every player's result, one per account.
+    pub players: Vec<PlayerResult>,
+    /// Core's summary of what the match gave each player, stored with the match and answered
+    /// again for a repeated report.
+    pub summary: String,
+}
+
+/// How [`Store::report_match`](super::Store::report_match) ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchApplied {
+    /// The match was recorded; what each player's change granted, in the order of the changes.
+    Done(Vec<Vec<Granted>>),
+    /// The match id was recorded before: nothing changed now; the first report's summary and
+    /// grants.
+    Replayed {
+        /// The summary stored with the first report.
+        summary: String,
+        /// What the first report granted, per change.
+        granted: Vec<Vec<Granted>>,
+    },
+    /// One player's change was refused (their progress moved meanwhile, or they were banned or
+    /// deleted); nothing of the report was written.
+    Refused {
+        /// Whose change.
+        account: AccountId,
+        /// Why.
+        refusal: Refusal,
+    },
+}
+
+/// An account's progress, as read to plan a change from it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Progress {
+    /// The progress version; a plan made from it requires it unchanged
+    /// ([`Step::RequireProgressVersion`](super::Step::RequireProgressVersion)).
+    pub version: i64,
+    /// Experience points.
+    pub experience: i64,
+    /// The stored level.
+    pub level: i64,
+    /// Progress counters by key (`quest/12`, `challenge/3`, `track/1/stars`); absent ones are 0.
+    pub counters: BTreeMap<String, i64>,
+    /// The reward tracks whose pass the account bought.
+    pub track_passes: BTreeSet<TrackId>,
+    /// The items the account owns.
+    pub items: BTreeSet<ItemId>,
+}
+
+impl Progress {
+    /// A counter's value (0 when never set).
+    pub fn counter(&self, key: &str) -> i64 {
+        self.counters.get(key).copied().unwrap_or(0)
+    }
+}
+
+/// One player's result in the append-only match log, which leaderboards follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchLogEntry {
+    /// The entry's position in the log (increasing).
+    pub seq: i64,
+    /// The player's account.
+    pub account: AccountId,
+    /// The match's mode.
+    pub mode: GameMode,
+    /// When the match ended.
+    pub ended: OffsetDateTime,
+    /// Final placement.
+    pub placement: i64,
+    /// Kills.
+    pub kills: i64,
+    /// Seconds alive.
+    pub time_alive_secs: i64,
+}
