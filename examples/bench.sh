@@ -19,12 +19,15 @@
 # adds 100 players' hourly statistics and applies 100 planned changes (experience, levels and
 # their rewards, quests, two reward tracks). Through the warp binary on SQLite and PostgreSQL.
 #
-# Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 by default)
+# Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
+#        SECTIONS="reads buys matches" by default: name fewer to run only those after the baseline)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
+match_connections=${MATCH_CONNECTIONS:-8}
+sections=${SECTIONS:-reads buys matches}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 postgres_url=${postgres_admin%/*}/safezone_bench
 
@@ -60,7 +63,8 @@ measure() {
     /Requests\/sec/ { rps = $2 }
     $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
     /Non-2xx/ { errors = $NF }
-    END { printf "%-44s %10s req/s   p50 %8s   p99 %8s%s\n", label, rps, p50, p99, errors ? "   NON-2XX: " errors : "" }
+    /Socket errors/ { timeouts = $NF }
+    END { printf "%-44s %10s req/s   p50 %8s   p99 %8s%s%s\n", label, rps, p50, p99, errors ? "   NON-2XX: " errors : "", timeouts ? "   TIMEOUTS: " timeouts : "" }
   ' "$work/wrk.txt"
 }
 
@@ -69,7 +73,11 @@ start hello target/release/examples/hello_hyper 127.0.0.1:0
 measure "baseline: bare hyper hello" "$base/"
 stop
 
+# wanted SECTION: whether SECTIONS names it.
+wanted() { [[ " $sections " == *" $1 "* ]]; }
+
 for binary in warp rocket; do
+  wanted reads || break
   for database in sqlite postgres; do
     if [ "$database" = sqlite ]; then
       url="sqlite://$work/bench-$binary.db"
@@ -112,6 +120,7 @@ LUA
 }
 
 for database in sqlite postgres; do
+  wanted buys || break
   if [ "$database" = sqlite ]; then
     url="sqlite://$work/bench-buy.db"
     rate_url="sqlite://$work/commit-rate.db"
@@ -160,6 +169,7 @@ LUA
 
 match_token=bench-game-server-credential
 for database in sqlite postgres; do
+  wanted matches || break
   if [ "$database" = sqlite ]; then
     url="sqlite://$work/bench-match.db"
   else
@@ -168,6 +178,6 @@ for database in sqlite postgres; do
   fi
   start "warp-match-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 \
     --database-url "$url" --game-server-token "$match_token"
-  measure "warp + $database: POST /internal/matches (x100)" "$base/" "$(match_script)"
+  connections=$match_connections measure "warp + $database: POST /internal/matches -c$match_connections" "$base/" "$(match_script)"
   stop
 done

@@ -1,5 +1,7 @@
 //! A response as tests read it.
 
+use std::collections::BTreeMap;
+
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
@@ -66,4 +68,29 @@ impl Answer {
             .filter_map(|value| value.to_str().ok().map(str::to_owned))
             .collect()
     }
+}
+
+/// How many answers had each `(status, code)`; `code` is empty for successes (which must say
+/// `"status": "success"`).
+pub fn tally(answers: &[Answer]) -> BTreeMap<(u16, String), usize> {
+    let mut counts = BTreeMap::new();
+    for answer in answers {
+        let code = if answer.status == 200 {
+            assert_eq!(answer.json["status"], "success", "{}", answer.text);
+            String::new()
+        } else {
+            answer.json["code"].as_str().unwrap_or("?").to_owned()
+        };
+        *counts.entry((answer.status, code)).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// The tally [`tally`] should give, from `(status, code, count)`; counts of 0 are left out.
+pub fn expected_tally(entries: &[(u16, &str, usize)]) -> BTreeMap<(u16, String), usize> {
+    entries
+        .iter()
+        .filter(|(_, _, count)| *count > 0)
+        .map(|(status, code, count)| ((*status, (*code).to_owned()), *count))
+        .collect()
 }

@@ -13,7 +13,7 @@ pub mod economy;
 pub mod login_kit;
 pub mod progression;
 
-pub use answer::Answer;
+pub use answer::{Answer, expected_tally, tally};
 pub use app::{Database, GAME_SERVER_TOKEN, Server, Standalone, TestApp, any_port, run};
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per

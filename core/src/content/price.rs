@@ -47,3 +47,23 @@ pub(super) fn validate(
         gems: amount(gems, gems_field)?,
     })
 }
+
+/// Refuses a price on something every player owns (`what`: "a stock item"), naming the first
+/// non-zero field of `cost_coins` and `cost_gems`.
+pub(super) fn require_free(
+    entry: &Entry<'_, '_>,
+    coins: Option<&Spanned<i64>>,
+    gems: Option<&Spanned<i64>>,
+    what: &str,
+) -> Result<(), ContentError> {
+    for (value, field) in [(coins, "cost_coins"), (gems, "cost_gems")] {
+        if let Some(value) = value.filter(|value| *value.get_ref() != 0) {
+            return Err(entry.error(
+                value.span(),
+                field,
+                format!("{what} is owned by every player: it must be free"),
+            ));
+        }
+    }
+    Ok(())
+}

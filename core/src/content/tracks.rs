@@ -328,18 +328,12 @@ impl TrackSection {
             "cost_gems",
         )?;
         if self.is_stock {
-            for (value, field) in [
-                (&self.cost_coins, "cost_coins"),
-                (&self.cost_gems, "cost_gems"),
-            ] {
-                if let Some(value) = value.as_ref().filter(|value| *value.get_ref() != 0) {
-                    return Err(entry.error(
-                        value.span(),
-                        field,
-                        "a stock track is owned by every player: it must be free",
-                    ));
-                }
-            }
+            price::require_free(
+                entry,
+                self.cost_coins.as_ref(),
+                self.cost_gems.as_ref(),
+                "a stock track",
+            )?;
         } else if cost.is_free() {
             return Err(entry.error(
                 self.id.span(),

@@ -2,11 +2,9 @@
 //! transaction per change, let exactly as many through as the state allows, and the ledger
 //! stays equal to the balances.
 
-use std::collections::BTreeMap;
-
 use futures_util::future::join_all;
 use safezone_tests::economy::{coins, gems, int, pack_count, packs};
-use safezone_tests::{Answer, TestApp, each_combination};
+use safezone_tests::{TestApp, each_combination, expected_tally, tally};
 use time::macros::datetime;
 
 each_combination!(
@@ -18,29 +16,6 @@ each_combination!(
     simultaneous_renames_to_one_name_get_distinct_codes,
 );
 
-/// How many answers had each `(status, code)`; `code` is empty for successes.
-fn tally(answers: &[Answer]) -> BTreeMap<(u16, String), usize> {
-    let mut counts = BTreeMap::new();
-    for answer in answers {
-        let code = if answer.status == 200 {
-            assert_eq!(answer.json["status"], "success", "{}", answer.text);
-            String::new()
-        } else {
-            answer.json["code"].as_str().unwrap_or("?").to_owned()
-        };
-        *counts.entry((answer.status, code)).or_insert(0) += 1;
-    }
-    counts
-}
-
-/// The expected tally, from `(status, code, count)`.
-fn expect(entries: &[(u16, &str, usize)]) -> BTreeMap<(u16, String), usize> {
-    entries
-        .iter()
-        .map(|(status, code, count)| ((*status, (*code).to_owned()), *count))
-        .collect()
-}
-
 async fn fifty_buys_with_funds_for_five(app: TestApp) {
     let key = app.new_key().await;
     let bystander = app.new_key().await;
@@ -50,7 +25,7 @@ async fn fifty_buys_with_funds_for_five(app: TestApp) {
     let answers = join_all((0..50).map(|_| app.buy(&key, "packId=2&quantity=1"))).await;
     assert_eq!(
         tally(&answers),
-        expect(&[(200, "", 5), (402, "insufficient_funds", 45)])
+        expected_tally(&[(200, "", 5), (402, "insufficient_funds", 45)])
     );
     let user = app.user(&key).await;
     assert_eq!(pack_count(&user, 2), 5);
@@ -73,7 +48,7 @@ async fn simultaneous_buys_of_one_item_sell_it_once(app: TestApp) {
     let answers = join_all((0..20).map(|_| app.buy(&key, "itemId=45&quantity=1"))).await;
     assert_eq!(
         tally(&answers),
-        expect(&[(200, "", 1), (409, "already_owned", 19)])
+        expected_tally(&[(200, "", 1), (409, "already_owned", 19)])
     );
     let user = app.user(&key).await;
     assert_eq!(int(&user, "coins"), 100_000 - 5000);
@@ -86,7 +61,7 @@ async fn twenty_opens_of_three_packs(app: TestApp) {
     let answers = join_all((0..20).map(|_| app.open_pack(&key, 1))).await;
     assert_eq!(
         tally(&answers),
-        expect(&[(200, "", 3), (409, "no_pack_to_open", 17)])
+        expected_tally(&[(200, "", 3), (409, "no_pack_to_open", 17)])
     );
     let user = app.user(&key).await;
     assert_eq!(pack_count(&user, 1), 0);
@@ -121,7 +96,7 @@ async fn simultaneous_first_claims_give_one(app: TestApp) {
     let answers = join_all((0..20).map(|_| app.claim(&key, "first"))).await;
     assert_eq!(
         tally(&answers),
-        expect(&[(200, "", 1), (409, "already_claimed", 19)])
+        expected_tally(&[(200, "", 1), (409, "already_claimed", 19)])
     );
     let user = app.user(&key).await;
     assert_eq!(int(&user, "gems"), 100);
@@ -131,7 +106,7 @@ async fn simultaneous_first_claims_give_one(app: TestApp) {
     let answers = join_all((0..10).map(|_| app.claim(&key, "recurring"))).await;
     assert_eq!(
         tally(&answers),
-        expect(&[(200, "", 3), (409, "already_claimed", 7)])
+        expected_tally(&[(200, "", 3), (409, "already_claimed", 7)])
     );
     assert_eq!(int(&app.user(&key).await, "coins"), 150);
     app.assert_key_ledger_balanced(&key).await;
@@ -142,7 +117,7 @@ async fn twenty_requests_with_one_idempotency_key(app: TestApp) {
     app.grant_to(&key, coins(10 * 750)).await;
     let answers =
         join_all((0..20).map(|_| app.buy_once(&key, "packId=1&quantity=1", "one-purchase"))).await;
-    assert_eq!(tally(&answers), expect(&[(200, "", 20)]));
+    assert_eq!(tally(&answers), expected_tally(&[(200, "", 20)]));
     let replayed = answers
         .iter()
         .filter(|answer| answer.header_values("idempotent-replayed") == ["true"])
@@ -176,7 +151,7 @@ async fn simultaneous_renames_to_one_name_get_distinct_codes(app: TestApp) {
             .map(|key| app.act(key, "friend-code/update", "name=Crowded")),
     )
     .await;
-    assert_eq!(tally(&answers), expect(&[(200, "", 8)]));
+    assert_eq!(tally(&answers), expected_tally(&[(200, "", 8)]));
     let mut codes: Vec<String> = answers
         .iter()
         .map(|answer| {

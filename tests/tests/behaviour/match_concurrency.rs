@@ -14,7 +14,7 @@ use safezone_tests::economy::{gems, int};
 use safezone_tests::progression::{
     IN_SEASON, Line, Model, Report, assert_player, pass_track, stock_track,
 };
-use safezone_tests::{Answer, TestApp, each_combination};
+use safezone_tests::{Answer, TestApp, each_combination, expected_tally, tally};
 use serde_json::Value;
 
 each_combination!(
@@ -26,30 +26,6 @@ each_combination!(
 
 /// The answer header that marks a replay.
 const REPLAYED: &str = "idempotent-replayed";
-
-/// How many answers had each `(status, code)`; `code` is empty for successes.
-fn tally(answers: &[Answer]) -> BTreeMap<(u16, String), usize> {
-    let mut counts = BTreeMap::new();
-    for answer in answers {
-        let code = if answer.status == 200 {
-            assert_eq!(answer.json["status"], "success", "{}", answer.text);
-            String::new()
-        } else {
-            answer.json["code"].as_str().unwrap_or("?").to_owned()
-        };
-        *counts.entry((answer.status, code)).or_insert(0) += 1;
-    }
-    counts
-}
-
-/// The expected tally, from `(status, code, count)`; entries with a count of 0 are left out.
-fn expect(entries: &[(u16, &str, usize)]) -> BTreeMap<(u16, String), usize> {
-    entries
-        .iter()
-        .filter(|(_, _, count)| *count > 0)
-        .map(|(status, code, count)| ((*status, (*code).to_owned()), *count))
-        .collect()
-}
 
 /// How many successes a tally holds.
 fn successes(answers: &[Answer]) -> usize {
@@ -84,12 +60,12 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
     let (buys, skips) = join(buys, skips).await;
     assert_eq!(
         tally(&buys),
-        expect(&[(200, "", 1), (409, "already_owned", 9)])
+        expected_tally(&[(200, "", 1), (409, "already_owned", 9)])
     );
     let skipped = successes(&skips);
     assert_eq!(
         tally(&skips),
-        expect(&[(200, "", skipped), (409, "track_not_owned", 10 - skipped)])
+        expected_tally(&[(200, "", skipped), (409, "track_not_owned", 10 - skipped)])
     );
     model.buy(pass.id, IN_SEASON);
     for _ in 0..skipped {
@@ -98,7 +74,7 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
     app.assert_model(&player.key, &model).await;
 
     let skips = join_all((0..10).map(|_| app.skip_track(&player.key, pass.id, 1))).await;
-    assert_eq!(tally(&skips), expect(&[(200, "", 10)]));
+    assert_eq!(tally(&skips), expected_tally(&[(200, "", 10)]));
     for _ in 0..10 {
         model.skip(pass.id, 1);
     }
@@ -155,7 +131,7 @@ async fn simultaneous_skips_stop_at_the_last_tier(app: TestApp) {
     let skips = join_all((0..10).map(|_| app.skip_track(&player.key, stock.id, 3))).await;
     assert_eq!(
         tally(&skips),
-        expect(&[(200, "", fit), (409, "past_max_tier", 10 - fit)])
+        expected_tally(&[(200, "", fit), (409, "past_max_tier", 10 - fit)])
     );
     for _ in 0..fit {
         model.skip(stock.id, 3);
@@ -183,7 +159,7 @@ async fn one_match_reported_ten_times_at_once_applies_once(app: TestApp) {
     );
     let body = report.body();
     let answers = join_all((0..10).map(|_| app.send_report(&body))).await;
-    assert_eq!(tally(&answers), expect(&[(200, "", 10)]));
+    assert_eq!(tally(&answers), expected_tally(&[(200, "", 10)]));
     let replayed = answers
         .iter()
         .filter(|answer| answer.header_values(REPLAYED) == ["true"])
@@ -235,7 +211,7 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
         .collect();
     let bodies: Vec<Value> = reports.iter().map(Report::body).collect();
     let answers = join_all(bodies.iter().map(|body| app.send_report(body))).await;
-    assert_eq!(tally(&answers), expect(&[(200, "", 10)]));
+    assert_eq!(tally(&answers), expected_tally(&[(200, "", 10)]));
     assert!(
         answers
             .iter()
