@@ -20,7 +20,7 @@ macro_rules! impl_matches {
             use safezone_core::domain::{GameMode, ItemId, TrackId};
             use safezone_core::store::{
                 AccountId, Change, Granted, MatchApplied, MatchLogEntry, MatchRecord, Progress,
-                Refusal, StoreError,
+                Refusal, Step, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
@@ -81,10 +81,21 @@ macro_rules! impl_matches {
                         changes.iter().zip(granted.iter_mut()).collect();
                     // Stable: one account's changes keep their order.
                     in_account_order.sort_by_key(|(change, _)| change.account.0);
+                    // Progress counters have no precondition and no grant: they are written
+                    // together, in one batch after every change's other steps (a refusal
+                    // rolls all of it back anyway).
+                    let mut counters: BTreeMap<(i64, &str), i64> = BTreeMap::new();
                     for (change, grants) in in_account_order {
-                        if let Err(refusal) =
-                            apply_steps(&mut tx, change, &change.steps, grants).await?
-                        {
+                        let mut steps = Vec::with_capacity(change.steps.len());
+                        for step in &change.steps {
+                            match step {
+                                Step::SetProgress { counter, value } => {
+                                    counters.insert((change.account.0, counter.as_str()), *value);
+                                }
+                                other => steps.push(other.clone()),
+                            }
+                        }
+                        if let Err(refusal) = apply_steps(&mut tx, change, &steps, grants).await? {
                             tx.rollback().await?;
                             return Ok(MatchApplied::Refused {
                                 account: change.account,
@@ -92,6 +103,7 @@ macro_rules! impl_matches {
                             });
                         }
                     }
+                    set_counters(&mut tx, &counters).await?;
                     add_stats(&mut tx, record).await?;
                     append_to_log(&mut tx, record).await?;
                     let stored = serde_json::to_string(&granted)
@@ -259,6 +271,26 @@ macro_rules! impl_matches {
                     }
                 }
                 Ok(None)
+            }
+
+            /// Sets progress counters, `(account id, counter) -> value`, a batch of rows per
+            /// statement.
+            async fn set_counters(
+                tx: &mut Transaction<'_, $db>,
+                counters: &BTreeMap<(i64, &str), i64>,
+            ) -> Result<(), sqlx::Error> {
+                let rows: Vec<_> = counters.iter().collect();
+                for batch in rows.chunks(ROWS_PER_STATEMENT) {
+                    let mut query = QueryBuilder::<$db>::new(sql::SET_COUNTERS);
+                    query.push_values(batch, |mut row, ((account, counter), value)| {
+                        row.push_bind(*account)
+                            .push_bind(*counter)
+                            .push_bind(**value);
+                    });
+                    query.push(sql::SET_COUNTERS_END);
+                    query.build().execute(&mut **tx).await?;
+                }
+                Ok(())
             }
 
             /// Adds every player's statistics into the bucket of the hour the match ended, a

@@ -24,6 +24,14 @@ pub(crate) const LOCK_MATCH_LOG: &str =
 pub(crate) const INSERT_MATCH_LOG: &str = "\
     INSERT INTO match_log (match_id, account_id, mode, ended, placement, kills, time_alive) ";
 
+/// The start of the statement setting progress counters, built with a `QueryBuilder`: the
+/// `VALUES` list (account id, counter, value) and then [`SET_COUNTERS_END`] follow.
+pub(crate) const SET_COUNTERS: &str = "INSERT INTO progress (account_id, counter, value) ";
+
+/// The end of the statement setting progress counters: a counter already there is replaced.
+pub(crate) const SET_COUNTERS_END: &str = " \
+    ON CONFLICT (account_id, counter) DO UPDATE SET value = excluded.value";
+
 /// The start of the statement adding statistics, built with a `QueryBuilder`: the `VALUES`
 /// list (account id, mode, hour, stat key, value) and then [`ADD_STATS_END`] follow.
 pub(crate) const ADD_STATS: &str =
