@@ -19,8 +19,8 @@ macro_rules! impl_matches {
 
             use safezone_core::domain::{GameMode, ItemId, TrackId};
             use safezone_core::store::{
-                AccountId, Change, Granted, MatchApplied, MatchLogEntry, MatchRecord, Progress,
-                Refusal, Step, StoreError,
+                AccountId, Change, Granted, MatchApplied, MatchId, MatchLogEntry, MatchRecord,
+                Progress, RecordedMatch, Refusal, Step, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
@@ -60,14 +60,12 @@ macro_rules! impl_matches {
                         .execute(&mut *tx)
                         .await?;
                     if recorded.rows_affected() == 0 {
-                        let (summary, granted) =
-                            sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
-                                .bind(id)
-                                .fetch_one(&mut *tx)
-                                .await?;
+                        let answer = sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
+                            .bind(id)
+                            .fetch_one(&mut *tx)
+                            .await?;
                         tx.rollback().await?;
-                        let granted = serde_json::from_str(&granted)
-                            .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
+                        let RecordedMatch { summary, granted } = recorded_match(answer)?;
                         return Ok(MatchApplied::Replayed { summary, granted });
                     }
                     if let Some((account, refusal)) =
@@ -183,6 +181,19 @@ macro_rules! impl_matches {
                         .collect())
                 }
 
+                /// The stored answer of a recorded match id.
+                pub(super) async fn recorded_match_sql(
+                    &self,
+                    id: &MatchId,
+                ) -> Result<Option<RecordedMatch>, sqlx::Error> {
+                    sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
+                        .bind(id.as_str())
+                        .fetch_optional(&self.pool)
+                        .await?
+                        .map(recorded_match)
+                        .transpose()
+                }
+
                 /// An account's statistics in `mode` from the hour of `since` on, by stat key.
                 pub(super) async fn stat_totals_sql(
                     &self,
@@ -214,6 +225,15 @@ macro_rules! impl_matches {
                         .map(|row| row.into_entry().map_err(decode))
                         .collect()
                 }
+            }
+
+            /// A match row's `(summary, granted)` as read back.
+            fn recorded_match(
+                (summary, granted): (String, String),
+            ) -> Result<RecordedMatch, sqlx::Error> {
+                let granted = serde_json::from_str(&granted)
+                    .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
+                Ok(RecordedMatch { summary, granted })
             }
 
             /// A stored value that cannot be read back, as a decoding error.

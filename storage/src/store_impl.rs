@@ -484,6 +484,13 @@ macro_rules! impl_store {
                     }
                 }
 
+                async fn recorded_match(
+                    &self,
+                    id: &safezone_core::store::MatchId,
+                ) -> Result<Option<safezone_core::store::RecordedMatch>, StoreError> {
+                    self.recorded_match_sql(id).await.map_err(store_error)
+                }
+
                 async fn stat_totals(
                     &self,
                     account: AccountId,

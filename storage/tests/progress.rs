@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use safezone_core::domain::{FriendCode, GameMode, ItemId, PackId, TrackId, UserKey};
 use safezone_core::store::{
     AccountId, Applied, Change, Currency, Granted, MatchApplied, MatchId, MatchLogEntry,
-    MatchRecord, NewSignIn, PlayerResult, Progress, Refusal, Step, Store,
+    MatchRecord, NewSignIn, PlayerResult, Progress, RecordedMatch, Refusal, Step, Store,
 };
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
@@ -467,9 +467,18 @@ async fn repeated_reports_replay_the_first_answer(store: Arc<dyn Store>) {
         change(players[0], vec![version(0), coins(25)]),
         change(players[1], vec![version(0)]),
     ];
+    let id = MatchId::parse("m-repeat").expect("a match id");
+    assert_eq!(store.recorded_match(&id).await.expect("lookup"), None);
     let done = report(&store, &first, &changes).await;
     let granted = vec![vec![coins_granted(25)], vec![]];
     assert_eq!(done, MatchApplied::Done(granted.clone()));
+    assert_eq!(
+        store.recorded_match(&id).await.expect("lookup"),
+        Some(RecordedMatch {
+            summary: "summary of m-repeat".to_owned(),
+            granted: granted.clone(),
+        })
+    );
     // The repeat carries other results and a plan from the moved version: none of it counts.
     let mut repeat = record("m-repeat", ended, vec![player(players[0], 1, 9)]);
     repeat.summary = "another summary".to_owned();

@@ -4,7 +4,7 @@
 //! and reports a finished match once it ends. The report is checked whole, every player's
 //! progress is planned ([`progression::plan_player`]), and the store records the match, its
 //! statistics and every player's change in one transaction. A repeated match id changes
-//! nothing and answers the first report's result.
+//! nothing and answers the first report's result, before the repeat itself is checked.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,7 +21,7 @@ use crate::progression::{
     stored_stats,
 };
 use crate::store::{
-    AccountId, Change, Granted, MatchApplied, MatchRecord, PlayerResult, Progress, Refusal,
+    AccountId, Change, Granted, MatchApplied, MatchId, MatchRecord, PlayerResult, Progress, Refusal,
 };
 
 /// What is stored with a match and answered for it: each player's summary, and the players
@@ -59,6 +59,19 @@ struct SkippedPlayer {
 pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     authorize(&app, &incoming)?;
     let body: MatchReportBody = incoming.json_body().await?;
+    // A repeat (a game server retrying) is answered before anything else is checked or
+    // planned: it is the same match, however long ago it ended.
+    if let Some(id) = body.match_id()
+        && let Some(recorded) = app.store.recorded_match(&id).await?
+    {
+        return answer(
+            &app.content,
+            &id,
+            &recorded.summary,
+            &recorded.granted,
+            true,
+        );
+    }
     let report = body
         .check(app.clock.now())
         .map_err(|error| ApiError::InvalidBody {
@@ -72,10 +85,10 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         let (record, changes) = plan(&app, &report, &accounts, &banned).await?;
         match app.store.report_match(&record, &changes).await? {
             MatchApplied::Done(granted) => {
-                return answer(&app.content, &report, &record.summary, &granted, false);
+                return answer(&app.content, &report.id, &record.summary, &granted, false);
             }
             MatchApplied::Replayed { summary, granted } => {
-                return answer(&app.content, &report, &summary, &granted, true);
+                return answer(&app.content, &report.id, &summary, &granted, true);
             }
             MatchApplied::Refused {
                 refusal: Refusal::Stale,
@@ -235,7 +248,7 @@ async fn plan(
 /// The answer from a stored summary and the grants of each player's change.
 fn answer(
     content: &Content,
-    report: &MatchReport,
+    match_id: &MatchId,
     summary: &str,
     granted: &[Vec<Granted>],
     replayed: bool,
@@ -254,7 +267,7 @@ fn answer(
         })
         .collect();
     let reply = Reply::success(&MatchAnswer {
-        match_id: report.id.as_str(),
+        match_id: match_id.as_str(),
         players,
         skipped: summary
             .skipped

@@ -400,6 +400,12 @@ mod tests {
         ) -> Result<std::collections::BTreeMap<String, i64>, StoreError> {
             unavailable()
         }
+        async fn recorded_match(
+            &self,
+            _: &crate::store::MatchId,
+        ) -> Result<Option<crate::store::RecordedMatch>, StoreError> {
+            unavailable()
+        }
         async fn match_log(
             &self,
             _: i64,

@@ -118,6 +118,11 @@ fn wrong(field: impl Into<String>, problem: impl Into<String>) -> ReportError {
 }
 
 impl MatchReportBody {
+    /// The report's match id, if it is a valid one (before the rest is checked).
+    pub fn match_id(&self) -> Option<MatchId> {
+        MatchId::parse(&self.match_id)
+    }
+
     /// Checks every field of the report received at `now`.
     pub fn check(self, now: OffsetDateTime) -> Result<MatchReport, ReportError> {
         let id = MatchId::parse(&self.match_id).ok_or_else(|| {

@@ -73,6 +73,15 @@ pub struct MatchRecord {
     pub summary: String,
 }
 
+/// What a recorded match answered: the summary stored with it and what it granted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedMatch {
+    /// The summary stored with the report.
+    pub summary: String,
+    /// What the report granted, per change.
+    pub granted: Vec<Vec<Granted>>,
+}
+
 /// How [`Store::report_match`](super::Store::report_match) ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchApplied {

@@ -28,6 +28,7 @@ pub use error::StoreError;
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use matches::{
     MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry, MatchRecord, PlayerResult, Progress,
+    RecordedMatch,
 };
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
 
@@ -234,6 +235,9 @@ pub trait Store: Send + Sync + 'static {
         record: &MatchRecord,
         changes: &[Change],
     ) -> Result<MatchApplied, StoreError>;
+
+    /// The stored answer of a match id already reported, if it was.
+    async fn recorded_match(&self, id: &MatchId) -> Result<Option<RecordedMatch>, StoreError>;
 
     /// Sums of an account's statistics in `mode` for matches that ended at or after `since`
     /// (by the hour), by stat key; stats never moved are absent.
