@@ -18,11 +18,14 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a request waits for a pooled connection.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The SQLite store. Writes open with `BEGIN IMMEDIATE`, so concurrent writers queue on the
-/// busy timeout instead of failing.
+/// The SQLite store. SQLite takes one writer at a time: write transactions go through one
+/// dedicated connection, so concurrent writers wait their turn in order for that connection
+/// (instead of polling SQLite's busy handler, whose growing sleeps let a waiting writer starve),
+/// and open with `BEGIN IMMEDIATE`. Reads use a pool of their own.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: SqlitePool,
 }
 
 impl SqliteStore {
@@ -43,21 +46,27 @@ impl SqliteStore {
             .busy_timeout(BUSY_TIMEOUT);
         let pool = SqlitePoolOptions::new()
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(|err| failed("open", &err))?;
         MIGRATOR
             .run(&pool)
             .await
             .map_err(|err| failed("migrate", &err))?;
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await
+            .map_err(|err| failed("open", &err))?;
         tracing::info!(url, "SQLite store open");
-        Ok(Self { pool })
+        Ok(Self { pool, writer })
     }
 
-    /// Opens a write transaction with `BEGIN IMMEDIATE`: it takes the write lock at once, so a
-    /// concurrent writer waits on the busy timeout instead of failing when it would upgrade.
+    /// Opens a write transaction on the writer connection with `BEGIN IMMEDIATE`: it takes the
+    /// write lock at once, so it never fails when it would upgrade from reading to writing.
     async fn begin(&self) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
-        self.pool.begin_with("BEGIN IMMEDIATE").await
+        self.writer.begin_with("BEGIN IMMEDIATE").await
     }
 }
 
