@@ -361,29 +361,31 @@ fn personal(
                 .discount
                 .as_ref()
                 .is_some_and(|discount| now < discount.ends),
-        progression_tier: TierProgress {
-            current_stars: if at_last_tier {
-                0
-            } else {
-                stars - tier * track.stars_per_tier
-            },
-            required_stars: if at_last_tier {
-                0
-            } else {
-                track.stars_per_tier
-            },
+        progression_tier: {
+            let (current_stars, required_stars) =
+                within_step(stars, tier, track.stars_per_tier, at_last_tier);
+            TierProgress {
+                current_stars,
+                required_stars,
+            }
         },
-        progression_level: LevelProgress {
-            current_experience: if at_last_level {
-                0
-            } else {
-                experience - level * track.experience_per_level
-            },
-            required_experience: if at_last_level {
-                0
-            } else {
-                track.experience_per_level
-            },
+        progression_level: {
+            let (current_experience, required_experience) =
+                within_step(experience, level, track.experience_per_level, at_last_level);
+            LevelProgress {
+                current_experience,
+                required_experience,
+            }
         },
+    }
+}
+
+/// Progress within the current step of a track (a tier of stars, a level of experience):
+/// `(total - steps * per_step, per_step)`, or `(0, 0)` at the last step.
+fn within_step(total: i64, steps: i64, per_step: i64, at_last: bool) -> (i64, i64) {
+    if at_last {
+        (0, 0)
+    } else {
+        (total - steps * per_step, per_step)
     }
 }
