@@ -1,7 +1,6 @@
 //! Rows as both databases return them, and their conversion into core's records.
 
-use safezone_core::domain::GameMode;
-use safezone_core::domain::{FriendCode, IapId, ItemId, PackId};
+use safezone_core::domain::{FriendCode, GameMode, IapId, ItemId, PackId};
 use safezone_core::store::{
     Account, AccountId, Currency, Holdings, IapPurchase, KeySession, LedgerEntry, License,
     MatchLogEntry, PackStock, Role, StoreError, Subscription,

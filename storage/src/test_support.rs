@@ -2,13 +2,42 @@
 
 use std::path::Path;
 
+use safezone_core::domain::{FriendCode, UserKey};
+use safezone_core::store::{Account, NewSignIn, Store};
 use sqlx::{AssertSqlSafe, Connection, PgConnection};
+use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
 /// The environment variable naming the PostgreSQL server tests create their databases on.
 pub const POSTGRES_URL_VAR: &str = "SAFEZONE_TEST_POSTGRES_URL";
 /// The server used when [`POSTGRES_URL_VAR`] is unset.
 pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// Signs up a device account with the friend code `code` (`Name#0001`) at `now`: identifier
+/// `device-{code}`, the code's name as display name, a key valid for 30 days.
+///
+/// # Panics
+///
+/// When `code` is not a friend code or the store refuses the sign-in.
+pub async fn new_account(store: &dyn Store, code: &str, now: OffsetDateTime) -> Account {
+    let friend_code =
+        FriendCode::parse(code).unwrap_or_else(|err| panic!("`{code}` is no friend code: {err}"));
+    store
+        .sign_in(NewSignIn {
+            provider: "device".to_owned(),
+            identifier: format!("device-{code}"),
+            name: Some(friend_code.name().to_owned()),
+            avatar: None,
+            email: None,
+            friend_code_candidates: vec![friend_code],
+            key_hash: UserKey::generate().hash(),
+            key_expires: now + Duration::days(30),
+            now,
+        })
+        .await
+        .unwrap_or_else(|err| panic!("signing up {code} failed: {err}"))
+        .account
+}
 
 /// Creates an empty database `safezone_test_<uuid>` on the server of `SAFEZONE_TEST_POSTGRES_URL`
 /// (default [`DEFAULT_POSTGRES_URL`]) and returns its URL; [`drop_postgres_database`] removes it.

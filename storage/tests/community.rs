@@ -1,15 +1,15 @@
 //! The store contract of polls, tournaments, whitelists, clans and the operator's account
 //! changes, run against SQLite and PostgreSQL, each test on its own fresh database.
 
-use safezone_core::domain::GameMode;
 use std::sync::Arc;
 
-use safezone_core::domain::{FriendCode, UserKey};
+use safezone_core::domain::{FriendCode, GameMode};
 use safezone_core::store::{
-    Account, AccountId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption, NewSignIn,
+    Account, AccountId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption,
     NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentRefusal, Vote,
     VoteRefusal, WhitelistEdit,
 };
+use safezone_storage::test_support;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -38,22 +38,7 @@ fn hours(n: i64) -> Duration {
 
 /// A new device account with friend code `code`.
 async fn account(store: &Arc<dyn Store>, code: &str) -> Account {
-    let friend_code = FriendCode::parse(code).expect("a valid friend code");
-    store
-        .sign_in(NewSignIn {
-            provider: "device".to_owned(),
-            identifier: format!("device-{code}"),
-            name: Some(friend_code.name().to_owned()),
-            avatar: None,
-            email: None,
-            friend_code_candidates: vec![friend_code],
-            key_hash: UserKey::generate().hash(),
-            key_expires: NOW + Duration::days(30),
-            now: NOW,
-        })
-        .await
-        .expect("sign-in succeeds")
-        .account
+    test_support::new_account(store.as_ref(), code, NOW).await
 }
 
 /// `count` new accounts, `Player#0000` upwards.

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use safezone_core::domain::{FriendCode, IapId, ItemId, PackId, UserKey};
+use safezone_core::domain::{IapId, ItemId, PackId};
 use safezone_core::store::{
-    AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, NewSignIn, Refusal,
-    Step, Store,
+    AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, Refusal, Step, Store,
 };
+use safezone_storage::test_support;
 use time::OffsetDateTime;
 use time::macros::datetime;
 
@@ -36,21 +36,9 @@ const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
 
 /// A new account with friend code `code`.
 async fn account(store: &Arc<dyn Store>, code: &str) -> AccountId {
-    let signed_in = store
-        .sign_in(NewSignIn {
-            provider: "device".to_owned(),
-            identifier: code.to_owned(),
-            name: None,
-            avatar: None,
-            email: None,
-            friend_code_candidates: vec![FriendCode::parse(code).expect("a friend code")],
-            key_hash: UserKey::generate().hash(),
-            key_expires: NOW + time::Duration::days(30),
-            now: NOW,
-        })
+    test_support::new_account(store.as_ref(), code, NOW)
         .await
-        .expect("sign-in succeeds");
-    signed_in.account.id
+        .id
 }
 
 fn change(account: AccountId, steps: Vec<Step>) -> Change {

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use safezone_core::domain::{FriendCode, GameMode, ItemId, PackId, TrackId, UserKey};
+use safezone_core::domain::{GameMode, ItemId, PackId, TrackId};
 use safezone_core::store::{
     AccountId, Applied, Change, Currency, Granted, MatchApplied, MatchId, MatchLogEntry,
-    MatchRecord, NewSignIn, PlayerResult, Progress, RecordedMatch, Refusal, Step, Store,
+    MatchRecord, PlayerResult, Progress, RecordedMatch, Refusal, Step, Store,
 };
+use safezone_storage::test_support;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -39,21 +40,8 @@ const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
 
 /// A new account with friend code `code`.
 async fn account(store: &Arc<dyn Store>, code: &str) -> AccountId {
-    store
-        .sign_in(NewSignIn {
-            provider: "device".to_owned(),
-            identifier: code.to_owned(),
-            name: None,
-            avatar: None,
-            email: None,
-            friend_code_candidates: vec![FriendCode::parse(code).expect("a friend code")],
-            key_hash: UserKey::generate().hash(),
-            key_expires: NOW + Duration::days(30),
-            now: NOW,
-        })
+    test_support::new_account(store.as_ref(), code, NOW)
         .await
-        .expect("sign-in succeeds")
-        .account
         .id
 }
 

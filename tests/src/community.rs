@@ -3,8 +3,7 @@
 //! admin commands make).
 
 use safezone_core::clock::Clock;
-use safezone_core::domain::FriendCode;
-use safezone_core::domain::GameMode;
+use safezone_core::domain::{FriendCode, GameMode};
 use safezone_core::store::{
     AccountId, NewPoll, NewPollOption, NewTournament, Poll, PollId, Role, TournamentCode,
     WhitelistEdit,

@@ -4,13 +4,12 @@
 //! vote and join through the API. Each state change is one store transaction that checks its
 //! preconditions and answers the one that failed as a refusal enum.
 
-use crate::domain::GameMode;
 use std::fmt;
 
 use time::OffsetDateTime;
 
 use super::AccountId;
-use crate::domain::FriendCode;
+use crate::domain::{FriendCode, GameMode};
 
 /// When something is open: from `opens` (inclusive) to `closes` (exclusive), unless an operator
 /// closed it early.

@@ -1,11 +1,10 @@
 //! `tournament create`, `tournament close`, and `whitelist show|add|remove`.
 
-use crate::domain::GameMode;
 use clap::{Args, Subcommand};
 use time::OffsetDateTime;
 
 use super::{Failure, Outcome, parse_friend_code, parse_time, utc};
-use crate::domain::FriendCode;
+use crate::domain::{FriendCode, GameMode};
 use crate::store::{
     Closing, NewTournament, Store, TOURNAMENT_CAPACITY_MAX, TournamentCode, WHITELIST_EDIT_MAX,
     WhitelistEdit,
