@@ -27,6 +27,7 @@ pub mod content;
 pub mod domain;
 pub mod economy;
 pub mod http;
+pub mod leaderboard;
 pub mod operator;
 pub mod progression;
 mod service;

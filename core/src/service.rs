@@ -12,6 +12,7 @@ use tower::Service;
 use crate::auth::{Auth, AuthConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
+use crate::leaderboard::Leaderboards;
 use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
 use crate::settings::Settings;
 use crate::store::Store;
@@ -28,6 +29,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Identity providers, the chat platform and receipt verifiers.
     pub auth: Auth,
+    /// This node's live leaderboards.
+    pub leaderboards: Arc<Leaderboards>,
 }
 
 /// Shared handle to the application state.
@@ -82,12 +85,15 @@ impl Safezone {
 
     /// The finished service, with every route and layer in place.
     pub fn service(self) -> SafezoneService {
+        let leaderboards = Leaderboards::new(Arc::clone(&self.store), Arc::clone(&self.clock));
+        leaderboards.start();
         let app = Arc::new(AppState {
             store: self.store,
             content: self.content.unwrap_or_else(Content::shipped),
             settings: self.settings,
             clock: self.clock,
             auth: Auth::new(self.auth),
+            leaderboards,
         });
         let router = Arc::new(crate::api::routes());
         SafezoneService {

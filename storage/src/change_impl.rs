@@ -4,7 +4,8 @@
 
 /// Implements `apply_once` (one attempt at applying a change) for `$store` over the sqlx
 /// database `$db`, in a child module `change` of the calling one, with `apply_steps` for the
-/// other transactions that apply a change's steps.
+/// other transactions that apply a change's steps. The calling module also needs the
+/// `account_log` module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
 macro_rules! impl_change {
     ($store:ident, $db:ty) => {
         mod change {
@@ -12,13 +13,14 @@ macro_rules! impl_change {
             use std::future::Future;
             use std::pin::Pin;
 
-            use safezone_core::domain::{ItemId, PackId};
+            use safezone_core::domain::{FriendCode, ItemId, PackId};
             use safezone_core::store::{
-                Applied, BALANCE_MAX, Change, Currency, Granted, PACKS_MAX, Refusal, Step,
+                AccountChange, Applied, BALANCE_MAX, Change, Currency, Granted, PACKS_MAX, Refusal,
+                Step,
             };
             use sqlx::Transaction;
 
-            use super::$store;
+            use super::{account_log, $store};
             use crate::economy_sql as sql;
             use crate::micros::to_micros;
 
@@ -454,7 +456,7 @@ macro_rules! impl_change {
             }
 
             /// Renames the friend code with the first of `digits` that no other account uses
-            /// with `name`.
+            /// with `name`, and appends the rename to the account log.
             async fn rename(
                 tx: &mut Transaction<'_, $db>,
                 change: &Change,
@@ -474,17 +476,21 @@ macro_rules! impl_change {
                 else {
                     return Ok(Err(Refusal::FriendCodeTaken));
                 };
+                // Checked before anything is written: the account log must hold only codes
+                // its followers can read back.
+                let code = FriendCode::new(name, *free)
+                    .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
                 let renamed = sqlx::query(sql::RENAME)
                     .bind(change.account.0)
                     .bind(name)
                     .bind(i32::from(*free))
                     .execute(&mut **tx)
                     .await?;
-                Ok(if renamed.rows_affected() == 1 {
-                    Ok(None)
-                } else {
-                    Err(Refusal::SameFriendCodeName)
-                })
+                if renamed.rows_affected() != 1 {
+                    return Ok(Err(Refusal::SameFriendCodeName));
+                }
+                account_log::append(tx, change.account, &AccountChange::Renamed(code)).await?;
+                Ok(Ok(None))
             }
         }
     };

@@ -10,21 +10,22 @@
 
 /// Implements the `*_sql` methods behind the community methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
-/// module `community` of the calling one.
+/// module `community` of the calling one. The calling module also needs the `account_log`
+/// module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
 macro_rules! impl_community {
     ($store:ident, $db:ty) => {
         mod community {
             use safezone_core::domain::FriendCode;
             use safezone_core::store::{
-                AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll,
-                NewTournament, Poll, PollId, PollResults, Role, StoreError, Tournament,
+                AccountChange, AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, NewClan,
+                NewPoll, NewTournament, Poll, PollId, PollResults, Role, StoreError, Tournament,
                 TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
                 WhitelistEdit, WhitelistEdited,
             };
             use sqlx::Transaction;
             use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{account_log, $store};
             use crate::community_sql as sql;
             use crate::micros::to_micros;
             use crate::row::{ClanRow, FriendCodeRow, PollRow, TournamentRow, WindowRow};
@@ -44,18 +45,26 @@ macro_rules! impl_community {
                     Ok(done.rows_affected() == 1)
                 }
 
-                /// Bans or unbans an account; answers whether the account exists.
+                /// Bans or unbans an account and appends the new state to the account log, in
+                /// one transaction; answers whether the account exists.
                 pub(super) async fn set_banned_sql(
                     &self,
                     account: AccountId,
                     banned: bool,
                 ) -> Result<bool, sqlx::Error> {
+                    let mut tx = self.begin().await?;
                     let done = sqlx::query(sql::SET_BANNED)
                         .bind(account.0)
                         .bind(banned)
-                        .execute(&self.pool)
+                        .execute(&mut *tx)
                         .await?;
-                    Ok(done.rows_affected() == 1)
+                    if done.rows_affected() != 1 {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
+                    account_log::append(&mut tx, account, &AccountChange::Banned(banned)).await?;
+                    tx.commit().await?;
+                    Ok(true)
                 }
 
                 /// Creates a poll and its options in one transaction; answers it as stored.

@@ -4,6 +4,8 @@
 //! `sqlite://path` (or `sqlite:path`) for [`SqliteStore`], `postgres://...` (or
 //! `postgresql://...`) for [`PostgresStore`].
 
+mod account_log_impl;
+mod account_log_sql;
 mod change_impl;
 mod community_impl;
 mod community_sql;

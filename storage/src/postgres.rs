@@ -61,3 +61,4 @@ store_impl::impl_store!(PostgresStore);
 change_impl::impl_change!(PostgresStore, sqlx::Postgres);
 crate::community_impl::impl_community!(PostgresStore, sqlx::Postgres);
 crate::match_impl::impl_matches!(PostgresStore, sqlx::Postgres);
+crate::account_log_impl::impl_account_log!(PostgresStore, sqlx::Postgres);

@@ -2,8 +2,8 @@
 
 use safezone_core::domain::{FriendCode, GameMode, IapId, ItemId, PackId};
 use safezone_core::store::{
-    Account, AccountId, Currency, Holdings, IapPurchase, KeySession, LedgerEntry, License,
-    MatchLogEntry, PackStock, Role, StoreError, Subscription,
+    Account, AccountChange, AccountId, AccountLogEntry, Currency, Holdings, IapPurchase,
+    KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role, StoreError, Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
@@ -363,6 +363,9 @@ pub(crate) struct MatchLogRow {
     placement: i64,
     kills: i64,
     time_alive: i64,
+    friend_name: String,
+    friend_digits: i32,
+    is_banned: bool,
 }
 
 impl MatchLogRow {
@@ -382,6 +385,49 @@ impl MatchLogRow {
             placement: self.placement,
             kills: self.kills,
             time_alive_secs: self.time_alive,
+            friend_code: friend_code(&self.friend_name, self.friend_digits)?,
+            is_banned: self.is_banned,
+        })
+    }
+}
+
+/// An `account_log` row, as selected by [`ACCOUNT_LOG`](crate::account_log_sql::ACCOUNT_LOG).
+#[derive(sqlx::FromRow)]
+pub(crate) struct AccountLogRow {
+    seq: i64,
+    account_id: i64,
+    kind: String,
+    friend_name: Option<String>,
+    friend_digits: Option<i32>,
+    banned: Option<bool>,
+}
+
+impl AccountLogRow {
+    /// The log entry; an unknown kind, or one without its values, is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<AccountLogEntry, StoreError> {
+        let parts = (
+            self.kind.as_str(),
+            self.friend_name,
+            self.friend_digits,
+            self.banned,
+        );
+        let change = match parts {
+            ("renamed", Some(name), Some(digits), _) => {
+                AccountChange::Renamed(friend_code(&name, digits)?)
+            }
+            ("banned", _, _, Some(banned)) => AccountChange::Banned(banned),
+            ("deleted", _, _, _) => AccountChange::Deleted,
+            (kind, _, _, _) => {
+                return Err(StoreError::Internal(format!(
+                    "account log entry {} holds an invalid `{kind}` change",
+                    self.seq
+                )));
+            }
+        };
+        Ok(AccountLogEntry {
+            seq: self.seq,
+            account: AccountId(self.account_id),
+            change,
         })
     }
 }

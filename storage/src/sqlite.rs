@@ -74,3 +74,4 @@ store_impl::impl_store!(SqliteStore);
 change_impl::impl_change!(SqliteStore, sqlx::Sqlite);
 crate::community_impl::impl_community!(SqliteStore, sqlx::Sqlite);
 crate::match_impl::impl_matches!(SqliteStore, sqlx::Sqlite);
+crate::account_log_impl::impl_account_log!(SqliteStore, sqlx::Sqlite);

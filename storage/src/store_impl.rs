@@ -3,10 +3,11 @@
 //! type differs, so a macro stamps out the same code for each instead of a generic version
 //! spelling out every bound the queries need.
 
-/// Implements the private `attempt` method (one sign-in transaction) and
+/// Implements the private `attempt` method (one sign-in transaction), `delete_account_sql` and
 /// [`Store`](safezone_core::store::Store) for `$store`, a type with a `pool` field and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
-/// transaction the way its database needs.
+/// transaction the way its database needs. The calling module also needs the `account_log`
+/// module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
 ///
 /// The code goes in a child module `shared` of the calling one, so its imports do not clash
 /// with the caller's and it still reaches the store's private `pool` and `begin`.
@@ -16,12 +17,12 @@ macro_rules! impl_store {
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, KeyHash};
             use safezone_core::store::{
-                Account, AccountId, Applied, Change, Holdings, KeySession, LedgerEntry, NewSignIn,
-                SignedIn, Store, StoreError,
+                Account, AccountChange, AccountId, Applied, Change, Holdings, KeySession,
+                LedgerEntry, NewSignIn, SignedIn, Store, StoreError,
             };
             use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{account_log, $store};
             use crate::economy_sql;
             use crate::error::{is_retryable_conflict, is_unique_violation, store_error};
             use crate::micros::to_micros;
@@ -90,6 +91,26 @@ macro_rules! impl_store {
                     tx.commit().await?;
                     Ok(Attempt::SignedIn(Box::new(account), created.is_some()))
                 }
+
+                /// Deletes an account (its rows go by cascade) and appends the deletion to the
+                /// account log, in one transaction; answers whether the account existed.
+                async fn delete_account_sql(
+                    &self,
+                    account: AccountId,
+                ) -> Result<bool, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let done = sqlx::query(sql::DELETE_ACCOUNT)
+                        .bind(account.0)
+                        .execute(&mut *tx)
+                        .await?;
+                    if done.rows_affected() == 0 {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
+                    account_log::append(&mut tx, account, &AccountChange::Deleted).await?;
+                    tx.commit().await?;
+                    Ok(true)
+                }
             }
 
             #[async_trait]
@@ -153,12 +174,7 @@ macro_rules! impl_store {
                 }
 
                 async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError> {
-                    let done = sqlx::query(sql::DELETE_ACCOUNT)
-                        .bind(account.0)
-                        .execute(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    Ok(done.rows_affected() > 0)
+                    self.delete_account_sql(account).await.map_err(store_error)
                 }
 
                 async fn account_by_friend_code(
@@ -508,6 +524,20 @@ macro_rules! impl_store {
                     limit: u32,
                 ) -> Result<Vec<safezone_core::store::MatchLogEntry>, StoreError> {
                     self.match_log_sql(after, limit).await.map_err(store_error)
+                }
+
+                async fn account_log(
+                    &self,
+                    after: i64,
+                    limit: u32,
+                ) -> Result<Vec<safezone_core::store::AccountLogEntry>, StoreError> {
+                    self.account_log_sql(after, limit)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn account_log_head(&self) -> Result<i64, StoreError> {
+                    self.account_log_head_sql().await.map_err(store_error)
                 }
             }
         }

@@ -208,3 +208,90 @@ impl Standalone {
 pub fn any_port() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
 }
+
+/// Several servers on one fresh PostgreSQL database, sharing one clock: the nodes of one
+/// Safezone deployment. Made by [`run_nodes`]; more nodes may start during the test.
+#[derive(Clone)]
+pub struct Nodes {
+    url: String,
+    clock: ManualClock,
+    running: Arc<std::sync::Mutex<Vec<RunningServer>>>,
+}
+
+impl Nodes {
+    /// The clock every node reads.
+    pub fn clock(&self) -> &ManualClock {
+        &self.clock
+    }
+
+    /// Starts one more node, `server`'s adapter over its own store on the shared database and
+    /// the shared clock; it is stopped when the test ends.
+    pub async fn start(&self, server: Server) -> TestApp {
+        let store = safezone_storage::open(&self.url)
+            .await
+            .expect("store opens");
+        let settings = Settings {
+            game_server_token: Some(
+                ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
+            ),
+            ..Settings::default()
+        };
+        let service = Safezone::new(Arc::clone(&store))
+            .clock(Arc::new(self.clock.clone()))
+            .settings(settings)
+            .service();
+        let running = server
+            .start(any_port(), service)
+            .await
+            .expect("the server starts");
+        let address = running.local_addr();
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(running);
+        TestApp {
+            base: format!("http://{address}"),
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("HTTP client"),
+            clock: self.clock.clone(),
+            address,
+            server,
+            database: Database::Postgres,
+            store,
+        }
+    }
+}
+
+/// Runs a test on several nodes: creates one fresh PostgreSQL database, starts one server per
+/// entry of `servers` on it (each with its own store, all sharing one [`ManualClock`]), runs
+/// `test` with the nodes' handle and their apps in that order, then stops every node started
+/// and drops the database.
+pub async fn run_nodes<F, Fut>(servers: &[Server], test: F)
+where
+    F: FnOnce(Nodes, Vec<TestApp>) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let url = test_support::fresh_postgres_url().await;
+    let nodes = Nodes {
+        url: url.clone(),
+        clock: ManualClock::new(time::OffsetDateTime::now_utc()),
+        running: Arc::new(std::sync::Mutex::new(Vec::new())),
+    };
+    let mut apps = Vec::with_capacity(servers.len());
+    for server in servers {
+        apps.push(nodes.start(*server).await);
+    }
+    test(nodes.clone(), apps).await;
+    let running = std::mem::take(
+        &mut *nodes
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    for server in running {
+        server.stop().await;
+    }
+    test_support::drop_postgres_database(&url).await;
+}

@@ -5,16 +5,20 @@
 //! PostgreSQL. Every run gets its own database (a fresh SQLite file, a fresh PostgreSQL
 //! database), its own server on a random port, and a hand-set clock. [`Standalone`] starts a
 //! server outside that pattern, for checks that start and stop servers themselves.
+//! [`run_nodes`] starts several servers (nodes) on one PostgreSQL database sharing one clock.
 
 mod answer;
 mod app;
 pub mod community;
 pub mod economy;
+pub mod leaderboard;
 pub mod login_kit;
 pub mod progression;
 
 pub use answer::{Answer, expected_tally, tally};
-pub use app::{Database, GAME_SERVER_TOKEN, Server, Standalone, TestApp, any_port, run};
+pub use app::{
+    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run, run_nodes,
+};
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
 /// combination of server (warp, rocket) and database (SQLite, PostgreSQL).

@@ -80,6 +80,7 @@ pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply
         });
     }
     app.store.delete_account(session.account.id).await?;
+    app.leaderboards.changed_here();
     Ok(Reply::done())
 }
 

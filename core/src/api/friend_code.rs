@@ -36,5 +36,6 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         steps,
     )
     .await?;
+    app.leaderboards.changed_here();
     change::answer_user(&app, &session, &outcome).await
 }

@@ -85,6 +85,7 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         let (record, changes) = plan(&app, &report, &accounts, &banned).await?;
         match app.store.report_match(&record, &changes).await? {
             MatchApplied::Done(granted) => {
+                app.leaderboards.changed_here();
                 return answer(&app.content, &report.id, &record.summary, &granted, false);
             }
             MatchApplied::Replayed { summary, granted } => {

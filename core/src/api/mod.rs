@@ -11,12 +11,14 @@ mod deprecated;
 mod device;
 mod friend_code;
 mod health;
+mod leaderboard;
 mod login;
 mod matches;
 mod metrics;
 mod packs;
 mod params;
 mod polls;
+mod profile;
 mod quests;
 mod receipts;
 mod reward_view;
@@ -138,6 +140,17 @@ pub(crate) fn routes() -> Router {
             Method::POST,
             "/api/validate/idptwo/{accessToken}",
             handler(deprecated::idptwo),
+        )
+        .route(
+            Method::GET,
+            "/api/leaderboard/live",
+            handler(leaderboard::live),
+        )
+        .route(Method::GET, "/api/leaderboard", handler(leaderboard::live))
+        .route(
+            Method::GET,
+            "/api/profile/{friendCode}",
+            handler(profile::profile),
         )
         .route(
             Method::GET,

@@ -125,6 +125,16 @@ pub enum ApiError {
     },
     /// The database does not answer.
     Unavailable,
+    /// This node is still loading what the request reads (its leaderboards); try again after
+    /// `retry_after_secs`.
+    Loading {
+        /// Stable machine-readable code.
+        code: &'static str,
+        /// Text for a person.
+        message: String,
+        /// Seconds to wait before asking again (`Retry-After`).
+        retry_after_secs: u32,
+    },
     /// The request took longer than the configured time.
     Timeout,
     /// A bug or an unexpected failure; the detail is logged, never sent.
@@ -174,7 +184,9 @@ impl ApiError {
             Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
-            Self::Unavailable | Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::Timeout | Self::Loading { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -204,6 +216,7 @@ impl ApiError {
             | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
+            | Self::Loading { code, .. }
             | Self::Unprocessable { code, .. } => code,
         }
     }
@@ -251,6 +264,7 @@ impl ApiError {
             | Self::NotFound { message, .. }
             | Self::Conflict { message, .. }
             | Self::Unprocessable { message, .. }
+            | Self::Loading { message, .. }
             | Self::InsufficientFunds { message }
             | Self::Gone { message } => message.clone(),
         }
@@ -272,6 +286,9 @@ impl ApiError {
             Self::MethodNotAllowed { allowed } => {
                 reply.with_header(http::header::ALLOW, &method_list(&allowed))
             }
+            Self::Loading {
+                retry_after_secs, ..
+            } => reply.with_header(http::header::RETRY_AFTER, &retry_after_secs.to_string()),
             _ => reply,
         }
     }

@@ -413,6 +413,16 @@ mod tests {
         ) -> Result<Vec<crate::store::MatchLogEntry>, StoreError> {
             unavailable()
         }
+        async fn account_log(
+            &self,
+            _: i64,
+            _: u32,
+        ) -> Result<Vec<crate::store::AccountLogEntry>, StoreError> {
+            unavailable()
+        }
+        async fn account_log_head(&self) -> Result<i64, StoreError> {
+            unavailable()
+        }
     }
 
     async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
@@ -429,14 +439,20 @@ mod tests {
             .route(Method::GET, "/panic", handler(panics))
             .route(Method::GET, "/slow", handler(sleeps))
             .build();
+        let store: Arc<dyn Store> = Arc::new(NoStore);
+        let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
         let app = Arc::new(AppState {
-            store: Arc::new(NoStore),
+            leaderboards: crate::leaderboard::Leaderboards::new(
+                Arc::clone(&store),
+                Arc::clone(&clock),
+            ),
+            store,
             content: Content::shipped(),
             settings: Settings {
                 request_timeout: Duration::from_millis(100),
                 ..Settings::default()
             },
-            clock: Arc::new(SystemClock),
+            clock,
             auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
         });
         service_stack(Arc::new(router), app)

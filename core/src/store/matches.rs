@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use time::OffsetDateTime;
 
 use super::{AccountId, Granted, Refusal};
-use crate::domain::{GameMode, ItemId, TrackId};
+use crate::domain::{FriendCode, GameMode, ItemId, TrackId};
 
 /// The most characters of a match id.
 pub const MATCH_ID_MAX_CHARS: usize = 64;
@@ -147,4 +147,31 @@ pub struct MatchLogEntry {
     pub kills: i64,
     /// Seconds alive.
     pub time_alive_secs: i64,
+    /// The player's friend code when the entry was read (its name is the leaderboard name).
+    pub friend_code: FriendCode,
+    /// Whether the player was banned when the entry was read (banned players are off the
+    /// boards).
+    pub is_banned: bool,
+}
+
+/// What happened to an account, in the append-only account log that leaderboards follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountChange {
+    /// The account took this friend code (its name is the account's name on the boards).
+    Renamed(FriendCode),
+    /// An operator banned (`true`) or unbanned the account.
+    Banned(bool),
+    /// The account was deleted.
+    Deleted,
+}
+
+/// One entry of the append-only account log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountLogEntry {
+    /// The entry's position in the log (increasing, in commit order).
+    pub seq: i64,
+    /// The account.
+    pub account: AccountId,
+    /// What happened to it.
+    pub change: AccountChange,
 }

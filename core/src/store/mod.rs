@@ -27,7 +27,7 @@ pub use community::{
 pub use error::StoreError;
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use matches::{
-    MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry, MatchRecord, PlayerResult, Progress,
+    AccountChange, AccountLogEntry, MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry, MatchRecord, PlayerResult, Progress,
     RecordedMatch,
 };
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
@@ -251,4 +251,12 @@ pub trait Store: Send + Sync + 'static {
     /// Up to `limit` entries of the match log after position `after` (0 for the start), in
     /// order.
     async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;
+
+    /// Up to `limit` entries of the account log (friend-code renames and deletions) after
+    /// position `after` (0 for the start), in order.
+    async fn account_log(&self, after: i64, limit: u32)
+    -> Result<Vec<AccountLogEntry>, StoreError>;
+
+    /// The position of the account log's last entry (0 while it is empty).
+    async fn account_log_head(&self) -> Result<i64, StoreError>;
 }

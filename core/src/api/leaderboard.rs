@@ -1,0 +1,141 @@
+//! `GET /api/leaderboard/live` (alias `/api/leaderboard`): a live board's first rows and the
+//! caller's own row with its rank.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::session;
+use crate::App;
+use crate::domain::GameMode;
+use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
+
+/// `{status, players, user}`.
+#[derive(Serialize)]
+struct BoardReply<'a> {
+    players: &'a RawValue,
+    user: Option<RowView<'a>>,
+}
+
+/// A row: `{rank, name, friend_code, rounds, wins, top10, winrate, kills, kills_per_round,
+/// time_alive}`; `rank` is null for a caller not ranked on this board.
+#[derive(Serialize)]
+struct RowView<'a> {
+    rank: Option<u64>,
+    name: &'a str,
+    friend_code: String,
+    #[serde(flatten)]
+    stats: StatsView,
+}
+
+/// `{rounds, wins, top10, winrate, kills, kills_per_round, time_alive}`: the counters of a
+/// player in one mode and window, ratios to four decimal places.
+#[derive(Serialize)]
+pub(super) struct StatsView {
+    rounds: u32,
+    wins: u32,
+    top10: u32,
+    winrate: f64,
+    kills: u32,
+    kills_per_round: f64,
+    time_alive: u64,
+}
+
+impl StatsView {
+    /// The wire shape of `totals`.
+    pub(super) fn new(totals: &Totals) -> Self {
+        Self {
+            rounds: totals.rounds,
+            wins: totals.wins,
+            top10: totals.top10,
+            winrate: totals.winrate(),
+            kills: totals.kills,
+            kills_per_round: totals.kills_per_round(),
+            time_alive: totals.time_alive,
+        }
+    }
+}
+
+impl<'a> RowView<'a> {
+    fn new(standing: &'a Standing) -> Self {
+        Self {
+            rank: standing.rank,
+            name: standing.friend_code.name(),
+            friend_code: standing.friend_code.to_string(),
+            stats: StatsView::new(&standing.totals),
+        }
+    }
+}
+
+/// `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
+/// `wins` by default): `{status, players, user}`.
+pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let board = board_asked(&incoming.query)?;
+    let session = session::optional(&app, &incoming).await?;
+    let caller = session.map(|session| session.account.id);
+    let answer = app
+        .leaderboards
+        .view(board, caller)
+        .await
+        .map_err(boards_error)?;
+    let players = render(&answer.top)?;
+    Ok(Reply::success(&BoardReply {
+        players,
+        user: answer.user.as_ref().map(RowView::new),
+    }))
+}
+
+/// The first rows as JSON, rendered once per version of the board.
+fn render(top: &TopRows) -> Result<&RawValue, ApiError> {
+    if let Some(rendered) = top.rendered.get() {
+        return Ok(rendered);
+    }
+    let rows: Vec<RowView<'_>> = top.standings.iter().map(RowView::new).collect();
+    let rendered = serde_json::value::to_raw_value(&rows).map_err(|error| ApiError::Internal {
+        detail: format!("cannot render leaderboard rows: {error}"),
+    })?;
+    Ok(top.rendered.get_or_init(|| rendered))
+}
+
+/// The board named by `mode`, `time` and `category` (400 naming a bad one).
+fn board_asked(query: &Query) -> Result<BoardId, ApiError> {
+    let mode = match query.optional("mode") {
+        None => GameMode::Solo,
+        Some(text) => GameMode::parse(text)
+            .ok_or_else(|| ApiError::invalid("mode", "must be one of solo, duo, squad, limited"))?,
+    };
+    let window = match query.optional("time") {
+        None => TimeWindow::All,
+        Some(text) => TimeWindow::parse(text)
+            .ok_or_else(|| ApiError::invalid("time", "must be one of 24h, 7d, 1m, 1y, all"))?,
+    };
+    let category = match query.optional("category") {
+        None => Category::Wins,
+        Some(text) => Category::parse(text).ok_or_else(|| {
+            ApiError::invalid(
+                "category",
+                "must be one of wins, kills, kills_per_round, winrate, time_alive, rounds, top10",
+            )
+        })?,
+    };
+    Ok(BoardId {
+        mode,
+        window,
+        category,
+    })
+}
+
+/// The API's answer when the boards cannot answer.
+pub(super) fn boards_error(error: BoardsError) -> ApiError {
+    match error {
+        BoardsError::Loading { loaded } => ApiError::Loading {
+            code: "leaderboards_loading",
+            message: format!(
+                "this server is still loading its leaderboards ({loaded} results so far); \
+                 try again shortly"
+            ),
+            retry_after_secs: 1,
+        },
+        BoardsError::Store(error) => error.into(),
+    }
+}

@@ -1,0 +1,117 @@
+//! `GET /api/profile/{friendCode}`: an account's public profile and its statistics per window
+//! and mode.
+
+use serde::Serialize;
+
+use super::clans::ClanView;
+use super::leaderboard::{StatsView, boards_error};
+use super::session;
+use crate::App;
+use crate::domain::{ApiDate, FriendCode};
+use crate::http::{ApiError, Incoming, Reply};
+use crate::leaderboard::Totals;
+use crate::store::Account;
+
+/// `{status, user, stats}`.
+#[derive(Serialize)]
+struct ProfileAnswer<'a> {
+    user: PublicUser<'a>,
+    stats: WindowStats,
+}
+
+/// The account's public fields: never its key, e-mail or sign-in identity.
+#[derive(Serialize)]
+struct PublicUser<'a> {
+    id: i64,
+    name: Option<&'a str>,
+    avatar: Option<&'a str>,
+    friend_code: String,
+    status: &'a str,
+    experience: i64,
+    level: i64,
+    created: ApiDate,
+    clans: Vec<ClanView<'a>>,
+}
+
+/// `stats`: window -> mode -> statistics.
+#[derive(Serialize)]
+struct WindowStats {
+    #[serde(rename = "24h")]
+    day: ModeStats,
+    #[serde(rename = "7d")]
+    week: ModeStats,
+    #[serde(rename = "1m")]
+    month: ModeStats,
+    #[serde(rename = "1y")]
+    year: ModeStats,
+    all: ModeStats,
+}
+
+/// One window's statistics per mode.
+#[derive(Serialize)]
+struct ModeStats {
+    solo: StatsView,
+    duo: StatsView,
+    squad: StatsView,
+    limited: StatsView,
+}
+
+impl ModeStats {
+    fn new([solo, duo, squad, limited]: &[Totals; 4]) -> Self {
+        Self {
+            solo: StatsView::new(solo),
+            duo: StatsView::new(duo),
+            squad: StatsView::new(squad),
+            limited: StatsView::new(limited),
+        }
+    }
+}
+
+/// `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
+/// `%23`): `{status, user, stats}`, 404 for a code nobody has.
+pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    session::required(&app, &incoming).await?;
+    let text = incoming.path("friendCode")?;
+    let code = FriendCode::parse(text).map_err(|error| {
+        ApiError::invalid("friendCode", format!("is not a friend code: {error}"))
+    })?;
+    let account = app
+        .store
+        .account_by_friend_code(&code)
+        .await?
+        .ok_or_else(|| ApiError::NotFound {
+            code: "profile_not_found",
+            message: format!("no player has the friend code `{code}`"),
+        })?;
+    let clan = app.store.clan_of(account.id).await?;
+    let [day, week, month, year, all] = app
+        .leaderboards
+        .totals_of(account.id)
+        .await
+        .map_err(boards_error)?;
+    let stats = WindowStats {
+        day: ModeStats::new(&day),
+        week: ModeStats::new(&week),
+        month: ModeStats::new(&month),
+        year: ModeStats::new(&year),
+        all: ModeStats::new(&all),
+    };
+    Ok(Reply::success(&ProfileAnswer {
+        user: public_user(&account, clan.as_ref()),
+        stats,
+    }))
+}
+
+fn public_user<'a>(account: &'a Account, clan: Option<&'a crate::store::Clan>) -> PublicUser<'a> {
+    PublicUser {
+        id: account.id.0,
+        name: account.name.as_deref(),
+        avatar: account.avatar.as_deref(),
+        friend_code: account.friend_code.to_string(),
+        status: &account.status,
+        experience: account.experience,
+        level: account.level,
+        created: ApiDate(account.created),
+        clans: clan.into_iter().map(ClanView::new).collect(),
+    }
+}

@@ -1,0 +1,435 @@
+//! The in-memory index of every board: each player's totals per mode and window, each board's
+//! score histogram and top list, and the results still due to leave a window.
+//!
+//! Memory for a player is one [`Player`] (about 64 bytes) and, per mode played, 120 bytes of
+//! totals; a result within the last year is 12 bytes in [`Expiry`]; a board holds 12 bytes per
+//! distinct score and at most [`TOP_KEPT`](super::top::TOP_KEPT) places. No board copies the
+//! players' totals.
+
+use std::collections::HashMap;
+
+use time::OffsetDateTime;
+
+use super::expiry::{Expiry, Pending};
+use super::histogram::ScoreHistogram;
+use super::kinds::{BoardId, Category, TimeWindow, mode_index};
+use super::top::{Place, TOP_KEPT, TOP_ROWS, TopList, place};
+use super::totals::{Contribution, Totals};
+use crate::domain::{FriendCode, GameMode};
+use crate::store::{AccountChange, AccountId, MatchLogEntry};
+
+/// Marks a mode a player has never played.
+const NO_ROW: u32 = u32::MAX;
+
+/// The totals of one player in every window of one mode, in [`TimeWindow::ALL`] order.
+pub type WindowTotals = [Totals; 5];
+
+/// One row of a board, ready to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    /// 1 + the players with a strictly greater score; `None` when the player is not ranked on
+    /// this board (too few rounds for a ratio, or banned).
+    pub rank: Option<u64>,
+    /// The player's friend code (its name is the board's name).
+    pub friend_code: FriendCode,
+    /// The player's totals in the board's mode and window.
+    pub totals: Totals,
+}
+
+#[derive(Debug)]
+struct Player {
+    account: AccountId,
+    friend_code: FriendCode,
+    /// Banned or deleted: kept off every board.
+    hidden: bool,
+    deleted: bool,
+    /// The player's row in each mode's table, or [`NO_ROW`].
+    rows: [u32; 4],
+}
+
+#[derive(Debug, Default)]
+struct ModeTable {
+    /// The player slot of each row.
+    owners: Vec<u32>,
+    totals: Vec<WindowTotals>,
+}
+
+#[derive(Debug, Default)]
+struct Board {
+    histogram: ScoreHistogram,
+    top: TopList,
+    /// Moves on whenever a row the board lists may have changed.
+    version: u64,
+}
+
+/// The players, their totals and the boards: everything but the pending expiries.
+#[derive(Debug, Default)]
+struct Tables {
+    players: Vec<Player>,
+    slots: HashMap<AccountId, u32>,
+    modes: [ModeTable; 4],
+    boards: Vec<Board>,
+    /// Boards whose top lists ran short, to refill once the current batch is applied.
+    refills: Vec<usize>,
+    /// While loading, only totals are kept; the boards are built once at the end.
+    loading: bool,
+}
+
+/// Every board of one node, and the players behind them.
+#[derive(Debug)]
+pub struct BoardIndex {
+    tables: Tables,
+    expiry: Expiry,
+}
+
+/// The position of a board in the index's list.
+fn board_index(mode: usize, window: usize, category: usize) -> usize {
+    (mode * TimeWindow::ALL.len() + window) * Category::ALL.len() + category
+}
+
+impl BoardIndex {
+    /// An empty index whose windows end at `now`, loading: results only add to totals until
+    /// [`BoardIndex::finish_loading`] builds the boards.
+    pub fn loading(now: OffsetDateTime) -> Self {
+        let boards = GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len();
+        Self {
+            tables: Tables {
+                boards: (0..boards).map(|_| Board::default()).collect(),
+                loading: true,
+                ..Tables::default()
+            },
+            expiry: Expiry::new(now),
+        }
+    }
+
+    /// Builds every board from the totals loaded so far; from now on results move the boards.
+    pub fn finish_loading(&mut self) {
+        self.tables.loading = false;
+        for board in 0..self.tables.boards.len() {
+            self.tables.rebuild_board(board, true);
+        }
+        self.expiry.shrink();
+    }
+
+    /// How many players the index knows (deleted ones included).
+    pub fn players(&self) -> usize {
+        self.tables.players.len()
+    }
+
+    /// Adds one result from the match log, in the windows it is still within.
+    pub fn add_result(&mut self, entry: &MatchLogEntry) {
+        let slot = self.tables.slot_for(entry);
+        let result = Contribution {
+            placement: u8::try_from(entry.placement.clamp(1, 255)).unwrap_or(u8::MAX),
+            kills: u8::try_from(entry.kills.clamp(0, 255)).unwrap_or(u8::MAX),
+            time_alive: u32::try_from(entry.time_alive_secs.max(0)).unwrap_or(u32::MAX),
+        };
+        let mode = mode_index(entry.mode);
+        let ended = entry.ended.unix_timestamp();
+        for window in TimeWindow::ALL {
+            if self.expiry.counts(window, ended) {
+                self.tables
+                    .change_totals(slot, mode, window.index(), |totals| totals.add(result));
+            }
+        }
+        self.expiry.remember(
+            ended,
+            Pending {
+                slot,
+                mode: mode as u8,
+                result,
+            },
+        );
+    }
+
+    /// Applies a rename, ban or deletion from the account log.
+    pub fn apply_change(&mut self, account: AccountId, change: &AccountChange) {
+        let Some(&slot) = self.tables.slots.get(&account) else {
+            return;
+        };
+        match change {
+            AccountChange::Renamed(code) => self.tables.rename(slot, code),
+            AccountChange::Banned(banned) => self.tables.set_hidden(slot, *banned),
+            AccountChange::Deleted => {
+                self.tables.set_hidden(slot, true);
+                let player = &mut self.tables.players[slot as usize];
+                player.deleted = true;
+                self.tables.slots.remove(&account);
+            }
+        }
+    }
+
+    /// Takes out of each window the results that left it by `now`.
+    pub fn expire(&mut self, now: OffsetDateTime) {
+        let tables = &mut self.tables;
+        self.expiry.advance(now, |window, pending| {
+            if !tables.players[pending.slot as usize].deleted {
+                tables.change_totals(
+                    pending.slot,
+                    usize::from(pending.mode),
+                    window.index(),
+                    |totals| totals.remove(pending.result),
+                );
+            }
+        });
+    }
+
+    /// Whether some window has results due to leave it at `now`.
+    pub fn is_behind(&self, now: OffsetDateTime) -> bool {
+        self.expiry.is_behind(now)
+    }
+
+    /// Refills the top lists that ran short; call after each batch of changes.
+    pub fn refill(&mut self) {
+        let refills = std::mem::take(&mut self.tables.refills);
+        for board in refills {
+            self.tables.rebuild_board(board, false);
+        }
+    }
+
+    /// The board's first [`TOP_ROWS`] rows, best first.
+    pub fn top(&self, id: BoardId) -> Vec<Standing> {
+        let mode = mode_index(id.mode);
+        let window = id.window.index();
+        let board = &self.tables.boards[board_index(mode, window, id.category.index())];
+        let mut players = Vec::with_capacity(TOP_ROWS);
+        let mut rank = 0;
+        let mut previous = None;
+        for (position, (score, _, slot)) in board.top.places().take(TOP_ROWS).enumerate() {
+            if previous != Some(score.0) {
+                rank = position as u64 + 1;
+                previous = Some(score.0);
+            }
+            players.push(self.tables.standing(*slot, mode, window, Some(rank)));
+        }
+        players
+    }
+
+    /// The account's row on the board with its rank; `None` when it has no game in the
+    /// board's mode and window.
+    pub fn standing_of(&self, id: BoardId, account: AccountId) -> Option<Standing> {
+        let mode = mode_index(id.mode);
+        let window = id.window.index();
+        let board = &self.tables.boards[board_index(mode, window, id.category.index())];
+        let slot = *self.tables.slots.get(&account)?;
+        let totals = self.tables.totals(slot, mode)?[window];
+        if !totals.has_games() {
+            return None;
+        }
+        let rank = totals
+            .score(id.category)
+            .filter(|_| !self.tables.players[slot as usize].hidden)
+            .map(|score| board.histogram.players_above(score) + 1);
+        Some(self.tables.standing(slot, mode, window, rank))
+    }
+
+    /// The version of a board: it moves on whenever a row the board lists may have changed.
+    pub fn version(&self, id: BoardId) -> u64 {
+        let board = board_index(mode_index(id.mode), id.window.index(), id.category.index());
+        self.tables.boards[board].version
+    }
+
+    /// The account's totals per window and mode (zeros where it has none).
+    pub fn totals_of(&self, account: AccountId) -> [[Totals; 4]; 5] {
+        let mut all = [[Totals::default(); 4]; 5];
+        if let Some(&slot) = self.tables.slots.get(&account) {
+            for mode in 0..GameMode::ALL.len() {
+                if let Some(totals) = self.tables.totals(slot, mode) {
+                    for (per_mode, totals) in all.iter_mut().zip(totals) {
+                        per_mode[mode] = *totals;
+                    }
+                }
+            }
+        }
+        all
+    }
+}
+
+impl Tables {
+    /// The slot of the entry's player, created when new; the entry's friend code and ban
+    /// state (read with it, so at least as recent as the account log applied before) win.
+    fn slot_for(&mut self, entry: &MatchLogEntry) -> u32 {
+        if let Some(&slot) = self.slots.get(&entry.account) {
+            if self.players[slot as usize].friend_code != entry.friend_code {
+                self.rename(slot, &entry.friend_code);
+            }
+            if self.players[slot as usize].hidden != entry.is_banned {
+                self.set_hidden(slot, entry.is_banned);
+            }
+            return slot;
+        }
+        let slot = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
+        self.players.push(Player {
+            account: entry.account,
+            friend_code: entry.friend_code.clone(),
+            hidden: entry.is_banned,
+            deleted: false,
+            rows: [NO_ROW; 4],
+        });
+        self.slots.insert(entry.account, slot);
+        slot
+    }
+
+    fn totals(&self, slot: u32, mode: usize) -> Option<&WindowTotals> {
+        let row = self.players[slot as usize].rows[mode];
+        self.modes[mode].totals.get(row as usize)
+    }
+
+    /// Changes one player's totals in one mode and window, and moves them on its boards.
+    fn change_totals(
+        &mut self,
+        slot: u32,
+        mode: usize,
+        window: usize,
+        change: impl FnOnce(&mut Totals),
+    ) {
+        let player = &mut self.players[slot as usize];
+        if player.rows[mode] == NO_ROW {
+            let table = &mut self.modes[mode];
+            player.rows[mode] = u32::try_from(table.totals.len()).unwrap_or(u32::MAX);
+            table.owners.push(slot);
+            table.totals.push(WindowTotals::default());
+        }
+        let row = player.rows[mode] as usize;
+        let (account, hidden) = (player.account, player.hidden);
+        let totals = &mut self.modes[mode].totals[row][window];
+        let before = *totals;
+        change(totals);
+        let after = *totals;
+        if self.loading || hidden {
+            return;
+        }
+        for category in Category::ALL {
+            let places = |totals: Totals| {
+                totals
+                    .score(category)
+                    .map(|score| place(score, account.0, slot))
+            };
+            self.move_on_board(
+                board_index(mode, window, category.index()),
+                places(before),
+                places(after),
+            );
+        }
+    }
+
+    /// Moves a player from one place on a board to another (`None`: off the board).
+    fn move_on_board(&mut self, index: usize, before: Option<Place>, after: Option<Place>) {
+        let board = &mut self.boards[index];
+        let score = |place: Option<Place>| place.map(|(score, _, _)| score.0);
+        if score(before) != score(after) {
+            if let Some(score) = score(before) {
+                board.histogram.remove(score);
+            }
+            if let Some(score) = score(after) {
+                board.histogram.add(score);
+            }
+        }
+        let touched = board.top.update(before, after);
+        if touched.changed {
+            board.version += 1;
+        }
+        if touched.needs_refill && !self.refills.contains(&index) {
+            self.refills.push(index);
+        }
+    }
+
+    /// Puts a player on or takes them off every board they have games on.
+    fn set_hidden(&mut self, slot: u32, hidden: bool) {
+        let player = &mut self.players[slot as usize];
+        if player.hidden == hidden || player.deleted {
+            return;
+        }
+        player.hidden = hidden;
+        if self.loading {
+            return;
+        }
+        let (account, rows) = (player.account, player.rows);
+        for (mode, row) in rows.into_iter().enumerate() {
+            let Some(totals) = self.modes[mode].totals.get(row as usize).copied() else {
+                continue;
+            };
+            for (window, totals) in totals.into_iter().enumerate() {
+                for category in Category::ALL {
+                    let shown = totals
+                        .score(category)
+                        .map(|score| place(score, account.0, slot));
+                    let (before, after) = if hidden { (shown, None) } else { (None, shown) };
+                    self.move_on_board(board_index(mode, window, category.index()), before, after);
+                }
+            }
+        }
+    }
+
+    /// Gives a player a new friend code; the boards listing them show it from now on.
+    fn rename(&mut self, slot: u32, code: &FriendCode) {
+        let player = &mut self.players[slot as usize];
+        player.friend_code = code.clone();
+        if self.loading || player.hidden {
+            return;
+        }
+        let (account, rows) = (player.account, player.rows);
+        for (mode, row) in rows.into_iter().enumerate() {
+            let Some(totals) = self.modes[mode].totals.get(row as usize) else {
+                continue;
+            };
+            for (window, totals) in totals.iter().enumerate() {
+                for category in Category::ALL {
+                    let Some(score) = totals.score(category) else {
+                        continue;
+                    };
+                    let board = &mut self.boards[board_index(mode, window, category.index())];
+                    if board.top.holds(&place(score, account.0, slot)) {
+                        board.version += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Builds a board's top list (and, `with_histogram`, its histogram) afresh from the
+    /// players' totals.
+    fn rebuild_board(&mut self, index: usize, with_histogram: bool) {
+        let per_mode = TimeWindow::ALL.len() * Category::ALL.len();
+        let mode = index / per_mode;
+        let window = (index % per_mode) / Category::ALL.len();
+        let category = Category::ALL[index % Category::ALL.len()];
+        let table = &self.modes[mode];
+        let mut places: Vec<Place> = table
+            .owners
+            .iter()
+            .zip(&table.totals)
+            .filter(|(slot, _)| !self.players[**slot as usize].hidden)
+            .filter_map(|(slot, totals)| {
+                let account = self.players[*slot as usize].account;
+                totals[window]
+                    .score(category)
+                    .map(|score| place(score, account.0, *slot))
+            })
+            .collect();
+        let board = &mut self.boards[index];
+        if with_histogram {
+            let mut scores: Vec<u64> = places.iter().map(|(score, _, _)| score.0).collect();
+            scores.sort_unstable();
+            board.histogram = ScoreHistogram::from_sorted(&scores);
+        }
+        let whole_board = places.len() <= TOP_KEPT;
+        if !whole_board {
+            places.select_nth_unstable(TOP_KEPT - 1);
+            places.truncate(TOP_KEPT);
+        }
+        board.top = TopList::from_places(places, whole_board);
+        board.version += 1;
+    }
+
+    fn standing(&self, slot: u32, mode: usize, window: usize, rank: Option<u64>) -> Standing {
+        Standing {
+            rank,
+            friend_code: self.players[slot as usize].friend_code.clone(),
+            totals: self
+                .totals(slot, mode)
+                .map(|totals| totals[window])
+                .unwrap_or_default(),
+        }
+    }
+}

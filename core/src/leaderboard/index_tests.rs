@@ -1,0 +1,220 @@
+//! The index against a slow model that recounts every board from the whole list of results,
+//! through a long pseudo-random run of results, expiries, renames, bans and deletions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+
+use super::index::{BoardIndex, Standing};
+use super::kinds::{BoardId, Category, TimeWindow};
+use super::top::TOP_ROWS;
+use super::totals::{Contribution, Totals};
+use crate::domain::{FriendCode, GameMode};
+use crate::store::{AccountChange, AccountId, MatchLogEntry};
+
+const START: OffsetDateTime = datetime!(2026-01-01 00:00:00 UTC);
+
+/// A small deterministic generator (SplitMix64).
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut mixed = self.0;
+        mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (mixed ^ (mixed >> 31)) % bound
+    }
+}
+
+/// Everything that happened, recounted from scratch for each check.
+#[derive(Default)]
+struct Model {
+    results: Vec<MatchLogEntry>,
+    names: BTreeMap<AccountId, FriendCode>,
+    banned: BTreeSet<AccountId>,
+    deleted: BTreeSet<AccountId>,
+}
+
+impl Model {
+    /// Every player's totals in one mode and window, in one pass over the results.
+    fn all_totals(
+        &self,
+        mode: GameMode,
+        window: TimeWindow,
+        now: i64,
+    ) -> BTreeMap<AccountId, Totals> {
+        let mut all: BTreeMap<AccountId, Totals> = BTreeMap::new();
+        let edge = window.length().map(|length| now - length.whole_seconds());
+        for entry in &self.results {
+            let ended = entry.ended.unix_timestamp();
+            if entry.mode == mode && edge.is_none_or(|e| ended > e) {
+                all.entry(entry.account).or_default().add(Contribution {
+                    placement: entry.placement as u8,
+                    kills: entry.kills as u8,
+                    time_alive: entry.time_alive_secs as u32,
+                });
+            }
+        }
+        all
+    }
+
+    /// The board's first rows and the caller's row.
+    fn view(&self, id: BoardId, caller: AccountId, now: i64) -> (Vec<Standing>, Option<Standing>) {
+        let all = self.all_totals(id.mode, id.window, now);
+        let mut ranked: Vec<(u64, AccountId, Totals)> = all
+            .iter()
+            .filter(|(account, _)| {
+                !self.banned.contains(account) && !self.deleted.contains(account)
+            })
+            .filter_map(|(account, totals)| {
+                totals
+                    .score(id.category)
+                    .map(|score| (score, *account, *totals))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let rank_of =
+            |score: u64| ranked.iter().filter(|(other, ..)| *other > score).count() as u64 + 1;
+        let standing = |account: AccountId, totals: Totals, rank: Option<u64>| Standing {
+            rank,
+            friend_code: self.names[&account].clone(),
+            totals,
+        };
+        let top = ranked
+            .iter()
+            .take(TOP_ROWS)
+            .map(|(score, account, totals)| standing(*account, *totals, Some(rank_of(*score))))
+            .collect();
+        let user = (!self.deleted.contains(&caller))
+            .then(|| all.get(&caller).copied().unwrap_or_default())
+            .filter(Totals::has_games)
+            .map(|totals| {
+                let rank = totals
+                    .score(id.category)
+                    .filter(|_| !self.banned.contains(&caller))
+                    .map(rank_of);
+                standing(caller, totals, rank)
+            });
+        (top, user)
+    }
+}
+
+fn code(account: i64, version: u64) -> FriendCode {
+    FriendCode::new(&format!("player{account}v{version}"), 1).expect("a valid friend code")
+}
+
+#[test]
+fn the_index_agrees_with_a_recount_through_a_long_run() {
+    let mut draw = Draw(42);
+    let mut model = Model::default();
+    let mut index = BoardIndex::loading(START);
+    let mut now = START;
+    let players = 700_i64;
+    let mut seq = 0;
+    let mut renames = 0;
+    // Loading: results over the past two years, so that every window has some.
+    let mut add = |model: &mut Model,
+                   index: &mut BoardIndex,
+                   draw: &mut Draw,
+                   now: OffsetDateTime,
+                   age_secs: u64| {
+        seq += 1;
+        let account = AccountId(1 + draw.below(players as u64) as i64);
+        let friend_code = model
+            .names
+            .entry(account)
+            .or_insert_with(|| code(account.0, 0))
+            .clone();
+        if model.deleted.contains(&account) {
+            return;
+        }
+        let entry = MatchLogEntry {
+            seq,
+            account,
+            mode: GameMode::ALL[draw.below(2) as usize],
+            ended: now - Duration::seconds(draw.below(age_secs.max(1)) as i64),
+            placement: 1 + draw.below(14) as i64,
+            kills: draw.below(6) as i64,
+            time_alive_secs: draw.below(900) as i64,
+            friend_code,
+            is_banned: model.banned.contains(&account),
+        };
+        index.add_result(&entry);
+        model.results.push(entry);
+    };
+    for _ in 0..20_000 {
+        add(&mut model, &mut index, &mut draw, now, 2 * 365 * 86_400);
+    }
+    index.finish_loading();
+    for step in 0..1_500 {
+        match draw.below(20) {
+            0 => {
+                let account = AccountId(1 + draw.below(players as u64) as i64);
+                if model.names.contains_key(&account) && !model.deleted.contains(&account) {
+                    renames += 1;
+                    let new = code(account.0, renames);
+                    model.names.insert(account, new.clone());
+                    index.apply_change(account, &AccountChange::Renamed(new));
+                }
+            }
+            1 => {
+                let account = AccountId(1 + draw.below(players as u64) as i64);
+                let banned = !model.banned.contains(&account);
+                if banned {
+                    model.banned.insert(account);
+                } else {
+                    model.banned.remove(&account);
+                }
+                index.apply_change(account, &AccountChange::Banned(banned));
+            }
+            2 if step % 5 == 0 => {
+                let account = AccountId(1 + draw.below(players as u64) as i64);
+                model.deleted.insert(account);
+                index.apply_change(account, &AccountChange::Deleted);
+            }
+            3..=8 => {
+                now += Duration::seconds(draw.below(4 * 86_400) as i64);
+                index.expire(now);
+            }
+            _ => {
+                for _ in 0..draw.below(30) {
+                    add(&mut model, &mut index, &mut draw, now, 7 * 86_400);
+                }
+            }
+        }
+        index.refill();
+        let caller = AccountId(1 + draw.below(players as u64) as i64);
+        let id = BoardId {
+            mode: GameMode::ALL[draw.below(2) as usize],
+            window: TimeWindow::ALL[draw.below(5) as usize],
+            category: Category::ALL[draw.below(7) as usize],
+        };
+        let expected = model.view(id, caller, now.unix_timestamp());
+        assert_eq!(
+            (index.top(id), index.standing_of(id, caller)),
+            expected,
+            "step {step}, {id:?}"
+        );
+    }
+    // Every board once more at the end.
+    for mode in GameMode::ALL {
+        for window in TimeWindow::ALL {
+            for category in Category::ALL {
+                let id = BoardId {
+                    mode,
+                    window,
+                    category,
+                };
+                let caller = AccountId(7);
+                let expected = model.view(id, caller, now.unix_timestamp());
+                assert_eq!(
+                    (index.top(id), index.standing_of(id, caller)),
+                    expected,
+                    "{id:?}"
+                );
+            }
+        }
+    }
+}

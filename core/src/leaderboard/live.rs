@@ -1,0 +1,339 @@
+//! A node's live boards: loaded from the store at start, then following its match log and
+//! account log, so that every node on one database shows the same boards.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock, RwLock, RwLockReadGuard, Weak};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex, watch};
+
+use super::index::{BoardIndex, Standing};
+use super::kinds::{BoardId, Category, TimeWindow, mode_index};
+use super::totals::Totals;
+use crate::clock::Clock;
+use crate::domain::GameMode;
+use crate::store::{AccountId, Store, StoreError};
+
+/// Log entries read per store call.
+const PAGE: u32 = 5_000;
+
+/// How often a node looks for entries other nodes appended.
+const FOLLOW_EVERY: Duration = Duration::from_millis(200);
+
+/// How long a request waits for a node still loading before answering that it is.
+const LOADING_PATIENCE: Duration = Duration::from_secs(1);
+
+/// How long the follower waits after the store failed before trying again.
+const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
+
+/// Why the boards cannot answer.
+#[derive(Debug)]
+pub enum BoardsError {
+    /// The node is still loading its boards; this many results are loaded so far.
+    Loading {
+        /// Results loaded so far.
+        loaded: u64,
+    },
+    /// The store failed while catching up.
+    Store(StoreError),
+}
+
+impl From<StoreError> for BoardsError {
+    fn from(error: StoreError) -> Self {
+        Self::Store(error)
+    }
+}
+
+/// A board's first rows as of one version of the board, shared by every request that reads
+/// that version; the API keeps their rendering in `rendered`.
+#[derive(Debug)]
+pub struct TopRows {
+    version: u64,
+    /// The first rows, best first.
+    pub standings: Vec<Standing>,
+    /// The rows as the API renders them, made once per version.
+    pub rendered: OnceLock<Box<serde_json::value::RawValue>>,
+}
+
+/// A board as a request sees it: the shared first rows, and the caller's own row.
+#[derive(Debug)]
+pub struct BoardAnswer {
+    /// The first rows.
+    pub top: Arc<TopRows>,
+    /// The caller's row; `None` without a caller or when the caller has no game here.
+    pub user: Option<Standing>,
+}
+
+/// The loaded index and how far into each log it is.
+struct Loaded {
+    index: BoardIndex,
+    match_seq: i64,
+    account_seq: i64,
+}
+
+/// Every board of this node, kept live. Cheap to share; the follower stops when the last
+/// handle is dropped.
+pub struct Leaderboards {
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    loaded: RwLock<Option<Loaded>>,
+    ready: watch::Sender<bool>,
+    /// Held while reading the logs, so that one task catches up at a time.
+    catching_up: Mutex<()>,
+    /// Counts the changes made through this node; the boards have caught up with
+    /// `caught_up` of them.
+    changes_here: AtomicU64,
+    caught_up: AtomicU64,
+    loaded_results: AtomicU64,
+    started: AtomicBool,
+    /// The last first rows made for each board.
+    top_rows: Vec<StdMutex<Option<Arc<TopRows>>>>,
+}
+
+impl Leaderboards {
+    /// Boards over `store`, not loaded yet: [`Leaderboards::start`] loads and follows.
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            clock,
+            loaded: RwLock::new(None),
+            ready: watch::Sender::new(false),
+            catching_up: Mutex::new(()),
+            changes_here: AtomicU64::new(0),
+            caught_up: AtomicU64::new(0),
+            loaded_results: AtomicU64::new(0),
+            started: AtomicBool::new(false),
+            top_rows: (0..GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len())
+                .map(|_| StdMutex::new(None))
+                .collect(),
+        })
+    }
+
+    /// Starts loading and following in a task of the current Tokio runtime (once; does
+    /// nothing outside a runtime: the first request starts it then).
+    pub fn start(self: &Arc<Self>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        runtime.spawn(follow(Arc::downgrade(self)));
+    }
+
+    /// Notes that this node changed something the boards show (a match, a rename, a ban, a
+    /// deletion): the next request through this node catches up first.
+    pub fn changed_here(&self) {
+        self.changes_here.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The board's first rows and the caller's row, up to date with this node's changes and
+    /// with the windows moved to now.
+    pub async fn view(
+        self: &Arc<Self>,
+        id: BoardId,
+        caller: Option<AccountId>,
+    ) -> Result<BoardAnswer, BoardsError> {
+        let loaded = self.current().await?;
+        let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
+        let version = index.version(id);
+        let slot = &self.top_rows[(mode_index(id.mode) * TimeWindow::ALL.len()
+            + id.window.index())
+            * Category::ALL.len()
+            + id.category.index()];
+        let mut cached = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let top = match cached.as_ref() {
+            Some(top) if top.version == version => Arc::clone(top),
+            _ => {
+                let top = Arc::new(TopRows {
+                    version,
+                    standings: index.top(id),
+                    rendered: OnceLock::new(),
+                });
+                *cached = Some(Arc::clone(&top));
+                top
+            }
+        };
+        drop(cached);
+        Ok(BoardAnswer {
+            top,
+            user: caller.and_then(|account| index.standing_of(id, account)),
+        })
+    }
+
+    /// The account's totals per window and mode, as the boards count them.
+    pub async fn totals_of(
+        self: &Arc<Self>,
+        account: AccountId,
+    ) -> Result<[[Totals; 4]; 5], BoardsError> {
+        let loaded = self.current().await?;
+        let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
+        Ok(index.totals_of(account))
+    }
+
+    /// The loaded index, caught up and with its windows moved to now.
+    async fn current(self: &Arc<Self>) -> Result<RwLockReadGuard<'_, Option<Loaded>>, BoardsError> {
+        self.start();
+        let mut ready = self.ready.subscribe();
+        let patience = tokio::time::timeout(LOADING_PATIENCE, ready.wait_for(|ready| *ready));
+        if !matches!(patience.await, Ok(Ok(_))) {
+            return Err(self.loading());
+        }
+        let wanted = self.changes_here.load(Ordering::Acquire);
+        if self.caught_up.load(Ordering::Acquire) < wanted {
+            let _turn = self.catching_up.lock().await;
+            if self.caught_up.load(Ordering::Acquire) < wanted {
+                self.catch_up().await?;
+            }
+        }
+        let now = self.clock.now();
+        let behind = self
+            .read()
+            .as_ref()
+            .is_some_and(|loaded| loaded.index.is_behind(now));
+        if behind {
+            let mut loaded = self.write();
+            if let Some(loaded) = loaded.as_mut() {
+                loaded.index.expire(now);
+                loaded.index.refill();
+            }
+        }
+        Ok(self.read())
+    }
+
+    fn loading(&self) -> BoardsError {
+        BoardsError::Loading {
+            loaded: self.loaded_results.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Loads every board from the store's match log; answers once the boards are ready.
+    async fn load(&self) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let account_seq = self.store.account_log_head().await?;
+        let mut index = BoardIndex::loading(self.clock.now());
+        let mut match_seq = 0;
+        let mut results = 0;
+        loop {
+            let page = self.store.match_log(match_seq, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            match_seq = last.seq;
+            for entry in &page {
+                index.add_result(entry);
+            }
+            results += page.len() as u64;
+            self.loaded_results.store(results, Ordering::Relaxed);
+        }
+        index.finish_loading();
+        let players = index.players();
+        *self.write() = Some(Loaded {
+            index,
+            match_seq,
+            account_seq,
+        });
+        self.ready.send_replace(true);
+        tracing::info!(
+            results,
+            players,
+            millis = started.elapsed().as_millis() as u64,
+            "leaderboards ready"
+        );
+        Ok(())
+    }
+
+    /// Applies what both logs gained since the last call, then moves the windows to now. The
+    /// caller holds `catching_up`.
+    async fn catch_up(&self) -> Result<(), BoardsError> {
+        let covering = self.changes_here.load(Ordering::Acquire);
+        let Some((mut match_seq, mut account_seq)) = self
+            .read()
+            .as_ref()
+            .map(|loaded| (loaded.match_seq, loaded.account_seq))
+        else {
+            return Err(self.loading());
+        };
+        // The account log first: a result read after it carries a name and ban state at least
+        // as recent as the account log entries applied before it.
+        loop {
+            let page = self.store.account_log(account_seq, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            account_seq = last.seq;
+            self.apply(|loaded| {
+                for entry in &page {
+                    loaded.index.apply_change(entry.account, &entry.change);
+                }
+                loaded.account_seq = account_seq;
+            });
+        }
+        loop {
+            let page = self.store.match_log(match_seq, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            match_seq = last.seq;
+            self.apply(|loaded| {
+                for entry in &page {
+                    loaded.index.add_result(entry);
+                }
+                loaded.match_seq = match_seq;
+            });
+        }
+        let now = self.clock.now();
+        self.apply(|loaded| loaded.index.expire(now));
+        self.caught_up.fetch_max(covering, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Changes the loaded index under the write lock, refilling short top lists after.
+    fn apply(&self, change: impl FnOnce(&mut Loaded)) {
+        if let Some(loaded) = self.write().as_mut() {
+            change(loaded);
+            loaded.index.refill();
+        }
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Option<Loaded>> {
+        self.loaded
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Option<Loaded>> {
+        self.loaded
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Loads the boards, then follows the logs until the boards are dropped.
+async fn follow(boards: Weak<Leaderboards>) {
+    loop {
+        let Some(strong) = boards.upgrade() else {
+            return;
+        };
+        match strong.load().await {
+            Ok(()) => break,
+            Err(error) => tracing::warn!(%error, "cannot load the leaderboards; retrying"),
+        }
+        drop(strong);
+        tokio::time::sleep(RETRY_AFTER_FAILURE).await;
+    }
+    loop {
+        tokio::time::sleep(FOLLOW_EVERY).await;
+        let Some(strong) = boards.upgrade() else {
+            return;
+        };
+        let turn = strong.catching_up.lock().await;
+        let caught_up = strong.catch_up().await;
+        drop(turn);
+        if let Err(BoardsError::Store(error)) = caught_up {
+            tracing::warn!(%error, "cannot follow the match log; retrying");
+            drop(strong);
+            tokio::time::sleep(RETRY_AFTER_FAILURE).await;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Live leaderboards: 4 modes × 5 rolling windows × 7 categories = 140 boards, held in memory
+//! by every node and kept current from the store's append-only logs.
+//!
+//! - [`kinds`]: the board coordinates (window, category).
+//! - [`totals`]: a player's counters in one mode and window, and the scores derived from them.
+//! - [`histogram`]: players per score, which ranks anyone.
+//! - [`top`]: the ordered first players of a board.
+//! - [`expiry`]: the results still due to leave a window.
+//! - [`index`]: all of it together for one node.
+//! - [`live`]: loading at start, following the logs, answering requests.
+
+pub mod expiry;
+pub mod histogram;
+pub mod index;
+pub mod kinds;
+pub mod live;
+pub mod top;
+pub mod totals;
+
+pub use index::{BoardIndex, Standing};
+pub use kinds::{BoardId, Category, TimeWindow};
+pub use live::{BoardAnswer, BoardsError, Leaderboards, TopRows};
+pub use top::TOP_ROWS;
+pub use totals::{RATIO_MIN_ROUNDS, Totals};
+
+#[cfg(test)]
+mod index_tests;

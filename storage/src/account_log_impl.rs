@@ -1,0 +1,85 @@
+//! The account log (renames, bans and deletions, which leaderboards follow next to the match
+//! log), written once for both stores like [`change_impl`](crate::change_impl).
+//!
+//! An entry is appended in the transaction of the change it records, after the account's row
+//! was written (so locked), under a one-row lock held to the commit: log positions are then
+//! handed out in commit order, and a reader following the log never misses an entry. Every
+//! transaction takes its account row locks before this one, so they cannot deadlock over it.
+
+/// Implements `append` (one account log entry, inside a write transaction) and the `*_sql`
+/// methods behind the account log methods of [`Store`](safezone_core::store::Store) for
+/// `$store` over the sqlx database `$db`, in a child module `account_log` of the calling one.
+macro_rules! impl_account_log {
+    ($store:ident, $db:ty) => {
+        mod account_log {
+            use safezone_core::store::{AccountChange, AccountId, AccountLogEntry};
+            use sqlx::Transaction;
+
+            use super::$store;
+            use crate::account_log_sql as sql;
+            use crate::row::AccountLogRow;
+
+            impl $store {
+                /// Up to `limit` account log entries after position `after`, in order.
+                pub(super) async fn account_log_sql(
+                    &self,
+                    after: i64,
+                    limit: u32,
+                ) -> Result<Vec<AccountLogEntry>, sqlx::Error> {
+                    sqlx::query_as::<_, AccountLogRow>(sql::ACCOUNT_LOG)
+                        .bind(after)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(|row| {
+                            row.into_entry()
+                                .map_err(|err| sqlx::Error::Decode(Box::new(err)))
+                        })
+                        .collect()
+                }
+
+                /// The largest position of the account log, 0 when it is empty.
+                pub(super) async fn account_log_head_sql(&self) -> Result<i64, sqlx::Error> {
+                    sqlx::query_scalar::<_, i64>(sql::ACCOUNT_LOG_HEAD)
+                        .fetch_one(&self.pool)
+                        .await
+                }
+            }
+
+            /// Appends what happened to `account` to the account log, under the log's append
+            /// lock (held until the transaction ends). The caller has written (so locked) the
+            /// account's row first.
+            pub(super) async fn append(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+                change: &AccountChange,
+            ) -> Result<(), sqlx::Error> {
+                let (kind, name, digits, banned) = match change {
+                    AccountChange::Renamed(code) => (
+                        "renamed",
+                        Some(code.name()),
+                        Some(i32::from(code.digits())),
+                        None,
+                    ),
+                    AccountChange::Banned(banned) => ("banned", None, None, Some(*banned)),
+                    AccountChange::Deleted => ("deleted", None, None, None),
+                };
+                sqlx::query(sql::LOCK_ACCOUNT_LOG)
+                    .execute(&mut **tx)
+                    .await?;
+                sqlx::query(sql::INSERT_ACCOUNT_LOG)
+                    .bind(account.0)
+                    .bind(kind)
+                    .bind(name)
+                    .bind(digits)
+                    .bind(banned)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(())
+            }
+        }
+    };
+}
+
+pub(crate) use impl_account_log;

@@ -1,0 +1,254 @@
+//! Several Safezone nodes on one PostgreSQL database answer the same boards: a match reported
+//! to one node shows on the others within a couple of seconds, a node started later rebuilds
+//! its boards from the store, and renames, deletions and bans reach every node.
+//!
+//! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
+//! hand-set clock.
+
+use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
+use safezone_core::store::AccountId;
+use safezone_tests::community::Player;
+use safezone_tests::leaderboard::{
+    CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, query, within,
+};
+use safezone_tests::progression::Line;
+use safezone_tests::{Nodes, Server, TestApp, run_nodes};
+use serde_json::Value;
+use time::Duration;
+
+/// The key and id of a player, as the board helpers take a caller.
+fn caller(player: &Player) -> Option<(&str, AccountId)> {
+    Some((player.key.as_str(), player.id))
+}
+
+/// The friend codes of `players`, as the boards show them.
+fn codes_of(players: &[&Player]) -> Vec<String> {
+    players
+        .iter()
+        .map(|player| player.friend_code.to_string())
+        .collect()
+}
+
+/// Polls the profile of `code` on `app` until `check` accepts it (at most [`DEADLINE`]).
+async fn await_profile(app: &TestApp, code: &str, key: &str, check: impl Fn(&Value) -> bool) {
+    let settled = within(DEADLINE, || async {
+        let answer = app.profile_answer(code, key).await;
+        if check(&answer.json) {
+            Ok(())
+        } else {
+            Err(answer.text)
+        }
+    })
+    .await;
+    if let Err(last) = settled {
+        panic!("the profile of {code} did not change within {DEADLINE:?}; last: {last}");
+    }
+}
+
+#[tokio::test]
+async fn a_report_to_one_node_shows_on_the_other() {
+    run_nodes(&[Server::Warp, Server::Rocket], report_crosses_nodes).await;
+}
+
+#[tokio::test]
+async fn a_node_started_later_rebuilds_its_boards() {
+    run_nodes(&[Server::Warp], later_node_rebuilds).await;
+}
+
+#[tokio::test]
+async fn renames_and_deletions_reach_the_other_node() {
+    run_nodes(&[Server::Warp, Server::Rocket], account_changes_cross_nodes).await;
+}
+
+#[tokio::test]
+async fn a_ban_reaches_the_other_node() {
+    run_nodes(&[Server::Rocket, Server::Warp], ban_crosses_nodes).await;
+}
+
+/// Report to A: A shows it on the next request, B within the deadline; then report to B and
+/// read from A.
+async fn report_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let mut played = Played::new();
+    let first = a.joined(&mut played).await;
+    let second = b.joined(&mut played).await;
+    a.assert_every_board(&played, caller(&first)).await;
+    b.assert_every_board(&played, caller(&first)).await;
+
+    a.report_now(
+        &mut played,
+        Solo,
+        vec![
+            Line::new(first.id, 1, 8, 1500),
+            Line::new(second.id, 2, 3, 1400),
+        ],
+    )
+    .await;
+    a.assert_board(&played, Solo, "24h", "wins", caller(&second))
+        .await;
+    b.await_board(&played, Solo, "24h", "wins", caller(&second))
+        .await;
+    let body = b
+        .board(&query(Solo, "24h", "wins", Some(&second.key)))
+        .await;
+    assert_eq!(codes(&body), codes_of(&[&first, &second]));
+    assert_eq!(body["user"]["rank"], 2);
+    b.assert_every_board(&played, caller(&second)).await;
+    let profile = b.profile(&first.friend_code.to_string(), &second.key).await;
+    assert_eq!(profile["stats"], played.stats(first.id, b.now()));
+
+    // The other way: report to B, read from A.
+    let lines = [
+        lines_summing(second.id, 10, 4, 6, 30, 9000),
+        lines_summing(first.id, 10, 0, 3, 5, 2000),
+    ];
+    for (round, lines) in safezone_tests::leaderboard::into_matches(&lines)
+        .into_iter()
+        .enumerate()
+    {
+        let mode = if round % 2 == 0 { Squad } else { Duo };
+        b.report_now(&mut played, mode, lines).await;
+    }
+    b.assert_every_board(&played, caller(&first)).await;
+    a.await_every_board(&played, caller(&first)).await;
+    let body = a
+        .board(&query(Squad, "all", "wins", Some(&first.key)))
+        .await;
+    assert_eq!(codes(&body), codes_of(&[&second, &first]));
+    let profile = a.profile(&second.friend_code.to_string(), &first.key).await;
+    assert_eq!(profile["stats"], played.stats(second.id, a.now()));
+}
+
+/// Matches reported before a node starts are on its boards from its first answers, and both
+/// nodes drop them from the windows alike as the shared clock moves on.
+async fn later_node_rebuilds(nodes: Nodes, apps: Vec<TestApp>) {
+    let a = &apps[0];
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 4).await;
+    let start = a.now();
+    for (index, player) in players.iter().enumerate() {
+        let lines = lines_summing(player.id, 10 + index as i64, 2, 4, 12 * index as i64, 3000);
+        for (round, line) in lines.into_iter().enumerate() {
+            let (mode, age) = match round % 4 {
+                0 => (Solo, Duration::days(6)),
+                1 => (Solo, Duration::hours(3)),
+                2 => (Squad, Duration::days(2)),
+                _ => (Limited, Duration::minutes(1)),
+            };
+            a.report_at(&mut played, mode, start - age, vec![line])
+                .await;
+        }
+    }
+
+    let b = nodes.start(Server::Rocket).await;
+    assert_eq!(b.server, Server::Rocket);
+    b.assert_every_board(&played, caller(&players[1])).await;
+    a.assert_every_board(&played, caller(&players[1])).await;
+    let third = nodes.start(Server::Warp).await;
+    third.assert_every_board(&played, caller(&players[2])).await;
+
+    // Both nodes drop the results leaving a window as the shared clock moves on.
+    nodes.clock().advance(Duration::days(3));
+    for node in [a, &b, &third] {
+        for window in WINDOWS {
+            for category in CATEGORIES {
+                for mode in [Solo, Squad, Limited] {
+                    node.assert_board(&played, mode, window, category, None)
+                        .await;
+                }
+            }
+        }
+    }
+}
+
+/// A rename and then a deletion on A show on B within the deadline.
+async fn account_changes_cross_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let mut played = Played::new();
+    let (deleted, confirmation) = a.deletable_player().await;
+    played.join(&deleted);
+    let renamed = a.joined(&mut played).await;
+    let watcher = a.joined(&mut played).await;
+    a.report_now(
+        &mut played,
+        Solo,
+        vec![
+            Line::new(deleted.id, 1, 10, 2000),
+            Line::new(renamed.id, 2, 5, 1900),
+            Line::new(watcher.id, 3, 1, 1800),
+        ],
+    )
+    .await;
+    a.report_now(&mut played, Duo, vec![Line::new(deleted.id, 1, 2, 100)])
+        .await;
+    b.await_every_board(&played, caller(&watcher)).await;
+
+    let code = a.rename_to(&renamed.key, "Moved").await;
+    played.rename(renamed.id, &code);
+    a.assert_board(&played, Solo, "all", "kills", caller(&renamed))
+        .await;
+    b.await_board(&played, Solo, "all", "kills", caller(&renamed))
+        .await;
+    let body = b.board(&query(Solo, "all", "kills", None)).await;
+    assert_eq!(body["players"][1]["name"], "Moved");
+    assert_eq!(body["players"][1]["friend_code"], code.as_str());
+    b.await_every_board(&played, caller(&renamed)).await;
+    await_profile(b, &code, &watcher.key, |body| {
+        body["user"]["friend_code"] == code.as_str()
+    })
+    .await;
+
+    a.delete_account(&deleted, &confirmation).await;
+    played.hide(deleted.id);
+    a.assert_every_board(&played, caller(&watcher)).await;
+    b.await_every_board(&played, caller(&watcher)).await;
+    let body = b
+        .board(&query(Solo, "all", "kills", Some(&watcher.key)))
+        .await;
+    assert_eq!(
+        codes(&body),
+        [code.clone(), watcher.friend_code.to_string()]
+    );
+    assert_eq!(body["user"]["rank"], 2);
+    let deleted_code = deleted.friend_code.to_string();
+    await_profile(b, &deleted_code, &watcher.key, |body| {
+        body["code"] == "profile_not_found"
+    })
+    .await;
+    b.profile_answer(&deleted_code, &watcher.key)
+        .await
+        .error(404, "profile_not_found");
+}
+
+/// A ban made through the store (as the operator's `ban` does) takes the player off both nodes'
+/// boards; the unban brings them back.
+async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 2).await;
+    let (banned, other) = (&players[0], &players[1]);
+    a.report_now(
+        &mut played,
+        Squad,
+        vec![
+            Line::new(banned.id, 1, 7, 900),
+            Line::new(other.id, 2, 2, 800),
+        ],
+    )
+    .await;
+    b.await_every_board(&played, caller(other)).await;
+
+    a.set_banned(banned, true).await;
+    played.hide(banned.id);
+    a.await_every_board(&played, caller(other)).await;
+    b.await_every_board(&played, caller(other)).await;
+    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    assert_eq!(codes(&body), codes_of(&[other]));
+
+    a.set_banned(banned, false).await;
+    played.show(banned.id);
+    a.await_every_board(&played, caller(other)).await;
+    b.await_every_board(&played, caller(other)).await;
+    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    assert_eq!(codes(&body), codes_of(&[banned, other]));
+}
