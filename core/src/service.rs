@@ -12,8 +12,8 @@ use tower::Service;
 use crate::auth::{Auth, AuthConfig};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
-use crate::leaderboard::Leaderboards;
 use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
+use crate::leaderboard::Leaderboards;
 use crate::settings::Settings;
 use crate::store::Store;
 

@@ -27,8 +27,8 @@ pub use community::{
 pub use error::StoreError;
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use matches::{
-    AccountChange, AccountLogEntry, MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry, MatchRecord, PlayerResult, Progress,
-    RecordedMatch,
+    AccountChange, AccountLogEntry, MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry,
+    MatchRecord, PlayerResult, Progress, RecordedMatch,
 };
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
 
