@@ -19,8 +19,8 @@ macro_rules! impl_matches {
 
             use safezone_core::domain::{GameMode, ItemId, TrackId};
             use safezone_core::store::{
-                AccountId, Change, Granted, MatchApplied, MatchId, MatchLogEntry, MatchRecord,
-                Progress, RecordedMatch, Refusal, Step, StoreError,
+                AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId, MatchLogEntry,
+                MatchRecord, Progress, RecordedMatch, Refusal, Step, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
@@ -30,7 +30,7 @@ macro_rules! impl_matches {
             use crate::economy_sql::LOCK_ACCOUNT;
             use crate::match_sql as sql;
             use crate::micros::to_micros;
-            use crate::row::MatchLogRow;
+            use crate::row::{BoardPlayerRow, MatchLogRow};
 
             /// The most rows one batched statement writes, or ids one query lists: well within
             /// both databases' limits on bound values.
@@ -224,6 +224,41 @@ macro_rules! impl_matches {
                         .into_iter()
                         .map(|row| row.into_entry().map_err(decode))
                         .collect()
+                }
+
+                /// Up to `limit` accounts with match log entries after id `after`, in order.
+                pub(super) async fn board_players_sql(
+                    &self,
+                    after: AccountId,
+                    limit: u32,
+                ) -> Result<Vec<BoardPlayer>, sqlx::Error> {
+                    sqlx::query_as::<_, BoardPlayerRow>(sql::BOARD_PLAYERS)
+                        .bind(after.0)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(|row| row.into_player().map_err(decode))
+                        .collect()
+                }
+
+                /// Those of `accounts` that exist, as the leaderboards show them.
+                pub(super) async fn board_players_of_sql(
+                    &self,
+                    accounts: &[AccountId],
+                ) -> Result<Vec<BoardPlayer>, sqlx::Error> {
+                    let mut players = Vec::with_capacity(accounts.len());
+                    for ids in accounts.chunks(ROWS_PER_STATEMENT) {
+                        let mut query = in_list(sql::BOARD_PLAYERS_OF, ids);
+                        for row in query
+                            .build_query_as::<BoardPlayerRow>()
+                            .fetch_all(&self.pool)
+                            .await?
+                        {
+                            players.push(row.into_player().map_err(decode)?);
+                        }
+                    }
+                    Ok(players)
                 }
             }
 

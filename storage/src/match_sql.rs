@@ -49,15 +49,24 @@ pub(crate) const STAT_TOTALS: &str = "\
     WHERE account_id = $1 AND mode = $2 AND hour >= $3 \
     GROUP BY stat_key ORDER BY stat_key";
 
-/// Match log entries after a position, in order, with each player's friend code and ban state
-/// as they are now, in the shape of [`MatchLogRow`](crate::row::MatchLogRow). Binds: position,
-/// limit.
+/// Match log entries after a position, in order, in the shape of
+/// [`MatchLogRow`](crate::row::MatchLogRow). Binds: position, limit.
 pub(crate) const MATCH_LOG: &str = "\
-    SELECT match_log.seq, match_log.account_id, match_log.mode, match_log.ended, \
-        match_log.placement, match_log.kills, match_log.time_alive, \
-        accounts.friend_name, accounts.friend_digits, accounts.is_banned \
-    FROM match_log JOIN accounts ON accounts.id = match_log.account_id \
-    WHERE match_log.seq > $1 ORDER BY match_log.seq LIMIT $2";
+    SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
+    WHERE seq > $1 ORDER BY seq LIMIT $2";
+
+/// Accounts with at least one match log entry after an id, in id order, in the shape of
+/// [`BoardPlayerRow`](crate::row::BoardPlayerRow). Binds: id, limit.
+pub(crate) const BOARD_PLAYERS: &str = "\
+    SELECT id, friend_name, friend_digits, is_banned FROM accounts \
+    WHERE id > $1 AND EXISTS (SELECT 1 FROM match_log WHERE match_log.account_id = accounts.id) \
+    ORDER BY id LIMIT $2";
+
+/// The start of the query for named accounts in the shape of
+/// [`BoardPlayerRow`](crate::row::BoardPlayerRow), built with a `QueryBuilder`: the list of
+/// account ids follows.
+pub(crate) const BOARD_PLAYERS_OF: &str =
+    "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id IN (";
 
 /// The start of the query for accounts' progress versions, experience and levels as
 /// `(id, version, experience, level)`, built with a `QueryBuilder`: the list of account ids

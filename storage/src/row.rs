@@ -2,8 +2,9 @@
 
 use safezone_core::domain::{FriendCode, GameMode, IapId, ItemId, PackId};
 use safezone_core::store::{
-    Account, AccountChange, AccountId, AccountLogEntry, Currency, Holdings, IapPurchase,
-    KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role, StoreError, Subscription,
+    Account, AccountChange, AccountId, AccountLogEntry, BoardPlayer, Currency, Holdings,
+    IapPurchase, KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role, StoreError,
+    Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
@@ -363,9 +364,6 @@ pub(crate) struct MatchLogRow {
     placement: i64,
     kills: i64,
     time_alive: i64,
-    friend_name: String,
-    friend_digits: i32,
-    is_banned: bool,
 }
 
 impl MatchLogRow {
@@ -385,6 +383,25 @@ impl MatchLogRow {
             placement: self.placement,
             kills: self.kills,
             time_alive_secs: self.time_alive,
+        })
+    }
+}
+
+/// An account as the leaderboards show it, as selected by
+/// [`BOARD_PLAYERS`](crate::match_sql::BOARD_PLAYERS).
+#[derive(sqlx::FromRow)]
+pub(crate) struct BoardPlayerRow {
+    id: i64,
+    friend_name: String,
+    friend_digits: i32,
+    is_banned: bool,
+}
+
+impl BoardPlayerRow {
+    /// The player; a friend code that does not parse is corrupt data.
+    pub(crate) fn into_player(self) -> Result<BoardPlayer, StoreError> {
+        Ok(BoardPlayer {
+            account: AccountId(self.id),
             friend_code: friend_code(&self.friend_name, self.friend_digits)?,
             is_banned: self.is_banned,
         })

@@ -539,6 +539,21 @@ macro_rules! impl_store {
                 async fn account_log_head(&self) -> Result<i64, StoreError> {
                     self.account_log_head_sql().await.map_err(store_error)
                 }
+
+                async fn board_players(
+                    &self,
+                    after: AccountId,
+                    limit: u32,
+                ) -> Result<Vec<safezone_core::store::BoardPlayer>, StoreError> {
+                    self.board_players_sql(after, limit).await.map_err(store_error)
+                }
+
+                async fn board_players_of(
+                    &self,
+                    accounts: &[AccountId],
+                ) -> Result<Vec<safezone_core::store::BoardPlayer>, StoreError> {
+                    self.board_players_of_sql(accounts).await.map_err(store_error)
+                }
             }
         }
     };

@@ -1,5 +1,5 @@
 //! The store contract of the account log (renames, bans and deletions, which leaderboards
-//! follow next to the match log) and of the friend code and ban state the match log carries,
+//! follow next to the match log) and of the players the boards show (friend code, ban state),
 //! run against SQLite and PostgreSQL, each test on its own fresh database.
 
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ safezone_storage::store_conformance!(
     bans_and_unbans_are_logged,
     deletions_are_logged_and_stay,
     the_log_pages_in_order,
-    match_log_entries_carry_the_current_code_and_ban,
+    board_players_carry_the_current_code_and_ban,
     a_follower_misses_no_concurrent_change,
 );
 
@@ -225,10 +225,15 @@ async fn renames_in_match_reports_are_logged(store: Arc<dyn Store>) {
         changes(&store).await,
         [(first, AccountChange::Renamed(code("Winner#0009")))]
     );
-    let log = store.match_log(0, 100).await.expect("the match log reads");
-    assert_eq!(log.len(), 2);
-    assert_eq!(log[0].friend_code, code("Winner#0009"));
-    assert_eq!(log[1].friend_code, code("Second#0001"));
+    let players = store
+        .board_players(AccountId(0), 10)
+        .await
+        .expect("the players read");
+    let codes: Vec<FriendCode> = players
+        .into_iter()
+        .map(|player| player.friend_code)
+        .collect();
+    assert_eq!(codes, [code("Winner#0009"), code("Second#0001")]);
 }
 
 async fn bans_and_unbans_are_logged(store: Arc<dyn Store>) {
@@ -351,52 +356,63 @@ async fn the_log_pages_in_order(store: Arc<dyn Store>) {
     );
 }
 
-async fn match_log_entries_carry_the_current_code_and_ban(store: Arc<dyn Store>) {
+async fn board_players_carry_the_current_code_and_ban(store: Arc<dyn Store>) {
     let ace = account(&store, "Ace#0001").await;
     let bee = account(&store, "Bee#0001").await;
+    let idle = account(&store, "Idle#0001").await;
     report(&store, &record("m-1", &[ace, bee]), &[]).await;
     let seen = |store: Arc<dyn Store>| async move {
-        store
-            .match_log(0, 100)
+        let paged: Vec<_> = store
+            .board_players(AccountId(0), 100)
             .await
-            .expect("the match log reads")
+            .expect("the players read")
             .into_iter()
-            .map(|entry| (entry.account, entry.friend_code, entry.is_banned))
-            .collect::<Vec<_>>()
+            .map(|player| (player.account, player.friend_code, player.is_banned))
+            .collect();
+        let mut named: Vec<_> = store
+            .board_players_of(&[bee, idle, ace, AccountId(idle.0 + 1_000)])
+            .await
+            .expect("the players read")
+            .into_iter()
+            .map(|player| (player.account, player.friend_code, player.is_banned))
+            .collect();
+        named.sort_by_key(|(account, ..)| *account);
+        (paged, named)
     };
+    // Paging lists only players with results; asking by id lists every account that exists.
+    let (paged, named) = seen(Arc::clone(&store)).await;
     assert_eq!(
-        seen(Arc::clone(&store)).await,
+        paged,
         [
             (ace, code("Ace#0001"), false),
             (bee, code("Bee#0001"), false)
         ]
     );
+    assert_eq!(named.len(), 3);
+    assert_eq!(named[2], (idle, code("Idle#0001"), false));
     assert_eq!(
         apply(&store, rename(ace, "Champion", &[7])).await,
         Applied::Done(Vec::new())
     );
     assert!(store.set_banned(bee, true).await.expect("ban"));
+    let (paged, named) = seen(Arc::clone(&store)).await;
     assert_eq!(
-        seen(Arc::clone(&store)).await,
+        paged,
         [
             (ace, code("Champion#0007"), false),
             (bee, code("Bee#0001"), true)
         ]
     );
-    // Banned players' results are still logged, with their ban.
-    report(&store, &record("m-2", &[bee, ace]), &[]).await;
-    assert_eq!(
-        seen(Arc::clone(&store)).await,
-        [
-            (ace, code("Champion#0007"), false),
-            (bee, code("Bee#0001"), true),
-            (bee, code("Bee#0001"), true),
-            (ace, code("Champion#0007"), false),
-        ]
-    );
-    assert!(store.set_banned(bee, false).await.expect("unban"));
+    assert_eq!(named[..2], paged[..]);
+    let after_ace = store
+        .board_players(ace, 100)
+        .await
+        .expect("the players read");
+    assert_eq!(after_ace.len(), 1);
+    assert_eq!(after_ace[0].account, bee);
+    // The match log itself carries the results.
     let log = store.match_log(0, 100).await.expect("the match log reads");
-    assert!(log.iter().all(|entry| !entry.is_banned), "{log:?}");
+    assert_eq!(log.len(), 2);
     assert_eq!(log[1].kills, 3);
     assert_eq!(log[1].placement, 2);
 }

@@ -423,6 +423,19 @@ mod tests {
         async fn account_log_head(&self) -> Result<i64, StoreError> {
             unavailable()
         }
+        async fn board_players(
+            &self,
+            _: AccountId,
+            _: u32,
+        ) -> Result<Vec<crate::store::BoardPlayer>, StoreError> {
+            unavailable()
+        }
+        async fn board_players_of(
+            &self,
+            _: &[AccountId],
+        ) -> Result<Vec<crate::store::BoardPlayer>, StoreError> {
+            unavailable()
+        }
     }
 
     async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {

@@ -16,7 +16,7 @@ use super::kinds::{BoardId, Category, TimeWindow, mode_index};
 use super::top::{Place, TOP_KEPT, TOP_ROWS, TopList, place};
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
-use crate::store::{AccountChange, AccountId, MatchLogEntry};
+use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry};
 
 /// Marks a mode a player has never played.
 const NO_ROW: u32 = u32::MAX;
@@ -116,9 +116,22 @@ impl BoardIndex {
         self.tables.players.len()
     }
 
-    /// Adds one result from the match log, in the windows it is still within.
-    pub fn add_result(&mut self, entry: &MatchLogEntry) {
-        let slot = self.tables.slot_for(entry);
+    /// Whether the index knows the account (it has results, and is not deleted).
+    pub fn knows(&self, account: AccountId) -> bool {
+        self.tables.slots.contains_key(&account)
+    }
+
+    /// Adds a player, or brings a known one's friend code and ban state up to date.
+    pub fn add_player(&mut self, player: &BoardPlayer) {
+        self.tables.add_player(player);
+    }
+
+    /// Adds one result from the match log, in the windows it is still within. Answers `false`
+    /// (adding nothing) when its player is unknown: add the player first.
+    pub fn add_result(&mut self, entry: &MatchLogEntry) -> bool {
+        let Some(&slot) = self.tables.slots.get(&entry.account) else {
+            return false;
+        };
         let result = Contribution {
             placement: u8::try_from(entry.placement.clamp(1, 255)).unwrap_or(u8::MAX),
             kills: u8::try_from(entry.kills.clamp(0, 255)).unwrap_or(u8::MAX),
@@ -140,6 +153,7 @@ impl BoardIndex {
                 result,
             },
         );
+        true
     }
 
     /// Applies a rename, ban or deletion from the account log.
@@ -246,28 +260,25 @@ impl BoardIndex {
 }
 
 impl Tables {
-    /// The slot of the entry's player, created when new; the entry's friend code and ban
-    /// state (read with it, so at least as recent as the account log applied before) win.
-    fn slot_for(&mut self, entry: &MatchLogEntry) -> u32 {
-        if let Some(&slot) = self.slots.get(&entry.account) {
-            if self.players[slot as usize].friend_code != entry.friend_code {
-                self.rename(slot, &entry.friend_code);
+    /// Adds a player; a known one takes the given friend code and ban state (read after the
+    /// account log entries applied so far, so at least as recent).
+    fn add_player(&mut self, player: &BoardPlayer) {
+        if let Some(&slot) = self.slots.get(&player.account) {
+            if self.players[slot as usize].friend_code != player.friend_code {
+                self.rename(slot, &player.friend_code);
             }
-            if self.players[slot as usize].hidden != entry.is_banned {
-                self.set_hidden(slot, entry.is_banned);
-            }
-            return slot;
+            self.set_hidden(slot, player.is_banned);
+            return;
         }
         let slot = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
         self.players.push(Player {
-            account: entry.account,
-            friend_code: entry.friend_code.clone(),
-            hidden: entry.is_banned,
+            account: player.account,
+            friend_code: player.friend_code.clone(),
+            hidden: player.is_banned,
             deleted: false,
             rows: [NO_ROW; 4],
         });
-        self.slots.insert(entry.account, slot);
-        slot
+        self.slots.insert(player.account, slot);
     }
 
     fn totals(&self, slot: u32, mode: usize) -> Option<&WindowTotals> {

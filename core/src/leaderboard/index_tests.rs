@@ -11,7 +11,7 @@ use super::kinds::{BoardId, Category, TimeWindow};
 use super::top::TOP_ROWS;
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
-use crate::store::{AccountChange, AccountId, MatchLogEntry};
+use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry};
 
 const START: OffsetDateTime = datetime!(2026-01-01 00:00:00 UTC);
 
@@ -122,13 +122,20 @@ fn the_index_agrees_with_a_recount_through_a_long_run() {
                    age_secs: u64| {
         seq += 1;
         let account = AccountId(1 + draw.below(players as u64) as i64);
-        let friend_code = model
-            .names
-            .entry(account)
-            .or_insert_with(|| code(account.0, 0))
-            .clone();
         if model.deleted.contains(&account) {
             return;
+        }
+        if !index.knows(account) {
+            let friend_code = model
+                .names
+                .entry(account)
+                .or_insert_with(|| code(account.0, 0))
+                .clone();
+            index.add_player(&BoardPlayer {
+                account,
+                friend_code,
+                is_banned: model.banned.contains(&account),
+            });
         }
         let entry = MatchLogEntry {
             seq,
@@ -138,10 +145,8 @@ fn the_index_agrees_with_a_recount_through_a_long_run() {
             placement: 1 + draw.below(14) as i64,
             kills: draw.below(6) as i64,
             time_alive_secs: draw.below(900) as i64,
-            friend_code,
-            is_banned: model.banned.contains(&account),
         };
-        index.add_result(&entry);
+        assert!(index.add_result(&entry));
         model.results.push(entry);
     };
     for _ in 0..20_000 {

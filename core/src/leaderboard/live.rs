@@ -1,6 +1,7 @@
 //! A node's live boards: loaded from the store at start, then following its match log and
 //! account log, so that every node on one database shows the same boards.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, OnceLock, RwLock, RwLockReadGuard, Weak};
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ use super::kinds::{BoardId, Category, TimeWindow, mode_index};
 use super::totals::Totals;
 use crate::clock::Clock;
 use crate::domain::GameMode;
-use crate::store::{AccountId, Store, StoreError};
+use crate::store::{AccountId, MatchLogEntry, Store, StoreError};
 
 /// Log entries read per store call.
 const PAGE: u32 = 5_000;
@@ -212,20 +213,36 @@ impl Leaderboards {
         let started = Instant::now();
         let account_seq = self.store.account_log_head().await?;
         let mut index = BoardIndex::loading(self.clock.now());
+        let mut after = AccountId(0);
+        loop {
+            let page = self.store.board_players(after, PAGE).await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            after = last.account;
+            for player in &page {
+                index.add_player(player);
+            }
+        }
         let mut match_seq = 0;
         let mut results = 0;
+        // The results of players who signed up after the players were read.
+        let mut newcomers = Vec::new();
         loop {
             let page = self.store.match_log(match_seq, PAGE).await?;
             let Some(last) = page.last() else {
                 break;
             };
             match_seq = last.seq;
-            for entry in &page {
-                index.add_result(entry);
-            }
             results += page.len() as u64;
+            for entry in page {
+                if !index.add_result(&entry) {
+                    newcomers.push(entry);
+                }
+            }
             self.loaded_results.store(results, Ordering::Relaxed);
         }
+        self.add_with_players(&mut index, &newcomers).await?;
         index.finish_loading();
         let players = index.players();
         *self.write() = Some(Loaded {
@@ -275,7 +292,24 @@ impl Leaderboards {
                 break;
             };
             match_seq = last.seq;
+            let newcomers = self.read().as_ref().map(|loaded| {
+                page.iter()
+                    .filter(|entry| !loaded.index.knows(entry.account))
+                    .map(|entry| entry.account)
+                    .collect::<BTreeSet<_>>()
+            });
+            let newcomers: Vec<AccountId> = newcomers.unwrap_or_default().into_iter().collect();
+            let players = if newcomers.is_empty() {
+                Vec::new()
+            } else {
+                self.store.board_players_of(&newcomers).await?
+            };
             self.apply(|loaded| {
+                for player in &players {
+                    loaded.index.add_player(player);
+                }
+                // The results of an account deleted meanwhile find no player: its deletion
+                // follows in the account log.
                 for entry in &page {
                     loaded.index.add_result(entry);
                 }
@@ -285,6 +319,27 @@ impl Leaderboards {
         let now = self.clock.now();
         self.apply(|loaded| loaded.index.expire(now));
         self.caught_up.fetch_max(covering, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Adds `entries` whose players the index did not know yet, with their players (those
+    /// deleted meanwhile are left out).
+    async fn add_with_players(
+        &self,
+        index: &mut BoardIndex,
+        entries: &[MatchLogEntry],
+    ) -> Result<(), StoreError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let accounts: BTreeSet<AccountId> = entries.iter().map(|entry| entry.account).collect();
+        let accounts: Vec<AccountId> = accounts.into_iter().collect();
+        for player in self.store.board_players_of(&accounts).await? {
+            index.add_player(&player);
+        }
+        for entry in entries {
+            index.add_result(entry);
+        }
         Ok(())
     }
 

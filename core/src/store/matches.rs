@@ -147,10 +147,16 @@ pub struct MatchLogEntry {
     pub kills: i64,
     /// Seconds alive.
     pub time_alive_secs: i64,
-    /// The player's friend code when the entry was read (its name is the leaderboard name).
+}
+
+/// A player as the leaderboards show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardPlayer {
+    /// The account.
+    pub account: AccountId,
+    /// Its friend code (the code's name is the name on the boards).
     pub friend_code: FriendCode,
-    /// Whether the player was banned when the entry was read (banned players are off the
-    /// boards).
+    /// Banned players are off the boards.
     pub is_banned: bool,
 }
 

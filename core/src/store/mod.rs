@@ -27,8 +27,8 @@ pub use community::{
 pub use error::StoreError;
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use matches::{
-    AccountChange, AccountLogEntry, MATCH_ID_MAX_CHARS, MatchApplied, MatchId, MatchLogEntry,
-    MatchRecord, PlayerResult, Progress, RecordedMatch,
+    AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
+    MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch,
 };
 pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
 
@@ -251,6 +251,20 @@ pub trait Store: Send + Sync + 'static {
     /// Up to `limit` entries of the match log after position `after` (0 for the start), in
     /// order.
     async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;
+
+    /// Up to `limit` accounts with at least one match log entry and an id above `after`, in id
+    /// order, as the leaderboards show them.
+    async fn board_players(
+        &self,
+        after: AccountId,
+        limit: u32,
+    ) -> Result<Vec<BoardPlayer>, StoreError>;
+
+    /// Those of `accounts` that exist, as the leaderboards show them (in no particular order).
+    async fn board_players_of(
+        &self,
+        accounts: &[AccountId],
+    ) -> Result<Vec<BoardPlayer>, StoreError>;
 
     /// Up to `limit` entries of the account log (friend-code renames and deletions) after
     /// position `after` (0 for the start), in order.
