@@ -9,7 +9,7 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
-use crate::auth::{Auth, AuthConfig};
+use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
 use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
@@ -31,6 +31,8 @@ pub struct AppState {
     pub auth: Auth,
     /// This node's live leaderboards.
     pub leaderboards: Arc<Leaderboards>,
+    /// Keys resolved a moment ago, for the leaderboards' callers.
+    pub recent_callers: RecentCallers,
 }
 
 /// Shared handle to the application state.
@@ -94,6 +96,7 @@ impl Safezone {
             clock: self.clock,
             auth: Auth::new(self.auth),
             leaderboards,
+            recent_callers: RecentCallers::default(),
         });
         let router = Arc::new(crate::api::routes());
         SafezoneService {

@@ -9,6 +9,7 @@ use crate::App;
 use crate::domain::GameMode;
 use crate::http::{ApiError, Incoming, Query, Reply};
 use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
+use crate::store::AccountId;
 
 /// `{status, players, user}`.
 #[derive(Serialize)]
@@ -71,8 +72,7 @@ impl<'a> RowView<'a> {
 /// `wins` by default): `{status, players, user}`.
 pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let board = board_asked(&incoming.query)?;
-    let session = session::optional(&app, &incoming).await?;
-    let caller = session.map(|session| session.account.id);
+    let caller = caller(&app, &incoming).await?;
     let answer = app
         .leaderboards
         .view(board, caller)
@@ -95,6 +95,25 @@ fn render(top: &TopRows) -> Result<&RawValue, ApiError> {
         detail: format!("cannot render leaderboard rows: {error}"),
     })?;
     Ok(top.rendered.get_or_init(|| rendered))
+}
+
+/// The caller's account, from a key resolved a moment ago when possible (the board is public:
+/// a key only picks the caller's own row).
+async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, ApiError> {
+    let now = app.clock.now();
+    let key = session::only_key(incoming).map(|key| key.hash());
+    if let Some(account) = key
+        .as_ref()
+        .and_then(|key| app.recent_callers.account(key, now))
+    {
+        return Ok(Some(account));
+    }
+    let session = session::optional(app, incoming).await?;
+    if let (Some(session), Some(key)) = (&session, key) {
+        app.recent_callers
+            .remember(key, session.account.id, session.expires, now);
+    }
+    Ok(session.map(|session| session.account.id))
 }
 
 /// The board named by `mode`, `time` and `category` (400 naming a bad one).

@@ -83,6 +83,17 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
     Ok(Some(session))
 }
 
+/// The one key the request presents (the same text from several places counts once), or
+/// `None` when it presents none or several different ones.
+pub(super) fn only_key(incoming: &Incoming) -> Option<UserKey> {
+    let presented = presented(incoming);
+    let (_, first) = presented.first()?;
+    if presented.iter().any(|(_, other)| other != first) {
+        return None;
+    }
+    UserKey::parse(first)
+}
+
 /// Resolves one key text: `None` when malformed, unknown, expired, revoked, or its account gone.
 pub(super) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, ApiError> {
     let Some(key) = UserKey::parse(text) else {

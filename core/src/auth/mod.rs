@@ -1,11 +1,12 @@
 //! Signing in through others: identity providers (OpenID Connect and plain OAuth2), the chat
 //! platform's bearer tokens, and the stores' in-app purchase receipt verifiers, all configured
-//! in the auth file ([`AuthConfig`]).
+//! in the auth file ([`AuthConfig`]); and the keys resolved a moment ago ([`RecentCallers`]).
 
 mod config;
 mod discovery;
 mod login_state;
 mod providers;
+mod recent_callers;
 mod user_info;
 
 use std::time::Duration;
@@ -18,6 +19,7 @@ pub use login_state::{LOGIN_STATE_LIFETIME, LoginState, LoginStateError};
 pub use providers::{
     Authorization, ProviderError, authorize, current_user, current_user_json, exchange,
 };
+pub use recent_callers::{REMEMBERED_FOR, RecentCallers};
 pub use user_info::{ProviderUser, is_truthy, read_user};
 
 /// How long a call to a provider, the chat platform or a verifier may take.

@@ -467,6 +467,7 @@ mod tests {
             },
             clock,
             auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
+            recent_callers: crate::auth::RecentCallers::default(),
         });
         service_stack(Arc::new(router), app)
     }

@@ -1,0 +1,86 @@
+//! User keys resolved a moment ago, so that a read-only public endpoint (the leaderboards)
+//! knows who is calling without a database query per request.
+//!
+//! A key is remembered for [`REMEMBERED_FOR`] at most (never past its expiry), so a revoked key
+//! still names its account to those endpoints for up to that long; everything that reads or
+//! changes an account resolves the key in the store every time.
+
+use quick_cache::sync::Cache;
+use time::{Duration, OffsetDateTime};
+
+use crate::domain::KeyHash;
+use crate::store::AccountId;
+
+/// How long a resolved key is trusted without asking the store again.
+pub const REMEMBERED_FOR: Duration = Duration::seconds(10);
+
+/// The most keys remembered (about 100 bytes each); the least used go first.
+const CAPACITY: usize = 100_000;
+
+/// Recently resolved keys and the accounts they opened.
+pub struct RecentCallers {
+    keys: Cache<KeyHash, (AccountId, OffsetDateTime)>,
+}
+
+impl Default for RecentCallers {
+    fn default() -> Self {
+        Self {
+            keys: Cache::new(CAPACITY),
+        }
+    }
+}
+
+impl RecentCallers {
+    /// The account the key opened, if it was resolved less than [`REMEMBERED_FOR`] ago and has
+    /// not expired since.
+    pub fn account(&self, key: &KeyHash, now: OffsetDateTime) -> Option<AccountId> {
+        self.keys
+            .get(key)
+            .filter(|(_, until)| now < *until)
+            .map(|(account, _)| account)
+    }
+
+    /// Remembers that the key, expiring at `expires`, opened `account` at `now`.
+    pub fn remember(
+        &self,
+        key: KeyHash,
+        account: AccountId,
+        expires: OffsetDateTime,
+        now: OffsetDateTime,
+    ) {
+        self.keys
+            .insert(key, (account, expires.min(now + REMEMBERED_FOR)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::domain::UserKey;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
+
+    #[test]
+    fn a_key_is_remembered_briefly_and_never_past_its_expiry() {
+        let callers = RecentCallers::default();
+        let key = UserKey::generate().hash();
+        assert_eq!(callers.account(&key, NOW), None);
+        callers.remember(key.clone(), AccountId(7), NOW + Duration::days(30), NOW);
+        assert_eq!(callers.account(&key, NOW), Some(AccountId(7)));
+        assert_eq!(callers.account(&key, NOW + REMEMBERED_FOR), None);
+        let expiring = UserKey::generate().hash();
+        callers.remember(
+            expiring.clone(),
+            AccountId(8),
+            NOW + Duration::seconds(2),
+            NOW,
+        );
+        assert_eq!(
+            callers.account(&expiring, NOW + Duration::seconds(1)),
+            Some(AccountId(8))
+        );
+        assert_eq!(callers.account(&expiring, NOW + Duration::seconds(2)), None);
+    }
+}
