@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 
 use super::expiry::{Expiry, Pending};
 use super::histogram::ScoreHistogram;
-use super::kinds::{BoardId, Category, TimeWindow, mode_index};
+use super::kinds::{BoardId, Category, TimeWindow, board_position, mode_index};
 use super::top::{Place, TOP_KEPT, TOP_ROWS, TopList, place};
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
@@ -82,19 +82,13 @@ pub struct BoardIndex {
     expiry: Expiry,
 }
 
-/// The position of a board in the index's list.
-fn board_index(mode: usize, window: usize, category: usize) -> usize {
-    (mode * TimeWindow::ALL.len() + window) * Category::ALL.len() + category
-}
-
 impl BoardIndex {
     /// An empty index whose windows end at `now`, loading: results only add to totals until
     /// [`BoardIndex::finish_loading`] builds the boards.
     pub fn loading(now: OffsetDateTime) -> Self {
-        let boards = GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len();
         Self {
             tables: Tables {
-                boards: (0..boards).map(|_| Board::default()).collect(),
+                boards: (0..BoardId::COUNT).map(|_| Board::default()).collect(),
                 loading: true,
                 ..Tables::default()
             },
@@ -205,7 +199,7 @@ impl BoardIndex {
     pub fn top(&self, id: BoardId) -> Vec<Standing> {
         let mode = mode_index(id.mode);
         let window = id.window.index();
-        let board = &self.tables.boards[board_index(mode, window, id.category.index())];
+        let board = &self.tables.boards[id.position()];
         let mut players = Vec::with_capacity(TOP_ROWS);
         let mut rank = 0;
         let mut previous = None;
@@ -224,7 +218,7 @@ impl BoardIndex {
     pub fn standing_of(&self, id: BoardId, account: AccountId) -> Option<Standing> {
         let mode = mode_index(id.mode);
         let window = id.window.index();
-        let board = &self.tables.boards[board_index(mode, window, id.category.index())];
+        let board = &self.tables.boards[id.position()];
         let slot = *self.tables.slots.get(&account)?;
         let totals = self.tables.totals(slot, mode)?[window];
         if !totals.has_games() {
@@ -239,8 +233,7 @@ impl BoardIndex {
 
     /// The version of a board: it moves on whenever a row the board lists may have changed.
     pub fn version(&self, id: BoardId) -> u64 {
-        let board = board_index(mode_index(id.mode), id.window.index(), id.category.index());
-        self.tables.boards[board].version
+        self.tables.boards[id.position()].version
     }
 
     /// The account's totals per window and mode (zeros where it has none).
@@ -317,7 +310,7 @@ impl Tables {
                     .map(|score| place(score, account.0, slot))
             };
             self.move_on_board(
-                board_index(mode, window, category.index()),
+                board_position(mode, window, category.index()),
                 places(before),
                 places(after),
             );
@@ -366,7 +359,11 @@ impl Tables {
                         .score(category)
                         .map(|score| place(score, account.0, slot));
                     let (before, after) = if hidden { (shown, None) } else { (None, shown) };
-                    self.move_on_board(board_index(mode, window, category.index()), before, after);
+                    self.move_on_board(
+                        board_position(mode, window, category.index()),
+                        before,
+                        after,
+                    );
                 }
             }
         }
@@ -389,7 +386,7 @@ impl Tables {
                     let Some(score) = totals.score(category) else {
                         continue;
                     };
-                    let board = &mut self.boards[board_index(mode, window, category.index())];
+                    let board = &mut self.boards[board_position(mode, window, category.index())];
                     if board.top.holds(&place(score, account.0, slot)) {
                         board.version += 1;
                     }

@@ -135,6 +135,26 @@ pub struct BoardId {
     pub category: Category,
 }
 
+impl BoardId {
+    /// How many boards there are.
+    pub const COUNT: usize = GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len();
+
+    /// The board's position in the index's list of boards.
+    pub(crate) fn position(self) -> usize {
+        board_position(
+            mode_index(self.mode),
+            self.window.index(),
+            self.category.index(),
+        )
+    }
+}
+
+/// The position in the index's list of the board of the mode, window and category at these
+/// positions.
+pub(crate) fn board_position(mode: usize, window: usize, category: usize) -> usize {
+    (mode * TimeWindow::ALL.len() + window) * Category::ALL.len() + category
+}
+
 /// The position of a game mode in the index's arrays (its position in [`GameMode::ALL`]).
 pub(crate) fn mode_index(mode: GameMode) -> usize {
     mode as usize

@@ -9,10 +9,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, watch};
 
 use super::index::{BoardIndex, Standing};
-use super::kinds::{BoardId, Category, TimeWindow, mode_index};
+use super::kinds::BoardId;
 use super::totals::Totals;
 use crate::clock::Clock;
-use crate::domain::GameMode;
 use crate::store::{AccountId, MatchLogEntry, Store, StoreError};
 
 /// Log entries read per store call.
@@ -104,9 +103,7 @@ impl Leaderboards {
             caught_up: AtomicU64::new(0),
             loaded_results: AtomicU64::new(0),
             started: AtomicBool::new(false),
-            top_rows: (0..GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len())
-                .map(|_| StdMutex::new(None))
-                .collect(),
+            top_rows: (0..BoardId::COUNT).map(|_| StdMutex::new(None)).collect(),
         })
     }
 
@@ -138,10 +135,7 @@ impl Leaderboards {
         let loaded = self.current().await?;
         let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
         let version = index.version(id);
-        let slot = &self.top_rows[(mode_index(id.mode) * TimeWindow::ALL.len()
-            + id.window.index())
-            * Category::ALL.len()
-            + id.category.index()];
+        let slot = &self.top_rows[id.position()];
         let mut cached = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let top = match cached.as_ref() {
             Some(top) if top.version == version => Arc::clone(top),
