@@ -68,17 +68,20 @@ impl Expiry {
         if !self.counts(TimeWindow::Year, ended) {
             return;
         }
-        self.minutes
-            .entry(ended.div_euclid(60))
-            .or_default()
-            .push(Kept {
-                slot: pending.slot,
-                time_alive: pending.result.time_alive,
-                second: ended.rem_euclid(60) as u8,
-                mode: pending.mode,
-                placement: pending.result.placement,
-                kills: pending.result.kills,
-            });
+        let minute = ended.div_euclid(60);
+        // Results mostly come in the order their matches ended: the last minute first.
+        let kept = match self.minutes.last_entry() {
+            Some(last) if *last.key() == minute => last.into_mut(),
+            _ => self.minutes.entry(minute).or_default(),
+        };
+        kept.push(Kept {
+            slot: pending.slot,
+            time_alive: pending.result.time_alive,
+            second: ended.rem_euclid(60) as u8,
+            mode: pending.mode,
+            placement: pending.result.placement,
+            kills: pending.result.kills,
+        });
     }
 
     /// Whether a window's edge is behind `now`.

@@ -2,20 +2,26 @@
 //! account log, so that every node on one database shows the same boards.
 
 use std::collections::BTreeSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, OnceLock, RwLock, RwLockReadGuard, Weak};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex, watch};
+use tokio::sync::{Mutex, mpsc, watch};
+use tokio::task::JoinHandle;
 
 use super::index::{BoardIndex, Standing};
 use super::kinds::BoardId;
 use super::totals::Totals;
 use crate::clock::Clock;
-use crate::store::{AccountId, MatchLogEntry, Store, StoreError};
+use crate::store::{AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
 
-/// Log entries read per store call.
+/// Log entries read per store call while following.
 const PAGE: u32 = 5_000;
+
+/// Players or log entries read per store call while loading.
+const LOAD_PAGE: u32 = 20_000;
 
 /// How often a node looks for entries other nodes appended.
 const FOLLOW_EVERY: Duration = Duration::from_millis(200);
@@ -207,27 +213,39 @@ impl Leaderboards {
         let started = Instant::now();
         let account_seq = self.store.account_log_head().await?;
         let mut index = BoardIndex::loading(self.clock.now());
-        let mut after = AccountId(0);
-        loop {
-            let page = self.store.board_players(after, PAGE).await?;
-            let Some(last) = page.last() else {
-                break;
-            };
-            after = last.account;
+        let store = Arc::clone(&self.store);
+        let (mut pages, reader) = read_in_pages(
+            AccountId(0),
+            move |after| {
+                let store = Arc::clone(&store);
+                Box::pin(async move { store.board_players(after, LOAD_PAGE).await })
+            },
+            |player: &BoardPlayer| player.account,
+        );
+        while let Some(page) = pages.recv().await {
             for player in &page {
                 index.add_player(player);
             }
         }
+        finished(reader).await?;
+        let players_read = started.elapsed();
+        let store = Arc::clone(&self.store);
+        let (mut pages, reader) = read_in_pages(
+            0,
+            move |after| {
+                let store = Arc::clone(&store);
+                Box::pin(async move { store.match_log(after, LOAD_PAGE).await })
+            },
+            |entry: &MatchLogEntry| entry.seq,
+        );
         let mut match_seq = 0;
         let mut results = 0;
         // The results of players who signed up after the players were read.
         let mut newcomers = Vec::new();
-        loop {
-            let page = self.store.match_log(match_seq, PAGE).await?;
-            let Some(last) = page.last() else {
-                break;
-            };
-            match_seq = last.seq;
+        while let Some(page) = pages.recv().await {
+            if let Some(last) = page.last() {
+                match_seq = last.seq;
+            }
             results += page.len() as u64;
             for entry in page {
                 if !index.add_result(&entry) {
@@ -236,7 +254,11 @@ impl Leaderboards {
             }
             self.loaded_results.store(results, Ordering::Relaxed);
         }
+        reader.await.map_err(|error| {
+            StoreError::Internal(format!("the match log reader failed: {error}"))
+        })??;
         self.add_with_players(&mut index, &newcomers).await?;
+        let results_read = started.elapsed();
         index.finish_loading();
         let players = index.players();
         *self.write() = Some(Loaded {
@@ -249,6 +271,9 @@ impl Leaderboards {
             results,
             players,
             millis = started.elapsed().as_millis() as u64,
+            players_millis = players_read.as_millis() as u64,
+            results_millis = (results_read - players_read).as_millis() as u64,
+            boards_millis = (started.elapsed() - results_read).as_millis() as u64,
             "leaderboards ready"
         );
         Ok(())
@@ -356,6 +381,46 @@ impl Leaderboards {
             .write()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// A store read of one page after a cursor.
+type PageRead<T> = Pin<Box<dyn Future<Output = Result<Vec<T>, StoreError>> + Send>>;
+
+/// Reads a whole list in pages in a task of its own, handing over each page as it comes, so
+/// that the store reads the next page while the last one is applied: `read` reads the page
+/// after a cursor, `cursor` tells an item's. The task ends with the list's end or the store's
+/// error.
+fn read_in_pages<T, C>(
+    start: C,
+    read: impl Fn(C) -> PageRead<T> + Send + 'static,
+    cursor: fn(&T) -> C,
+) -> (mpsc::Receiver<Vec<T>>, JoinHandle<Result<(), StoreError>>)
+where
+    T: Send + 'static,
+    C: Send + 'static,
+{
+    let (pages, received) = mpsc::channel(2);
+    let reader = tokio::spawn(async move {
+        let mut after = start;
+        loop {
+            let page = read(after).await?;
+            let Some(last) = page.last() else {
+                return Ok(());
+            };
+            after = cursor(last);
+            if pages.send(page).await.is_err() {
+                return Ok(());
+            }
+        }
+    });
+    (received, reader)
+}
+
+/// Waits for a page reader's end, answering the store's error if it failed.
+async fn finished(reader: JoinHandle<Result<(), StoreError>>) -> Result<(), StoreError> {
+    reader
+        .await
+        .map_err(|error| StoreError::Internal(format!("a log reader failed: {error}")))?
 }
 
 /// Loads the boards, then follows the logs until the boards are dropped.
