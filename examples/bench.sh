@@ -19,20 +19,33 @@
 # adds 100 players' hourly statistics and applies 100 planned changes (experience, levels and
 # their rewards, quests, two reward tracks). Through the warp binary on SQLite and PostgreSQL.
 #
+# Leaderboards (section `boards`, examples/bench-boards.sh, issue 6): PostgreSQL seeded with 1M
+# players and 10M match results over a year (examples/leaderboard_seed.sql); the warp binary's
+# rebuild time and memory, match ingestion with the boards loaded, GET /api/leaderboard/live
+# without and with a key (own rank), and a Redis sorted set of the same players side by side
+# (ZREVRANGE 0 99 WITHSCORES and ZREVRANK with redis-benchmark). Takes about 10 minutes at the
+# default size; BOARDS_PLAYERS and BOARDS_RESULTS shrink it (see examples/bench-boards.sh).
+#
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
-#        SECTIONS="reads buys matches" by default: name fewer to run only those after the baseline)
-# Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows.
+#        SECTIONS="reads buys matches boards" by default: name fewer to run only those after the
+#        baseline, e.g. SECTIONS=boards examples/bench.sh)
+# Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
+# psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 match_connections=${MATCH_CONNECTIONS:-8}
-sections=${SECTIONS:-reads buys matches}
+sections=${SECTIONS:-reads buys matches boards}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 postgres_url=${postgres_admin%/*}/safezone_bench
 
-cargo build --release -q -p safezone-server-warp -p safezone-server-rocket
-cargo build --release -q -p safezone-examples --example hello_hyper --example commit_rate
+# wanted SECTION: whether SECTIONS names it.
+wanted() { [[ " $sections " == *" $1 "* ]]; }
+
+cargo build --release -q -p safezone-server-warp $(wanted reads && echo -p safezone-server-rocket)
+cargo build --release -q -p safezone-examples --example hello_hyper \
+  $(wanted buys && echo --example commit_rate)
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
@@ -54,7 +67,8 @@ start() {
 
 stop() { kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=; }
 
-# measure LABEL URL [LUA_SCRIPT]: prints requests per second and latency percentiles.
+# measure LABEL URL [LUA_SCRIPT]: prints requests per second and latency percentiles; sets
+# last_rps.
 measure() {
   local script=()
   [ -n "${3:-}" ] && script=(-s "$3")
@@ -66,15 +80,14 @@ measure() {
     /Socket errors/ { timeouts = $NF }
     END { printf "%-44s %10s req/s   p50 %8s   p99 %8s%s%s\n", label, rps, p50, p99, errors ? "   NON-2XX: " errors : "", timeouts ? "   TIMEOUTS: " timeouts : "" }
   ' "$work/wrk.txt"
+  last_rps=$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")
 }
 
 echo "wrk -t1 -c$connections -d$duration; server on CPU 0, wrk on CPU 1; $(nproc) CPUs; $(date -u +%F)"
 start hello target/release/examples/hello_hyper 127.0.0.1:0
 measure "baseline: bare hyper hello" "$base/"
+baseline_rps=$last_rps
 stop
-
-# wanted SECTION: whether SECTIONS names it.
-wanted() { [[ " $sections " == *" $1 "* ]]; }
 
 for binary in warp rocket; do
   wanted reads || break
@@ -181,3 +194,8 @@ for database in sqlite postgres; do
   connections=$match_connections measure "warp + $database: POST /internal/matches -c$match_connections" "$base/" "$(match_script)"
   stop
 done
+
+if wanted boards; then
+  # shellcheck source=examples/bench-boards.sh
+  source examples/bench-boards.sh
+fi
