@@ -178,7 +178,8 @@ pub async fn run_server<OpenError: Display>(
         server: args,
         command,
     } = Cli::parse();
-    init_tracing();
+    // Held to the end: dropping it writes out the lines still queued.
+    let _log_writer = init_tracing();
     if let Some(Command::CheckContent(check)) = &command {
         return check.run();
     }
@@ -236,18 +237,26 @@ pub async fn run_server<OpenError: Display>(
 
 /// Logs to standard error, filtered by `RUST_LOG` (default `info`).
 ///
+/// Requests only queue their lines: a thread of its own writes them, many lines per write, so
+/// that a line per request costs no system call on the request's path. No line is dropped (a
+/// full queue waits). The answered guard writes out what is still queued when dropped.
+///
 /// Only `tracing` events are logged: records of the `log` crate (rocket's per-request lines)
 /// are not forwarded.
-pub fn init_tracing() {
+pub fn init_tracing() -> tracing_appender::non_blocking::WorkerGuard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .finish(std::io::BufWriter::new(std::io::stderr()));
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .finish();
     if let Err(error) = tracing::subscriber::set_global_default(subscriber) {
         eprintln!("logging was already set up: {error}");
     }
+    guard
 }
 
 /// Resolves on Ctrl-C or, on Unix, SIGTERM.
