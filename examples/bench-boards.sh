@@ -128,8 +128,9 @@ boards_start() {
   done
 }
 
-# ready_field NAME: a field of the ready line (results, players, millis).
-ready_field() { grep -o "$1=[0-9]*" <<<"$ready_line" | cut -d= -f2; }
+# ready_field NAME: a field of the ready line (results, players, millis; players_millis,
+# results_millis, boards_millis for the phases).
+ready_field() { grep -o "\b$1=[0-9]*" <<<"$ready_line" | cut -d= -f2; }
 
 boards_report_start() {
   local rss hwm cpu
@@ -187,6 +188,7 @@ fi
 boards_start boards "$boards_url"
 boards_report_start "seeded database:"
 boards_listen_ms=$listen_ms boards_ready_ms=$ready_ms boards_millis=$(ready_field millis)
+boards_phases="players $(ready_field players_millis) ms, results $(ready_field results_millis) ms, boards $(ready_field boards_millis) ms"
 boards_rss=$start_rss boards_hwm=$start_hwm boards_cpu=$start_cpu
 echo "  boards' memory (VmRSS seeded - empty): $(mib $((boards_rss - empty_rss)))"
 
@@ -419,6 +421,7 @@ row "boards' memory (RSS seeded - empty)" "$(mib $((boards_rss - empty_rss))) (R
 row "redis sorted set (used_memory)" "$(mib $((redis_set / 1024))) for $redis_members members"
 row "redis, all 140 boards (estimate)" "$(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
 row "rebuild (start to ready line; line's millis)" "${boards_ready_ms:-none} ms; ${boards_millis:-none} ms${quiet_ready_ms:+ (restart: $quiet_ready_ms ms; $quiet_millis ms)}; server CPU $boards_cpu s"
+row "rebuild phases (the ready line's)" "$boards_phases"
 row "ingestion" "$ingest_results player results/s ($ingest_reports reports/s of 100)"
 row "report visible on its board after" "${visible[*]} ms"
 [ -n "${seed_seconds:-}" ] && row "seed" "$seed_seconds s"
