@@ -207,28 +207,7 @@ paste -d' ' <(sed -nE 's/.*"user":\{"id":([0-9]+).*/\1/p' "$work/devices.json") 
 echo "  signed in $boards_devices devices in $(seconds_since "$started") s"
 
 ids=$(cut -d' ' -f1 "$work/devices.txt" | paste -sd, -)
-cat >"$work/boards-match.lua" <<LUA
-ids = {$ids}
-blocks = math.floor(#ids / 100)
-counter = 0
-started = "$(date -u -d '-21 minutes' +%FT%TZ)"
-ended = "$(date -u -d '-1 minute' +%FT%TZ)"
-headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
-request = function()
-  counter = counter + 1
-  local block = counter % blocks
-  local players = {}
-  for place = 1, 100 do
-    players[place] = string.format(
-      '{"accountId":%d,"placement":%d,"kills":%d,"timeAlive":%d,"stats":{"damage":%d}}',
-      ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
-  end
-  local body = string.format(
-    '{"matchId":"boards-$boards_run-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
-    counter, started, ended, table.concat(players, ","))
-  return wrk.format("POST", "/internal/matches", headers, body)
-end
-LUA
+report_script "$ids" "boards-$boards_run" "$work/boards-match.lua"
 connections=$match_connections measure "warp boards: POST /internal/matches -c$match_connections" \
   "$base/" "$work/boards-match.lua"
 ingest_reports=$last_rps

@@ -150,21 +150,20 @@ for database in sqlite postgres; do
   stop
 done
 
-# match_script: signs in 8,000 devices and writes a wrk script that posts one 100-player report
-# per request, cycling over 80 blocks of 100 players.
-match_script() {
-  local script="$work/match.lua" ids
-  ids=$(seq 1 8000 | xargs -P 16 -I{} curl -sf -X POST "$base/api/validate/device/ios-bench-player-{}" \
-    | grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
-  cat >"$script" <<LUA
-ids = {$ids}
+# report_script IDS PREFIX FILE: writes to FILE a wrk script that posts one 100-player solo report
+# per request, cycling over the blocks of 100 of the comma-separated account IDS, with match ids
+# PREFIX-1, PREFIX-2, ...
+report_script() {
+  cat >"$3" <<LUA
+ids = {$1}
+blocks = math.floor(#ids / 100)
 counter = 0
 started = "$(date -u -d '-21 minutes' +%FT%TZ)"
 ended = "$(date -u -d '-1 minute' +%FT%TZ)"
 headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
 request = function()
   counter = counter + 1
-  local block = counter % 80
+  local block = counter % blocks
   local players = {}
   for place = 1, 100 do
     players[place] = string.format(
@@ -172,11 +171,20 @@ request = function()
       ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
   end
   local body = string.format(
-    '{"matchId":"bench-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
+    '{"matchId":"$2-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
     counter, started, ended, table.concat(players, ","))
   return wrk.format("POST", "/internal/matches", headers, body)
 end
 LUA
+}
+
+# match_script: signs in 8,000 devices and writes a wrk script that posts one 100-player report
+# per request, cycling over 80 blocks of 100 players.
+match_script() {
+  local script="$work/match.lua" ids
+  ids=$(seq 1 8000 | xargs -P 16 -I{} curl -sf -X POST "$base/api/validate/device/ios-bench-player-{}" \
+    | grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
+  report_script "$ids" bench "$script"
   echo "$script"
 }
 
