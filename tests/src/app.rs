@@ -82,35 +82,8 @@ where
         Database::Sqlite => test_support::fresh_sqlite_url(directory.path()),
         Database::Postgres => test_support::fresh_postgres_url().await,
     };
-    let store = safezone_storage::open(&url).await.expect("store opens");
     let clock = ManualClock::new(time::OffsetDateTime::now_utc());
-    let settings = Settings {
-        game_server_token: Some(
-            ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
-        ),
-        ..Settings::default()
-    };
-    let service = Safezone::new(Arc::clone(&store))
-        .clock(Arc::new(clock.clone()))
-        .settings(settings)
-        .service();
-    let running = server
-        .start(any_port(), service)
-        .await
-        .expect("the server starts");
-    let address = running.local_addr();
-    let app = TestApp {
-        base: format!("http://{address}"),
-        client: reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("HTTP client"),
-        clock,
-        address,
-        server,
-        database,
-        store,
-    };
+    let (running, app) = start_app(server, database, &url, clock).await;
     test(app).await;
     running.stop().await;
     if database == Database::Postgres {
@@ -204,6 +177,45 @@ impl Standalone {
     }
 }
 
+/// Starts `server`'s adapter on a free port over its own store on the database at `url`, with
+/// the game-server credential and `clock`; answers the running server and the app to test.
+async fn start_app(
+    server: Server,
+    database: Database,
+    url: &str,
+    clock: ManualClock,
+) -> (RunningServer, TestApp) {
+    let store = safezone_storage::open(url).await.expect("store opens");
+    let settings = Settings {
+        game_server_token: Some(
+            ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
+        ),
+        ..Settings::default()
+    };
+    let service = Safezone::new(Arc::clone(&store))
+        .clock(Arc::new(clock.clone()))
+        .settings(settings)
+        .service();
+    let running = server
+        .start(any_port(), service)
+        .await
+        .expect("the server starts");
+    let address = running.local_addr();
+    let app = TestApp {
+        base: format!("http://{address}"),
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("HTTP client"),
+        clock,
+        address,
+        server,
+        database,
+        store,
+    };
+    (running, app)
+}
+
 /// `127.0.0.1` on a port the system picks.
 pub fn any_port() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
@@ -227,40 +239,13 @@ impl Nodes {
     /// Starts one more node, `server`'s adapter over its own store on the shared database and
     /// the shared clock; it is stopped when the test ends.
     pub async fn start(&self, server: Server) -> TestApp {
-        let store = safezone_storage::open(&self.url)
-            .await
-            .expect("store opens");
-        let settings = Settings {
-            game_server_token: Some(
-                ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
-            ),
-            ..Settings::default()
-        };
-        let service = Safezone::new(Arc::clone(&store))
-            .clock(Arc::new(self.clock.clone()))
-            .settings(settings)
-            .service();
-        let running = server
-            .start(any_port(), service)
-            .await
-            .expect("the server starts");
-        let address = running.local_addr();
+        let (running, app) =
+            start_app(server, Database::Postgres, &self.url, self.clock.clone()).await;
         self.running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(running);
-        TestApp {
-            base: format!("http://{address}"),
-            client: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .expect("HTTP client"),
-            clock: self.clock.clone(),
-            address,
-            server,
-            database: Database::Postgres,
-            store,
-        }
+        app
     }
 }
 
