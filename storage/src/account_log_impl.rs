@@ -47,6 +47,24 @@ macro_rules! impl_account_log {
                 }
             }
 
+            /// Ends a write transaction that changed `account` (when `changed`, that is, a row
+            /// was written): appends `change` to the account log and commits; otherwise rolls
+            /// back. Answers `changed`.
+            pub(super) async fn commit_logged(
+                mut tx: Transaction<'_, $db>,
+                changed: bool,
+                account: AccountId,
+                change: &AccountChange,
+            ) -> Result<bool, sqlx::Error> {
+                if !changed {
+                    tx.rollback().await?;
+                    return Ok(false);
+                }
+                append(&mut tx, account, change).await?;
+                tx.commit().await?;
+                Ok(true)
+            }
+
             /// Appends what happened to `account` to the account log, under the log's append
             /// lock (held until the transaction ends). The caller has written (so locked) the
             /// account's row first.

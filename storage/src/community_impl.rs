@@ -58,13 +58,9 @@ macro_rules! impl_community {
                         .bind(banned)
                         .execute(&mut *tx)
                         .await?;
-                    if done.rows_affected() != 1 {
-                        tx.rollback().await?;
-                        return Ok(false);
-                    }
-                    account_log::append(&mut tx, account, &AccountChange::Banned(banned)).await?;
-                    tx.commit().await?;
-                    Ok(true)
+                    let changed = done.rows_affected() == 1;
+                    account_log::commit_logged(tx, changed, account, &AccountChange::Banned(banned))
+                        .await
                 }
 
                 /// Creates a poll and its options in one transaction; answers it as stored.

@@ -103,13 +103,8 @@ macro_rules! impl_store {
                         .bind(account.0)
                         .execute(&mut *tx)
                         .await?;
-                    if done.rows_affected() == 0 {
-                        tx.rollback().await?;
-                        return Ok(false);
-                    }
-                    account_log::append(&mut tx, account, &AccountChange::Deleted).await?;
-                    tx.commit().await?;
-                    Ok(true)
+                    let changed = done.rows_affected() > 0;
+                    account_log::commit_logged(tx, changed, account, &AccountChange::Deleted).await
                 }
             }
 

@@ -1,12 +1,10 @@
 //! `POST /api/user/{userKey}/friend-code/update`: renaming for gems, keeping the digits where
 //! that code is free, refusing bad names without charging.
 
-use safezone_core::clock::Clock;
-use safezone_core::domain::{FriendCode, UserKey};
-use safezone_core::store::{Currency, NewSignIn};
+use safezone_core::domain::FriendCode;
+use safezone_core::store::Currency;
 use safezone_tests::economy::{gems, int};
 use safezone_tests::{TestApp, each_combination};
-use time::Duration;
 
 each_combination!(
     a_rename_keeps_the_digits_and_charges_gems,
@@ -37,30 +35,6 @@ async fn code_of(app: &TestApp, key: &str) -> String {
         .as_str()
         .expect("a friend code")
         .to_owned()
-}
-
-/// A new device account whose friend code is `code`, signed in through the store; answers its
-/// key, which works over HTTP like any other.
-async fn account_with_code(app: &TestApp, code: &str) -> String {
-    let key = UserKey::generate();
-    let now = app.clock.now();
-    let signed_in = app
-        .store
-        .sign_in(NewSignIn {
-            provider: "device".to_owned(),
-            identifier: format!("android-{}", uuid::Uuid::new_v4()),
-            name: None,
-            avatar: None,
-            email: None,
-            friend_code_candidates: vec![FriendCode::parse(code).expect("a friend code")],
-            key_hash: key.hash(),
-            key_expires: now + Duration::days(30),
-            now,
-        })
-        .await
-        .expect("the sign-in is stored");
-    assert_eq!(signed_in.account.friend_code.to_string(), code);
-    key.as_str().to_owned()
 }
 
 async fn a_rename_keeps_the_digits_and_charges_gems(app: TestApp) {
@@ -102,7 +76,7 @@ async fn a_taken_code_gets_other_digits(app: TestApp) {
     assert_eq!(code_of(&app, &holder).await, format!("Taken#{digits}"));
 
     for (name, wanted) in [("Same", "Taken"), ("Upper", "TAKEN")] {
-        let key = account_with_code(&app, &format!("{name}#{digits}")).await;
+        let key = app.player_with_code(&format!("{name}#{digits}")).await.key;
         app.grant_to(&key, gems(PRICE)).await;
         let body = rename(&app, &key, wanted).await.success().clone();
         let code = body["user"]["friend_code"].as_str().unwrap_or_default();
