@@ -503,16 +503,16 @@ impl TestApp {
         with_float_ratios(self.board_answer(query).await.success())
     }
 
-    /// Asserts that the board of `mode`, `window` and `category` answers what `played` says
-    /// at the clock's time, for the holder of `caller`'s key when given.
-    pub async fn assert_board(
+    /// The board of `mode`, `window` and `category` as answered for the holder of `caller`'s
+    /// key when given, and as `played` says it should be at the clock's time.
+    async fn board_and_expected(
         &self,
         played: &Played,
         mode: GameMode,
         window: &str,
         category: &str,
         caller: Option<(&str, AccountId)>,
-    ) {
+    ) -> (Value, Value) {
         let body = self
             .board(&query(mode, window, category, caller.map(|(key, _)| key)))
             .await;
@@ -523,6 +523,22 @@ impl TestApp {
             self.clock.now(),
             caller.map(|(_, id)| id),
         );
+        (body, expected)
+    }
+
+    /// Asserts that the board of `mode`, `window` and `category` answers what `played` says
+    /// at the clock's time, for the holder of `caller`'s key when given.
+    pub async fn assert_board(
+        &self,
+        played: &Played,
+        mode: GameMode,
+        window: &str,
+        category: &str,
+        caller: Option<(&str, AccountId)>,
+    ) {
+        let (body, expected) = self
+            .board_and_expected(played, mode, window, category, caller)
+            .await;
         assert_eq!(
             body,
             expected,
@@ -548,16 +564,14 @@ impl TestApp {
     /// Polls every board until all 140 answer what `played` says (at most [`DEADLINE`]),
     /// then asserts them.
     pub async fn await_every_board(&self, played: &Played, caller: Option<(&str, AccountId)>) {
-        let now = self.clock.now();
-        let caller_id = caller.map(|(_, id)| id);
         let settled = within(DEADLINE, || async {
             for mode in GameMode::ALL {
                 for window in WINDOWS {
                     for category in CATEGORIES {
-                        let body = self
-                            .board(&query(mode, window, category, caller.map(|(key, _)| key)))
+                        let (body, expected) = self
+                            .board_and_expected(played, mode, window, category, caller)
                             .await;
-                        if body != played.answer(mode, window, category, now, caller_id) {
+                        if body != expected {
                             return Err(format!("{} {window} {category}: {body}", mode.as_str()));
                         }
                     }
