@@ -257,7 +257,15 @@ impl Leaderboards {
         reader.await.map_err(|error| {
             StoreError::Internal(format!("the match log reader failed: {error}"))
         })??;
-        self.add_with_players(&mut index, &newcomers).await?;
+        let late_players = self
+            .players_of(newcomers.iter().map(|entry| entry.account))
+            .await?;
+        for player in &late_players {
+            index.add_player(player);
+        }
+        for entry in &newcomers {
+            index.add_result(entry);
+        }
         let results_read = started.elapsed();
         index.finish_loading();
         let players = index.players();
@@ -311,18 +319,13 @@ impl Leaderboards {
                 break;
             };
             match_seq = last.seq;
-            let newcomers = self.read().as_ref().map(|loaded| {
+            let newcomers: Vec<AccountId> = self.read().as_ref().map_or_else(Vec::new, |loaded| {
                 page.iter()
-                    .filter(|entry| !loaded.index.knows(entry.account))
                     .map(|entry| entry.account)
-                    .collect::<BTreeSet<_>>()
+                    .filter(|account| !loaded.index.knows(*account))
+                    .collect()
             });
-            let newcomers: Vec<AccountId> = newcomers.unwrap_or_default().into_iter().collect();
-            let players = if newcomers.is_empty() {
-                Vec::new()
-            } else {
-                self.store.board_players_of(&newcomers).await?
-            };
+            let players = self.players_of(newcomers).await?;
             self.apply(|loaded| {
                 for player in &players {
                     loaded.index.add_player(player);
@@ -341,25 +344,18 @@ impl Leaderboards {
         Ok(())
     }
 
-    /// Adds `entries` whose players the index did not know yet, with their players (those
-    /// deleted meanwhile are left out).
-    async fn add_with_players(
+    /// The players of `accounts` (each asked once), as the store has them: accounts deleted
+    /// meanwhile are left out. No store call when there are none.
+    async fn players_of(
         &self,
-        index: &mut BoardIndex,
-        entries: &[MatchLogEntry],
-    ) -> Result<(), StoreError> {
-        if entries.is_empty() {
-            return Ok(());
+        accounts: impl IntoIterator<Item = AccountId>,
+    ) -> Result<Vec<BoardPlayer>, StoreError> {
+        let accounts: BTreeSet<AccountId> = accounts.into_iter().collect();
+        if accounts.is_empty() {
+            return Ok(Vec::new());
         }
-        let accounts: BTreeSet<AccountId> = entries.iter().map(|entry| entry.account).collect();
         let accounts: Vec<AccountId> = accounts.into_iter().collect();
-        for player in self.store.board_players_of(&accounts).await? {
-            index.add_player(&player);
-        }
-        for entry in entries {
-            index.add_result(entry);
-        }
-        Ok(())
+        self.store.board_players_of(&accounts).await
     }
 
     /// Changes the loaded index under the write lock, refilling short top lists after.
