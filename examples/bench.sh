@@ -26,9 +26,13 @@
 # (ZREVRANGE 0 99 WITHSCORES and ZREVRANK with redis-benchmark). Takes about 10 minutes at the
 # default size; BOARDS_PLAYERS and BOARDS_RESULTS shrink it (see examples/bench-boards.sh).
 #
+# Hardening (section `hardening`, examples/bench-hardening.sh, issue 8): the warp binary on SQLite
+# plain, with rate limits counting every request, with Prometheus recording, with JSON logs, and
+# all three; GET /api/config and GET /api/user/{key}.
+#
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
-#        SECTIONS="reads buys matches boards" by default: name fewer to run only those after the
-#        baseline, e.g. SECTIONS=boards examples/bench.sh)
+#        SECTIONS="reads buys matches boards hardening" by default: name fewer to run only those
+#        after the baseline, e.g. SECTIONS=boards examples/bench.sh)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
 # psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`.
 set -euo pipefail
@@ -36,9 +40,11 @@ cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 match_connections=${MATCH_CONNECTIONS:-8}
-sections=${SECTIONS:-reads buys matches boards}
+sections=${SECTIONS:-reads buys matches boards hardening}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 postgres_url=${postgres_admin%/*}/safezone_bench
+# The load comes from one address: the servers' per-node rate limits would answer it 429.
+export SAFEZONE_RATE_LIMITS=off
 
 # wanted SECTION: whether SECTIONS names it.
 wanted() { [[ " $sections " == *" $1 "* ]]; }
@@ -206,4 +212,9 @@ done
 if wanted boards; then
   # shellcheck source=examples/bench-boards.sh
   source examples/bench-boards.sh
+fi
+
+if wanted hardening; then
+  # shellcheck source=examples/bench-hardening.sh
+  source examples/bench-hardening.sh
 fi

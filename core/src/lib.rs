@@ -28,11 +28,14 @@ pub mod domain;
 pub mod economy;
 pub mod http;
 pub mod leaderboard;
+pub mod metrics;
+pub mod openapi;
 pub mod operator;
 pub mod progression;
+pub mod serve;
 mod service;
 mod settings;
 pub mod store;
 
 pub use service::{App, AppState, Safezone, SafezoneService};
-pub use settings::{SERVER_TOKEN_MIN_CHARS, ServerToken, Settings};
+pub use settings::{ConnectionLimits, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings};

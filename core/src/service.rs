@@ -12,8 +12,9 @@ use tower::Service;
 use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
-use crate::http::{BodyError, BoxError, ResponseBody, service_stack};
+use crate::http::{BodyError, BoxError, RateLimiter, ResponseBody, service_stack};
 use crate::leaderboard::Leaderboards;
+use crate::metrics::{Metrics, Recorded};
 use crate::settings::Settings;
 use crate::store::Store;
 
@@ -31,8 +32,12 @@ pub struct AppState {
     pub auth: Auth,
     /// This node's live leaderboards.
     pub leaderboards: Arc<Leaderboards>,
-    /// Keys resolved a moment ago, for the leaderboards' callers.
+    /// Keys resolved a moment ago, for the leaderboards' callers and the rate limits.
     pub recent_callers: RecentCallers,
+    /// This service's metrics.
+    pub metrics: Arc<Metrics>,
+    /// This node's rate limits at work.
+    pub rate_limiter: Arc<RateLimiter>,
 }
 
 /// Shared handle to the application state.
@@ -47,6 +52,7 @@ pub struct Safezone {
     settings: Settings,
     clock: Arc<dyn Clock>,
     auth: AuthConfig,
+    record_requests: bool,
 }
 
 impl Safezone {
@@ -58,7 +64,15 @@ impl Safezone {
             settings: Settings::default(),
             clock: Arc::new(SystemClock),
             auth: AuthConfig::default(),
+            record_requests: true,
         }
+    }
+
+    /// Whether to count and time every request in [`SafezoneService::metrics`] (on unless
+    /// turned off; the business counters and gauges are there either way).
+    pub fn record_requests(mut self, on: bool) -> Self {
+        self.record_requests = on;
+        self
     }
 
     /// Uses this content instead of the shipped one.
@@ -89,6 +103,12 @@ impl Safezone {
     pub fn service(self) -> SafezoneService {
         let leaderboards = Leaderboards::new(Arc::clone(&self.store), Arc::clone(&self.clock));
         leaderboards.start();
+        let metrics = Arc::new(Metrics::new(
+            Arc::clone(&self.store),
+            Arc::clone(&leaderboards),
+        ));
+        let rate_limiter = Arc::new(RateLimiter::new(&self.settings.rate_limits));
+        rate_limiter.start_sweeping();
         let app = Arc::new(AppState {
             store: self.store,
             content: self.content.unwrap_or_else(Content::shipped),
@@ -97,10 +117,15 @@ impl Safezone {
             auth: Auth::new(self.auth),
             leaderboards,
             recent_callers: RecentCallers::default(),
+            metrics: Arc::clone(&metrics),
+            rate_limiter,
         });
         let router = Arc::new(crate::api::routes());
         SafezoneService {
-            stack: service_stack(router, app),
+            stack: service_stack(router, Arc::clone(&app)),
+            app,
+            recorded: self.record_requests.then(|| Arc::clone(&metrics)),
+            metrics,
         }
     }
 }
@@ -112,6 +137,25 @@ impl Safezone {
 #[derive(Clone)]
 pub struct SafezoneService {
     stack: crate::http::Stack,
+    app: App,
+    metrics: Arc<Metrics>,
+    /// The metrics that count and time each request, when the builder asked for that.
+    recorded: Option<Arc<Metrics>>,
+}
+
+impl SafezoneService {
+    /// The service's metrics, for an operator listener
+    /// ([`metrics::serve`](crate::metrics::serve)) or an embedder's own
+    /// ([`Metrics::render`]).
+    pub fn metrics(&self) -> Arc<Metrics> {
+        Arc::clone(&self.metrics)
+    }
+
+    /// The settings the service was built with: what a server adapter reads of them, such
+    /// as [`Settings::connection_limits`].
+    pub fn settings(&self) -> &Settings {
+        &self.app.settings
+    }
 }
 
 impl<B> Service<Request<B>> for SafezoneService
@@ -122,18 +166,20 @@ where
 {
     type Response = Response<ResponseBody>;
     type Error = Infallible;
-    type Future = <crate::http::Stack as Service<Request<crate::http::RequestBody>>>::Future;
+    type Future =
+        Recorded<<crate::http::Stack as Service<Request<crate::http::RequestBody>>>::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.stack.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
+        let method = request.method().clone();
         let request = request.map(|body| {
             body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
                 .map_err(|error| BodyError(error.into()))
                 .boxed_unsync()
         });
-        self.stack.call(request)
+        Recorded::new(self.stack.call(request), self.recorded.as_ref(), &method)
     }
 }

@@ -1,6 +1,9 @@
 //! Operator settings that are not content: lifetimes and limits.
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
+
+use crate::http::RateLimits;
 
 /// How the service behaves, independently of the content file.
 #[derive(Debug, Clone)]
@@ -14,6 +17,42 @@ pub struct Settings {
     /// The credential game servers present to report matches (`Authorization: Bearer ...`);
     /// without one, match reports are answered 501.
     pub game_server_token: Option<ServerToken>,
+    /// The rate limits per endpoint group and scope, counted by this node alone.
+    pub rate_limits: RateLimits,
+    /// Whether the right-most `X-Forwarded-For` entry (added by the proxy in front) is the
+    /// client's address; only for a server reached through such a proxy alone.
+    pub trust_forwarded_for: bool,
+    /// Origins allowed by CORS besides the auth file's `web_origins`.
+    pub cors_origins: Vec<String>,
+    /// `Strict-Transport-Security: max-age=...` on every response, when set.
+    pub hsts_max_age: Option<Duration>,
+    /// The most requests this node handles at once; beyond it, 503 `overloaded` at once.
+    pub max_in_flight: Option<usize>,
+    /// The limits on open connections, for the server adapter that serves the service.
+    pub connection_limits: ConnectionLimits,
+}
+
+/// What a server adapter limits per connection, before any request reaches the service.
+/// The warp adapter applies them ([`serve::start`](crate::serve::start)); rocket 0.5 cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// The most connections open at once; at the cap, no connection is accepted until one
+    /// closes (the others wait in the kernel's backlog). `None`: no cap.
+    pub max_connections: Option<NonZeroUsize>,
+    /// How long a connection may take to send a request's head (request line and headers),
+    /// counted from its opening or from its previous answer, so idle keep-alive connections
+    /// included; then it is closed without an answer.
+    pub header_read_timeout: Duration,
+}
+
+impl Default for ConnectionLimits {
+    /// No cap on connections; 10 seconds to send a request's head.
+    fn default() -> Self {
+        Self {
+            max_connections: None,
+            header_read_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 /// The shortest game-server credential accepted.
@@ -50,13 +89,20 @@ impl std::fmt::Debug for ServerToken {
 
 impl Default for Settings {
     /// Keys live 30 days, bodies up to 64 KiB, requests up to 30 seconds; no game-server
-    /// credential.
+    /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
+    /// flight nor on connections, 10 seconds to send a request's head.
     fn default() -> Self {
         Self {
             key_lifetime: time::Duration::days(30),
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
             game_server_token: None,
+            rate_limits: RateLimits::default(),
+            trust_forwarded_for: false,
+            cors_origins: Vec::new(),
+            hsts_max_age: None,
+            max_in_flight: None,
+            connection_limits: ConnectionLimits::default(),
         }
     }
 }

@@ -13,7 +13,7 @@ use rocket::http::Status;
 use rocket::route::{Handler, Outcome, Route};
 use rocket::{Request, Response};
 use safezone_core::SafezoneService;
-use safezone_core::http::{ApiError, ResponseBody};
+use safezone_core::http::{ApiError, ClientAddress, ResponseBody};
 use tokio::io::AsyncReadExt;
 use tokio::sync::mpsc;
 use tower::ServiceExt;
@@ -76,7 +76,7 @@ type Chunk = io::Result<Frame<Bytes>>;
 type Chunks = mpsc::Receiver<Chunk>;
 
 /// The request for the core, its method, URI and headers converted by their text (rocket's
-/// types are its own).
+/// types are its own), with the peer's address as its [`ClientAddress`].
 fn to_core(
     request: &Request<'_>,
     mut chunks: Chunks,
@@ -89,6 +89,9 @@ fn to_core(
         .uri(request.uri().to_string());
     for header in request.headers().iter() {
         builder = builder.header(header.name().as_str(), header.value());
+    }
+    if let Some(peer) = request.remote() {
+        builder = builder.extension(ClientAddress(peer.ip()));
     }
     let body = futures_util::stream::poll_fn(move |context| chunks.poll_recv(context));
     builder.body(StreamBody::new(body))

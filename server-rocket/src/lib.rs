@@ -6,6 +6,14 @@
 //! header and rocket's signal handling are off: the binary stops the server itself. Rocket's
 //! own logger is off too; where a `log` bridge (such as `tracing-subscriber`'s) is installed
 //! first, rocket's records go to it instead, and the binary keeps only their errors.
+//!
+//! The peer's address goes to the core as the request's `ClientAddress`; rocket's
+//! `X-Real-IP` reading is off (the core decides whether to trust a proxy's header). Rocket 0.5
+//! offers no cap on open connections nor a header-read timeout (only keep-alive, 5 s), so this
+//! adapter applies neither of the settings'
+//! [`ConnectionLimits`](safezone_core::ConnectionLimits) (`--max-connections`,
+//! `--header-read-timeout-secs`): put such limits in the proxy in front; the core caps
+//! requests in flight.
 
 mod adapter;
 mod catcher;
@@ -83,6 +91,7 @@ fn config(listen: SocketAddr) -> Config {
         address: listen.ip(),
         port: listen.port(),
         ident: Ident::none(),
+        ip_header: None,
         log_level: LogLevel::Off,
         cli_colors: false,
         shutdown: Shutdown {

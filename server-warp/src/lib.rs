@@ -2,10 +2,17 @@
 //!
 //! Each request reaches the core as it came (method, raw path and query, every header, the
 //! body as a stream) and the core's response goes back as it left (status, every header,
-//! body). The core answers everything itself, 404 and 405 included, and limits bodies.
+//! body). The core answers everything itself, 404 and 405 included, and limits bodies. The
+//! peer's address goes along as the request's [`ClientAddress`] extension.
+//!
+//! Warp's filter runs as a service (`warp::service`) under the core's own HTTP/1.1 server
+//! ([`safezone_core::serve`]), which applies the service's
+//! [`ConnectionLimits`](safezone_core::ConnectionLimits): a cap on open connections and a
+//! header-read timeout (warp's own server offers neither).
 
 use std::io;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use bytes::Buf;
 use futures_util::{Stream, TryStreamExt};
@@ -14,13 +21,20 @@ use http_body::Frame;
 use http_body_util::{BodyDataStream, BodyExt, StreamBody};
 use safezone_core::SafezoneService;
 pub use safezone_core::cli::RunningServer;
-use safezone_core::http::{ApiError, ResponseBody};
+use safezone_core::http::{ApiError, ClientAddress, ResponseBody};
 use sync_wrapper::SyncStream;
-use tokio::{net::TcpListener, sync::oneshot};
 use tower::ServiceExt;
 use warp::{Filter, Reply, path::FullPath, reply::Response as WarpResponse};
 
-/// Binds `listen` (port 0 picks a free port) and serves `service` in a background task.
+/// How long a stop waits, beyond the request timeout, for the answers in flight to go out.
+const ANSWER_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Binds `listen` (port 0 picks a free port) and serves `service` in a background task,
+/// within its settings' [`ConnectionLimits`](safezone_core::ConnectionLimits).
+///
+/// On [`RunningServer::stop`], requests in flight are answered before their connection
+/// closes; the stop waits for them as long as a request may take (the request timeout) plus
+/// 5 seconds.
 ///
 /// ```no_run
 /// # async fn run(service: safezone_core::SafezoneService) -> std::io::Result<()> {
@@ -32,15 +46,10 @@ use warp::{Filter, Reply, path::FullPath, reply::Response as WarpResponse};
 /// # }
 /// ```
 pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<RunningServer> {
-    let listener = TcpListener::bind(listen).await?;
-    let local_addr = listener.local_addr()?;
-    let (stop, stopped) = oneshot::channel();
-    let server = warp::serve(mount(service))
-        .incoming(listener)
-        .graceful(async { stopped.await.unwrap_or_default() })
-        .run();
-    let task = tokio::spawn(server);
-    Ok(RunningServer::new(local_addr, stop, task))
+    let settings = service.settings();
+    let limits = settings.connection_limits;
+    let stop_patience = settings.request_timeout + ANSWER_PATIENCE;
+    safezone_core::serve::start(listen, warp::service(mount(service)), limits, stop_patience).await
 }
 
 /// The filter that hands every request to `service`.
@@ -55,25 +64,42 @@ fn mount(
         .and(warp::path::full())
         .and(query)
         .and(warp::header::headers_cloned())
+        .and(warp::ext::optional::<ClientAddress>())
         .and(warp::body::stream())
-        .then(move |method, path, query, headers, body| {
-            call(service.clone(), method, path, query, headers, body)
+        .then(move |method, path, query, headers, peer, body| {
+            let head = Head {
+                method,
+                path,
+                query,
+                headers,
+                peer,
+            };
+            call(service.clone(), head, body)
         })
 }
 
-/// Rebuilds the request for the core, calls it and converts its answer for warp.
-async fn call<S, B>(
-    service: SafezoneService,
+/// What the core needs of a request besides its body.
+struct Head {
     method: Method,
     path: FullPath,
     query: Option<String>,
     headers: HeaderMap,
-    body: S,
-) -> WarpResponse
+    peer: Option<ClientAddress>,
+}
+
+/// Rebuilds the request for the core, calls it and converts its answer for warp.
+async fn call<S, B>(service: SafezoneService, head: Head, body: S) -> WarpResponse
 where
     S: Stream<Item = Result<B, warp::Error>> + Send + 'static,
     B: Buf + Send,
 {
+    let Head {
+        method,
+        path,
+        query,
+        headers,
+        peer,
+    } = head;
     let uri = match query {
         Some(query) => format!("{}?{query}", path.as_str()),
         None => path.as_str().to_owned(),
@@ -82,6 +108,9 @@ where
     let mut request = Request::new(StreamBody::new(frames));
     *request.method_mut() = method;
     *request.headers_mut() = headers;
+    if let Some(peer) = peer {
+        request.extensions_mut().insert(peer);
+    }
     *request.uri_mut() = match uri.parse() {
         Ok(uri) => uri,
         Err(error) => {

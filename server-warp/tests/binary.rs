@@ -1,5 +1,6 @@
-//! The `safezone-server-warp` binary: announces its address, serves, stops on SIGTERM, and
-//! refuses a bad content file or an unusable database.
+//! The `safezone-server-warp` binary: announces its address, serves, stops on SIGTERM,
+//! refuses a bad content file or an unusable database, and logs JSON without secrets while
+//! serving metrics.
 
 #[path = "../../tests/shared/binary_checks.rs"]
 mod binary_checks;

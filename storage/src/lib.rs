@@ -14,6 +14,7 @@ mod error;
 mod match_impl;
 mod match_sql;
 mod micros;
+mod pools;
 mod postgres;
 mod row;
 mod sign_in;

@@ -5,10 +5,12 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use safezone_core::store::PoolStatus;
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
+use crate::pools::pool_status;
 use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
@@ -54,6 +56,11 @@ impl PostgresStore {
     /// Opens a write transaction at the server's default isolation, READ COMMITTED.
     async fn begin(&self) -> Result<Transaction<'_, Postgres>, sqlx::Error> {
         self.pool.begin().await
+    }
+
+    /// The one pool (`main`).
+    fn pool_statuses(&self) -> Vec<PoolStatus> {
+        vec![pool_status("main", &self.pool)]
     }
 }
 

@@ -5,10 +5,12 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use safezone_core::store::PoolStatus;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+use crate::pools::pool_status;
 use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -67,6 +69,14 @@ impl SqliteStore {
     /// write lock at once, so it never fails when it would upgrade from reading to writing.
     async fn begin(&self) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
         self.writer.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// The readers' pool (`main`) and the writer's (`writer`).
+    fn pool_statuses(&self) -> Vec<PoolStatus> {
+        vec![
+            pool_status("main", &self.pool),
+            pool_status("writer", &self.writer),
+        ]
     }
 }
 

@@ -535,6 +535,10 @@ macro_rules! impl_store {
                     self.account_log_head_sql().await.map_err(store_error)
                 }
 
+                fn pools(&self) -> Vec<safezone_core::store::PoolStatus> {
+                    self.pool_statuses()
+                }
+
                 async fn board_players(
                     &self,
                     after: AccountId,

@@ -1,5 +1,6 @@
 //! The checks of a server binary, written once for both: it announces its address, serves,
-//! stops on SIGTERM, and refuses a bad content file or an unusable database.
+//! stops on SIGTERM, refuses a bad content file or an unusable database, and logs JSON lines
+//! with request ids and without secrets while serving metrics on an address of its own.
 //!
 //! Each server crate's `tests/binary.rs` includes this file as module `binary_checks` (with
 //! `#[path]`; only there does `env!("CARGO_BIN_EXE_...")` name the binary) and calls
@@ -7,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,11 @@ macro_rules! for_binary {
         fn check_content_and_admin_commands_exit_with_their_codes() {
             $crate::binary_checks::check_content_and_admin_commands_exit_with_their_codes($binary);
         }
+
+        #[test]
+        fn json_logs_carry_request_ids_and_no_secrets() {
+            $crate::binary_checks::json_logs_carry_request_ids_and_no_secrets($binary);
+        }
     };
 }
 pub(crate) use for_binary;
@@ -51,20 +57,39 @@ impl Drop for Running {
 
 /// The address from the first line of standard output.
 fn announced_address(child: &mut Child) -> String {
+    announced_lines(child, 1).remove(0)
+}
+
+/// The first `count` lines of standard output, each `... on http://ADDRESS[/path]`, as the
+/// addresses they announce (`safezone listening on http://...`, then, with
+/// `--metrics-listen`, `safezone metrics on http://.../metrics`).
+fn announced_lines(child: &mut Child, count: usize) -> Vec<String> {
     let stdout = child.stdout.take().expect("a piped stdout");
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = sender.send(line);
+        let mut stdout = BufReader::new(stdout);
+        for _ in 0..count {
+            let mut line = String::new();
+            let _ = stdout.read_line(&mut line);
+            let _ = sender.send(line);
+        }
     });
-    let line = receiver
-        .recv_timeout(Duration::from_secs(60))
-        .expect("a line in time");
-    line.trim_end()
-        .strip_prefix("safezone listening on http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned()
+    let expected = [
+        "safezone listening on http://",
+        "safezone metrics on http://",
+    ];
+    (0..count)
+        .map(|index| {
+            let line = receiver
+                .recv_timeout(Duration::from_secs(60))
+                .expect("a line in time");
+            let address = line
+                .trim_end()
+                .strip_prefix(expected[index])
+                .unwrap_or_else(|| panic!("unexpected line {index} {line:?}"));
+            address.trim_end_matches("/metrics").to_owned()
+        })
+        .collect()
 }
 
 /// The status line of `GET path`, over plain TCP.
@@ -93,6 +118,12 @@ pub fn serves_and_stops_on_sigterm(binary: &str) {
     let address = announced_address(&mut running.0);
     assert_eq!(status_line(&address, "/api"), "HTTP/1.1 200 OK");
 
+    let status = stop_with_sigterm(&mut running);
+    assert!(status.success(), "{status}");
+}
+
+/// Sends SIGTERM and answers the exit status, which must come within 10 s.
+fn stop_with_sigterm(running: &mut Running) -> ExitStatus {
     let pid = running.0.id().to_string();
     let killed = Command::new("kill")
         .args(["-TERM", &pid])
@@ -100,17 +131,16 @@ pub fn serves_and_stops_on_sigterm(binary: &str) {
         .expect("kill runs");
     assert!(killed.success());
     let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
+    loop {
         if let Some(status) = running.0.try_wait().expect("a status") {
-            break status;
+            return status;
         }
         assert!(
             Instant::now() < deadline,
             "still running 10 s after SIGTERM"
         );
         std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(status.success(), "{status}");
+    }
 }
 
 /// A bad content file stops the binary with code 2 and a message naming the line.
@@ -193,4 +223,219 @@ pub fn check_content_and_admin_commands_exit_with_their_codes(binary: &str) {
         .output()
         .expect("the binary runs");
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
+/// Request headers: names and values.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
+
+/// An answer read over plain TCP.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(known, _)| known.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Sends `method path` with `headers` (and an empty body) over plain TCP.
+fn send(address: &str, method: &str, path: &str, headers: &[(&str, &str)]) -> Answer {
+    let mut stream = TcpStream::connect(address).expect("a connection");
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: 0\r\n"
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+/// With `--log-format json` and `--metrics-listen`: every line on standard error is a JSON
+/// object; the lines of each request carry the request id its `x-request-id` header gave; no
+/// credential (a user key in the path, the `userKey` query, a Bearer header or a cookie; a
+/// device id, a chat token, a provider's code, the game-server credential) is ever logged;
+/// and the metrics address answers `/metrics`.
+pub fn json_logs_carry_request_ids_and_no_secrets(binary: &str) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    let log_path = dir.path().join("stderr.log");
+    let log = std::fs::File::create(&log_path).expect("a log file");
+    let server_token = "game-server-credential-5f2a9c71";
+    let child = Command::new(binary)
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--metrics-listen",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "--database-url",
+            &url,
+            "--game-server-token",
+            server_token,
+        ])
+        // Debug lines too: every line must be free of secrets, not only the default ones.
+        .env("RUST_LOG", "debug")
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .expect("the binary starts");
+    let mut running = Running(child);
+    let announced = announced_lines(&mut running.0, 2);
+    let (address, metrics) = (announced[0].as_str(), announced[1].as_str());
+
+    let device = "android-6f0c2d9e-81b4-4a57-9e0d-3c1b7a2f5e48";
+    let signed_in = send(
+        address,
+        "POST",
+        &format!("/api/validate/device/{device}"),
+        &[],
+    );
+    assert_eq!(signed_in.status, 200, "{}", signed_in.body);
+    let body: serde_json::Value = serde_json::from_str(&signed_in.body).expect("JSON");
+    let key = body["user"]["key"].as_str().expect("a key").to_owned();
+    let chat_token = "chat-token-0d8e1f2a3b4c";
+    let idp_code = "idp-code-9a8b7c6d5e4f";
+    let wrong_token = "not-the-game-server-credential-77";
+    let bearer = format!("Bearer {key}");
+    let cookie = format!("userKey={key}");
+    let server_bearer = format!("Bearer {server_token}");
+    let wrong_bearer = format!("Bearer {wrong_token}");
+    let requests: Vec<(&str, String, Headers)> = vec![
+        ("GET", format!("/api/user/{key}"), vec![]),
+        ("GET", format!("/user/{key}"), vec![]),
+        ("GET", format!("/api/user/{key}/no-such-thing"), vec![]),
+        (
+            "GET",
+            format!("/api/config?platform=web&userKey={key}"),
+            vec![],
+        ),
+        (
+            "GET",
+            "/api/config?platform=web".to_owned(),
+            vec![("Authorization", &bearer)],
+        ),
+        (
+            "GET",
+            "/api/config?platform=web".to_owned(),
+            vec![("Cookie", &cookie)],
+        ),
+        ("POST", format!("/api/validate/chat/{chat_token}"), vec![]),
+        ("POST", format!("/api/validate/idpone/{idp_code}"), vec![]),
+        // Paths that match no route are redacted like those that do.
+        ("POST", format!("/api//validate/device//{device}"), vec![]),
+        (
+            "POST",
+            format!("/api/validate/chat/{chat_token}/more"),
+            vec![],
+        ),
+        (
+            "POST",
+            "/internal/matches".to_owned(),
+            vec![("Authorization", &server_bearer)],
+        ),
+        (
+            "POST",
+            "/internal/matches".to_owned(),
+            vec![("Authorization", &wrong_bearer)],
+        ),
+    ];
+    let mut request_ids = vec![
+        signed_in
+            .header("x-request-id")
+            .expect("a request id")
+            .to_owned(),
+    ];
+    for (method, path, headers) in &requests {
+        let answer = send(address, method, path, headers);
+        // 501 answers the sign-ins that need an auth file; nothing fails.
+        assert!(
+            answer.status < 500 || answer.status == 501,
+            "{method} {path}: {}",
+            answer.body
+        );
+        let request_id = answer.header("x-request-id").expect("a request id");
+        request_ids.push(request_id.to_owned());
+    }
+
+    let scrape = send(metrics, "GET", "/metrics", &[]);
+    assert_eq!(scrape.status, 200);
+    assert!(
+        scrape.body.contains("safezone_http_requests_total{"),
+        "{}",
+        scrape.body
+    );
+    assert!(!scrape.body.contains(&key));
+    assert_eq!(send(metrics, "GET", "/other", &[]).status, 404);
+
+    let status = stop_with_sigterm(&mut running);
+    assert!(status.success(), "{status}");
+    let logs = std::fs::read_to_string(&log_path).expect("the logs");
+    for secret in [
+        key.as_str(),
+        device,
+        chat_token,
+        idp_code,
+        server_token,
+        wrong_token,
+    ] {
+        assert!(!logs.contains(secret), "{secret} was logged:\n{logs}");
+    }
+    let lines: Vec<serde_json::Value> = logs
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|error| panic!("not JSON ({error}): {line}"));
+            assert!(value.is_object(), "not an object: {line}");
+            value
+        })
+        .collect();
+    let request_id_of = |line: &serde_json::Value| -> Option<String> {
+        line["spans"]
+            .as_array()?
+            .iter()
+            .find(|span| span["name"] == "request")
+            .map(|span| span["request_id"].as_str().unwrap_or_default().to_owned())
+    };
+    for line in &lines {
+        if let Some(request_id) = request_id_of(line) {
+            assert!(
+                !request_id.is_empty(),
+                "a request line without its id: {line}"
+            );
+        }
+    }
+    for request_id in &request_ids {
+        let carried = lines
+            .iter()
+            .filter(|line| request_id_of(line).as_deref() == Some(request_id.as_str()))
+            .count();
+        assert!(carried >= 1, "no line of request {request_id}:\n{logs}");
+    }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
 use safezone_core::cli::RunningServer;
+use safezone_core::metrics::Metrics;
 use safezone_core::{
     Safezone, SafezoneService, ServerToken, Settings, clock::ManualClock, store::Store,
 };
@@ -68,6 +69,8 @@ pub struct TestApp {
     pub database: Database,
     /// The store the service uses, for checks behind the API.
     pub store: Arc<dyn Store>,
+    /// The service's metrics, for a test to serve on an operator listener.
+    pub metrics: Arc<Metrics>,
 }
 
 /// Runs one behaviour test on a fresh database and server, then stops the server and drops
@@ -77,13 +80,38 @@ where
     F: FnOnce(TestApp) -> Fut,
     Fut: Future<Output = ()>,
 {
+    run_with_settings(server, database, test_settings(), test).await;
+}
+
+/// The settings of every test server: [`Settings::default`] (no rate limits) with the
+/// game-server credential [`GAME_SERVER_TOKEN`].
+pub fn test_settings() -> Settings {
+    Settings {
+        game_server_token: Some(
+            ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
+        ),
+        ..Settings::default()
+    }
+}
+
+/// Runs one behaviour test like [`run`], on a server with these `settings` (start from
+/// [`test_settings`]).
+pub async fn run_with_settings<F, Fut>(
+    server: Server,
+    database: Database,
+    settings: Settings,
+    test: F,
+) where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
     let directory = tempfile::tempdir().expect("temporary directory");
     let url = match database {
         Database::Sqlite => test_support::fresh_sqlite_url(directory.path()),
         Database::Postgres => test_support::fresh_postgres_url().await,
     };
     let clock = ManualClock::new(time::OffsetDateTime::now_utc());
-    let (running, app) = start_app(server, database, &url, clock).await;
+    let (running, app) = start_app(server, database, &url, clock, settings).await;
     test(app).await;
     running.stop().await;
     if database == Database::Postgres {
@@ -178,24 +206,20 @@ impl Standalone {
 }
 
 /// Starts `server`'s adapter on a free port over its own store on the database at `url`, with
-/// the game-server credential and `clock`; answers the running server and the app to test.
+/// `settings` and `clock`; answers the running server and the app to test.
 async fn start_app(
     server: Server,
     database: Database,
     url: &str,
     clock: ManualClock,
+    settings: Settings,
 ) -> (RunningServer, TestApp) {
     let store = safezone_storage::open(url).await.expect("store opens");
-    let settings = Settings {
-        game_server_token: Some(
-            ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
-        ),
-        ..Settings::default()
-    };
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
         .settings(settings)
         .service();
+    let metrics = service.metrics();
     let running = server
         .start(any_port(), service)
         .await
@@ -212,6 +236,7 @@ async fn start_app(
         server,
         database,
         store,
+        metrics,
     };
     (running, app)
 }
@@ -239,8 +264,14 @@ impl Nodes {
     /// Starts one more node, `server`'s adapter over its own store on the shared database and
     /// the shared clock; it is stopped when the test ends.
     pub async fn start(&self, server: Server) -> TestApp {
-        let (running, app) =
-            start_app(server, Database::Postgres, &self.url, self.clock.clone()).await;
+        let (running, app) = start_app(
+            server,
+            Database::Postgres,
+            &self.url,
+            self.clock.clone(),
+            test_settings(),
+        )
+        .await;
         self.running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

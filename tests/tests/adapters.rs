@@ -1,32 +1,42 @@
 //! The two server adapters over real HTTP, beyond what the behaviour suite shows: a body
 //! streamed without `Content-Length`, HEAD's `Content-Length`, the raw query, a method rocket
-//! does not know, and starting and stopping a server.
+//! does not know, starting and stopping a server, and the limits on connections (warp applies
+//! them; rocket 0.5 cannot).
 //!
 //! Each check is written once as `async fn(TestApp)` and run by [`each_server!`] on the warp
 //! and on the rocket adapter, on SQLite: the database plays no part in them.
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::num::NonZeroUsize;
+use std::time::Duration;
 
 use reqwest::Method;
-use safezone_tests::{Server, Standalone, TestApp, any_port};
+use safezone_core::{ConnectionLimits, Settings};
+use safezone_tests::{Server, Standalone, TestApp, any_port, test_settings};
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
-/// server, both on SQLite.
+/// server, both on SQLite, with the settings of [`test_settings`] or those of the function
+/// named by `settings = ...;`.
 macro_rules! each_server {
     ($($check:ident),* $(,)?) => {
+        each_server!(settings = test_settings; $($check),*);
+    };
+    (settings = $settings:ident; $($check:ident),* $(,)?) => {
         $(
             mod $check {
-                use safezone_tests::{Database, Server, run};
+                use safezone_tests::{Database, Server, run_with_settings};
 
                 #[tokio::test]
                 async fn warp() {
-                    run(Server::Warp, Database::Sqlite, super::$check).await;
+                    run_with_settings(Server::Warp, Database::Sqlite, super::$settings(), super::$check)
+                        .await;
                 }
 
                 #[tokio::test]
                 async fn rocket() {
-                    run(Server::Rocket, Database::Sqlite, super::$check).await;
+                    run_with_settings(Server::Rocket, Database::Sqlite, super::$settings(), super::$check)
+                        .await;
                 }
             }
         )*
@@ -41,6 +51,42 @@ each_server!(
     stop_ends_the_server_and_frees_the_port,
     a_taken_address_is_an_error_from_start,
 );
+
+each_server!(
+    settings = two_connections_at_most;
+    at_the_connection_cap_the_next_waits_until_one_closes,
+);
+
+each_server!(
+    settings = one_second_for_a_request_head;
+    a_stalled_request_head_is_cut_after_the_timeout,
+);
+
+/// The longest a check waits for something that should happen (never reached when it does).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A cap of two open connections, and a header-read timeout long enough that only the
+/// client closes its idle connections during the check.
+fn two_connections_at_most() -> Settings {
+    Settings {
+        connection_limits: ConnectionLimits {
+            max_connections: NonZeroUsize::new(2),
+            header_read_timeout: PATIENCE * 2,
+        },
+        ..test_settings()
+    }
+}
+
+/// One second to send a request's head.
+fn one_second_for_a_request_head() -> Settings {
+    Settings {
+        connection_limits: ConnectionLimits {
+            header_read_timeout: Duration::from_secs(1),
+            ..ConnectionLimits::default()
+        },
+        ..test_settings()
+    }
+}
 
 async fn a_chunked_body_streams_to_the_core_and_its_limit(app: TestApp) {
     let accepted = post_chunked(
@@ -116,6 +162,116 @@ async fn a_taken_address_is_an_error_from_start(app: TestApp) {
         refused.err().map(|error| error.kind()),
         Some(std::io::ErrorKind::AddrInUse)
     );
+}
+
+/// Warp accepts no third connection while two are open: the third waits in the kernel's
+/// backlog, unanswered, until one of the two closes, and is then answered. Rocket 0.5 applies
+/// no cap: it answers the third at once.
+async fn at_the_connection_cap_the_next_waits_until_one_closes(app: TestApp) {
+    let (address, server) = (app.address, app.server);
+    blocking(move || {
+        let first = answered_connection(address);
+        let _second = answered_connection(address);
+        let mut third = TcpStream::connect(address).expect("the kernel's backlog takes it");
+        send_get(&mut third, address);
+        let ok = Heard::Line("HTTP/1.1 200 OK".to_owned());
+        if server == Server::Warp {
+            assert_eq!(hear(&mut third, Duration::from_secs(1)), Heard::Nothing);
+            drop(first);
+        }
+        assert_eq!(hear(&mut third, PATIENCE), ok);
+    })
+    .await;
+}
+
+/// Warp closes a connection that sent half a request line and stalls once the header-read
+/// timeout (1 s here) is over, and serves other clients meanwhile. Rocket 0.5 has no such
+/// timeout: the stalled connection stays open.
+async fn a_stalled_request_head_is_cut_after_the_timeout(app: TestApp) {
+    let (address, server) = (app.address, app.server);
+    let stalled = blocking(move || {
+        let mut stalled = TcpStream::connect(address).expect("a connection");
+        stalled
+            .write_all(b"GET /api HT")
+            .expect("half a request line");
+        stalled
+    })
+    .await;
+    app.get("/api").await.success();
+    let stalled = blocking(move || {
+        let mut stalled = stalled;
+        match server {
+            // Well within hyper's own default (30 s), so that the setting shows.
+            Server::Warp => assert_eq!(hear(&mut stalled, Duration::from_secs(10)), Heard::Closed),
+            Server::Rocket => {
+                assert_eq!(hear(&mut stalled, Duration::from_secs(3)), Heard::Nothing);
+            }
+        }
+        stalled
+    })
+    .await;
+    app.get("/api").await.success();
+    drop(stalled);
+}
+
+/// What a client heard on a connection within some time.
+#[derive(Debug, PartialEq, Eq)]
+enum Heard {
+    /// Nothing, and the connection is still open.
+    Nothing,
+    /// The server closed the connection without a word.
+    Closed,
+    /// The first line of an answer.
+    Line(String),
+}
+
+/// Reads from `stream` until the end of a first line, its closing, or `wait` without a byte.
+fn hear(stream: &mut TcpStream, wait: Duration) -> Heard {
+    stream.set_read_timeout(Some(wait)).expect("a read timeout");
+    let mut heard = Vec::new();
+    let mut buffer = [0; 1024];
+    while !heard.windows(2).any(|pair| pair == b"\r\n") {
+        match stream.read(&mut buffer) {
+            Ok(0) if heard.is_empty() => return Heard::Closed,
+            Ok(0) => break,
+            Ok(read) => heard.extend_from_slice(&buffer[..read]),
+            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return Heard::Nothing;
+            }
+            Err(error) if error.kind() == ErrorKind::ConnectionReset => return Heard::Closed,
+            Err(error) => panic!("reading the answer: {error}"),
+        }
+    }
+    let text = String::from_utf8_lossy(&heard);
+    Heard::Line(text.lines().next().unwrap_or_default().to_owned())
+}
+
+/// Sends `GET /api` on `stream`, keeping the connection open.
+fn send_get(stream: &mut TcpStream, address: SocketAddr) {
+    let request = format!("GET /api HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .expect("the request is sent");
+}
+
+/// A connection that had a `GET /api` answered, so surely accepted, and is now idle and open.
+fn answered_connection(address: SocketAddr) -> TcpStream {
+    let mut stream = TcpStream::connect(address).expect("a connection");
+    send_get(&mut stream, address);
+    assert_eq!(
+        hear(&mut stream, PATIENCE),
+        Heard::Line("HTTP/1.1 200 OK".to_owned())
+    );
+    stream
+}
+
+/// Runs blocking socket work off the runtime's thread, so that the server keeps serving;
+/// a panic in it is the check's.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(value) => value,
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
 }
 
 /// The status line answering a POST of `body` sent chunked (no `Content-Length`), over plain TCP.

@@ -2,17 +2,21 @@
 
 use http::{StatusCode, header};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::session::{self, Session};
 use super::user_view::ApiUser;
 use crate::App;
 use crate::domain::UserKey;
 use crate::http::{ApiError, Incoming, Reply, cookies, pages};
+use crate::openapi::{Done, ErrorBody, Success, UserKeyPath};
 
-#[derive(Serialize)]
+/// `{user, rewards, is_banned}` (`rewards`, always empty, only on `/api/user/{userKey}`).
+#[derive(Serialize, ToSchema)]
 struct UserAnswer<'a> {
     user: ApiUser<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>, max_items = 0)]
     rewards: Option<[(); 0]>,
     is_banned: bool,
 }
@@ -35,24 +39,73 @@ async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result
 }
 
 /// `GET /api/user/{userKey}`: `{status, user, rewards, is_banned}`.
+#[utoipa::path(
+    get,
+    path = "/api/user/{userKey}",
+    tag = "account",
+    operation_id = "getUser",
+    description = "The caller's account.",
+    params(UserKeyPath),
+    responses(
+        (status = 200, description = "The account", body = Success<UserAnswer>),
+    )
+)]
 pub(super) async fn get_user(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     user_answer(&app, &session, true).await
 }
 
 /// `GET`/`HEAD /user/{userKey}`: the legacy key check, 200 with the account or 401.
+#[utoipa::path(
+    get,
+    path = "/user/{userKey}",
+    tag = "account",
+    operation_id = "checkKey",
+    description = "The legacy key check: the account when the key is valid.",
+    params(UserKeyPath),
+    responses(
+        (status = 200, description = "The key is valid", body = Success<UserAnswer>),
+    )
+)]
 pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     user_answer(&app, &session, false).await
 }
 
 /// `POST /api/user/{userKey}/clear-sessions`: revokes every key of the account.
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/clear-sessions",
+    tag = "account",
+    operation_id = "clearSessions",
+    description = "Revokes every key of the account, this one included.",
+    params(UserKeyPath),
+    responses(
+        (status = 200, description = "Every key is revoked", body = Done),
+    )
+)]
 pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     app.store.revoke_all_keys(session.account.id).await?;
     Ok(Reply::done())
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/delete-account",
+    tag = "account",
+    operation_id = "deleteAccount",
+    description = "Deletes the account and everything personal in it, confirmed by a second valid key of the same account.",
+    params(
+        UserKeyPath,
+        ("confirmationKey" = String, Query, description = "Another valid key of the same account", pattern = "^[0-9a-f]{48}$"),
+    ),
+    responses(
+        (status = 200, description = "The account is deleted", body = Done),
+        (status = 400, description = "`confirmationKey` is missing (`missing_parameter`), not a key or the path's key (`invalid_parameter`)", body = ErrorBody),
+        (status = 403, description = "`confirmationKey` is not another valid key of this account (`confirmation_failed`), or a key sent besides the path's opens another account (`key_mismatch`)", body = ErrorBody),
+    )
+)]
 /// `POST /api/user/{userKey}/delete-account?confirmationKey=`: with a second valid key of the
 /// same account, deletes the account and everything personal in it.
 pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
@@ -84,6 +137,18 @@ pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply
     Ok(Reply::done())
 }
 
+#[utoipa::path(
+    get,
+    path = "/user/logout",
+    tag = "sign-in",
+    operation_id = "logout",
+    description = "Revokes the key in the `userKey` cookie, if any, and expires the key and login-state cookies.",
+    security((), ("userKeyCookie" = [])),
+    responses(
+        (status = 200, description = "Signed out", content_type = "text/html", body = String,
+            headers(("Set-Cookie" = String, description = "Expires the `userKey` and login-state cookies"))),
+    )
+)]
 /// `GET /user/logout`: revokes the key in the `userKey` cookie, if any, and answers a page
 /// whose headers expire the key cookie and the login-state cookie.
 pub(super) async fn logout(app: App, incoming: Incoming) -> Result<Reply, ApiError> {

@@ -6,10 +6,38 @@ use crate::App;
 use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};
 use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::openapi::{
+    ErrorBody, IdempotencyKey, InsufficientFunds, InvalidParameterOrKey, PathKeyShopForbidden,
+    Success, UserKeyPath,
+};
+use change::ChangeAnswer;
 
 /// The parameters that name what to buy; exactly one must be present.
 const WHAT: [&str; 3] = ["itemId", "packId", "timedDealId"];
 
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/buy",
+    tag = "shop",
+    operation_id = "buy",
+    description = "Buys an item, packs or a timed deal with coins or gems: exactly one of `itemId`, `packId`, `timedDealId`.",
+    params(
+        UserKeyPath,
+        ("itemId" = Option<i64>, Query, description = "The item to buy", minimum = 1),
+        ("packId" = Option<i64>, Query, description = "The pack to buy", minimum = 1),
+        ("timedDealId" = Option<i64>, Query, description = "The timed deal to buy", minimum = 1),
+        ("quantity" = i64, Query, description = "How many: 1 for an item or a deal", minimum = 1, maximum = 100),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the account as it is now", body = Success<ChangeAnswer>),
+        (status = 400, response = InvalidParameterOrKey),
+        (status = 403, response = PathKeyShopForbidden),
+        (status = 402, response = InsufficientFunds),
+        (status = 404, description = "The shop has no such item, pack or deal (`not_in_catalog`)", body = ErrorBody),
+        (status = 409, description = "The account's state refuses it (`already_owned`, `pack_limit`, `balance_limit`, `idempotency_key_reused`, `progress_changed`, ...)", body = ErrorBody),
+    )
+)]
 /// `POST /api/user/{userKey}/buy?quantity=&itemId=|packId=|timedDealId=`: `{status, user,
 /// rewards}`.
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {

@@ -3,6 +3,7 @@
 
 use http::HeaderMap;
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::reward_view::RewardView;
 use super::session::Session;
@@ -11,6 +12,7 @@ use crate::App;
 use crate::content::Catalog;
 use crate::domain::format_plain_datetime;
 use crate::http::{ApiError, Reply};
+use crate::metrics::Counted;
 use crate::store::{Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
 
 /// The request header that makes a currency-moving POST idempotent.
@@ -41,7 +43,8 @@ pub(super) async fn apply(
     steps: Vec<Step>,
 ) -> Result<Outcome, ApiError> {
     let change = change(app, headers, session, reason, reference, steps)?;
-    outcome(app, app.store.apply(change).await?)
+    let counted = Counted::of(&change);
+    outcome(app, app.store.apply(change).await?, counted)
 }
 
 /// How many times a change planned from an account's progress is planned again when another
@@ -82,6 +85,7 @@ where
             .ok_or(ApiError::InvalidUserKey)?;
         let steps = plan(&progress)?;
         let change = change(app, headers, session, reason, reference.clone(), steps)?;
+        let counted = Counted::of(&change);
         match app.store.apply(change).await? {
             Applied::Refused(Refusal::Stale) => {
                 tracing::debug!(
@@ -91,7 +95,7 @@ where
                 );
                 before_planning_again(attempt).await;
             }
-            applied => return outcome(app, applied),
+            applied => return outcome(app, applied, counted),
         }
     }
     Err(refused(&app.content.catalog, Refusal::Stale))
@@ -120,13 +124,16 @@ fn change(
     })
 }
 
-/// What the store's answer means for the caller.
-fn outcome(app: &App, applied: Applied) -> Result<Outcome, ApiError> {
+/// What the store's answer means for the caller; an applied change is `counted`.
+fn outcome(app: &App, applied: Applied, counted: Counted) -> Result<Outcome, ApiError> {
     match applied {
-        Applied::Done(granted) => Ok(Outcome {
-            granted,
-            replayed: false,
-        }),
+        Applied::Done(granted) => {
+            app.metrics.business.change_applied(counted, &granted);
+            Ok(Outcome {
+                granted,
+                replayed: false,
+            })
+        }
         Applied::Replayed(granted) => Ok(Outcome {
             granted,
             replayed: true,
@@ -257,12 +264,15 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
 }
 
 /// `{status, user, rewards}`: the caller's account as it is now, with what the change granted.
-#[derive(Serialize)]
-struct ChangeAnswer<'a, T: Serialize> {
+#[derive(Serialize, ToSchema)]
+pub(super) struct ChangeAnswer<'a, T: Serialize = ()> {
     user: ApiUser<'a>,
+    /// What the change granted (not on renames).
     #[serde(skip_serializing_if = "Option::is_none")]
     rewards: Option<Vec<RewardView<'a>>>,
+    /// The endpoint's own fields (a claim's status after it), inline.
     #[serde(flatten)]
+    #[schema(inline)]
     extra: T,
 }
 

@@ -1,13 +1,28 @@
 //! `POST /api/validate/chat/{authToken}`: sign-in with a chat-platform bearer token.
 
-use super::sign_in::{self, Identity};
+use super::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::auth::{ProviderError, current_user_json, is_truthy, read_user};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, Success};
 
 /// The provider name of chat-platform accounts.
 const CHAT_PROVIDER: &str = "chat";
 
+#[utoipa::path(
+    post,
+    path = "/api/validate/chat/{authToken}",
+    tag = "sign-in",
+    operation_id = "signInChat",
+    description = "Sign-in with a chat-platform bearer token: creates the chat user's account on first use; answers the account with a fresh key.",
+    params(("authToken" = String, Path, description = "The chat platform's bearer token")),
+    responses(
+        (status = 200, description = "Signed in", body = Success<SignInAnswer>),
+        (status = 401, description = "The chat platform refused the token (`invalid_chat_token`)", body = ErrorBody),
+        (status = 501, description = "No chat platform is configured (`not_configured`)", body = ErrorBody),
+        (status = 502, description = "The chat platform cannot be reached (`chat_unavailable`)", body = ErrorBody),
+    )
+)]
 /// Checks the token against the chat platform's current-user address, finds or creates the
 /// account of that chat user, records whether it has a premium subscription (the `premium`
 /// reward needs one), and answers `{status, user, firstLogin}`. A refused token is 401

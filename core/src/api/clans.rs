@@ -8,12 +8,16 @@
 //! leaving dissolves the clan, and the leader leaving hands it to the longest-standing member.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::community::{banned, path_id};
 use super::session::{self, Session};
 use super::user_view::ApiUser;
 use crate::App;
 use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::openapi::{
+    Done, ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success, UserKeyRequired,
+};
 use crate::store::{AccountId, Clan, ClanId, ClanLeft, ClanRefusal, NewClan};
 
 /// The most members a new clan may have.
@@ -32,8 +36,8 @@ const PRIVACY: &str = "invite_only";
 /// A clan as the wire contract shapes it: `{id, creator_id, tag, name, description, privacy,
 /// region, total_members, max_members, members: [{id, friend_code, name, avatar, status}],
 /// messages: []}`.
-#[derive(Serialize)]
-pub(super) struct ClanView<'a> {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ClanView<'a> {
     id: i64,
     creator_id: i64,
     tag: &'a str,
@@ -44,11 +48,12 @@ pub(super) struct ClanView<'a> {
     total_members: usize,
     max_members: i64,
     members: Vec<MemberView<'a>>,
+    #[schema(value_type = Vec<Object>, max_items = 0)]
     messages: [(); 0],
 }
 
 /// A member: the public fields of the account.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct MemberView<'a> {
     id: i64,
     friend_code: String,
@@ -86,22 +91,41 @@ impl<'a> ClanView<'a> {
     }
 }
 
-#[derive(Serialize)]
+/// `{status, clans}`.
+#[derive(Serialize, ToSchema)]
 struct ClansAnswer<'a> {
+    /// With a key, the caller's clan (first) and the clans that invited it; without one, the
+    /// largest clans.
     clans: Vec<ClanView<'a>>,
 }
 
 /// `{status, clan, user}` (create, join) or `{status, user}` (leave).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct MembershipAnswer<'a> {
+    /// The clan the caller is a member of now (left out after leaving).
     #[serde(skip_serializing_if = "Option::is_none")]
     clan: Option<ClanView<'a>>,
+    /// The caller's account.
     user: ApiUser<'a>,
 }
 
 /// `GET /api/clan/available` (key optional): with a key, the caller's clan (first) and the
 /// clans that invited the caller, which it may join; without one, the largest clans (at most
 /// 100), most members first.
+#[utoipa::path(
+    get,
+    path = "/api/clan/available",
+    tag = "clans",
+    operation_id = "availableClans",
+    description = "With a key, the caller's clan (first) and the clans that invited the \
+        caller, which it may join; without one, the largest clans (at most 100), most members \
+        first.",
+    responses(
+        (status = 200, description = "The clans", body = Success<ClansAnswer>),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
     let account = session.map(|session| session.account.id);
@@ -113,6 +137,33 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
 
 /// `POST /api/clan/create?tag=&name=&description=` (key required): creates a clan with the
 /// caller as its first member; `{status, clan, user}`.
+#[utoipa::path(
+    post,
+    path = "/api/clan/create",
+    tag = "clans",
+    operation_id = "createClan",
+    description = "Creates a clan with the caller as its first member.",
+    params(
+        ("tag" = String, Query, pattern = "^[A-Za-z]{3}$",
+            description = "Exactly three letters, unique regardless of letter case"),
+        ("name" = String, Query, min_length = 3, max_length = 32,
+            pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
+            description = "3 to 32 characters, not blank, no control characters"),
+        ("description" = Option<String>, Query, max_length = 200,
+            pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
+            description = "At most 200 characters, no control characters; empty counts as none"),
+    ),
+    responses(
+        (status = 200, description = "The new clan and the caller's account", body = Success<MembershipAnswer>),
+        (status = 400, description = "A missing or invalid `tag`, `name` or `description` \
+            (`missing_parameter`, `invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The account is banned from clans (`account_banned`), or \
+            keys of two accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 409, description = "The tag is taken (`clan_tag_taken`), or the caller is in \
+            a clan already (`already_in_clan`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let query = &incoming.query;
@@ -137,6 +188,30 @@ pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiErr
 
 /// `POST /api/clan/{clanId}/invite?userId=` (key required): a member invites another account
 /// (by its id) to the clan; `{status}`.
+#[utoipa::path(
+    post,
+    path = "/api/clan/{clanId}/invite",
+    tag = "clans",
+    operation_id = "inviteToClan",
+    description = "A member invites another account (by its id) to the clan.",
+    params(
+        ("clanId" = i64, Path, minimum = 1, description = "The clan"),
+        ("userId" = i64, Query, minimum = 1, description = "The account invited (not the caller)"),
+    ),
+    responses(
+        (status = 200, description = "The invitation was recorded", body = Done),
+        (status = 400, description = "A missing or invalid `clanId` or `userId`, or `userId` \
+            names the caller (`missing_parameter`, `invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The caller is banned from clans (`account_banned`) or \
+            not a member of the clan (`not_a_member`), or keys of two accounts \
+            (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such clan (`unknown_clan`) or account \
+            (`unknown_user`)", body = ErrorBody),
+        (status = 409, description = "The account is invited already (`already_invited`) or a \
+            member already (`already_member`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let clan = ClanId(path_id(&incoming, "clanId")?);
@@ -156,6 +231,24 @@ pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiErr
 
 /// `POST /api/clan/{clanId}/join` (key required): joins a clan that invited the caller;
 /// `{status, clan, user}`.
+#[utoipa::path(
+    post,
+    path = "/api/clan/{clanId}/join",
+    tag = "clans",
+    operation_id = "joinClan",
+    description = "Joins a clan that invited the caller.",
+    params(("clanId" = i64, Path, minimum = 1, description = "The clan")),
+    responses(
+        (status = 200, description = "The clan and the caller's account", body = Success<MembershipAnswer>),
+        (status = 400, description = "An invalid `clanId` (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The caller is banned from clans (`account_banned`) or \
+            not invited (`not_invited`), or keys of two accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such clan (`unknown_clan`)", body = ErrorBody),
+        (status = 409, description = "The caller is in a clan already (`already_in_clan`), or \
+            the clan is full (`clan_full`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let clan = ClanId(path_id(&incoming, "clanId")?);
@@ -169,6 +262,24 @@ pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError
 
 /// `POST /api/clan/{clanId}/leave` (key required): leaves the clan (dissolving it when the
 /// caller was the last member); `{status, user}`.
+#[utoipa::path(
+    post,
+    path = "/api/clan/{clanId}/leave",
+    tag = "clans",
+    operation_id = "leaveClan",
+    description = "Leaves the clan, dissolving it when the caller was its last member and \
+        handing it to the longest-standing member when the caller led it.",
+    params(("clanId" = i64, Path, minimum = 1, description = "The clan")),
+    responses(
+        (status = 200, description = "The caller's account (no `clan`)", body = Success<MembershipAnswer>),
+        (status = 400, description = "An invalid `clanId` (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The caller is banned from clans (`account_banned`) or \
+            not a member of the clan (`not_a_member`), or keys of two accounts \
+            (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such clan (`unknown_clan`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn leave(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let clan = ClanId(path_id(&incoming, "clanId")?);
@@ -322,5 +433,30 @@ fn refused(refusal: ClanRefusal, context: Context<'_>) -> ApiError {
             "clan_full",
             format!("{clan} has as many members as it may have"),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_limits_are_the_checked_ones() {
+        let document =
+            serde_json::to_value(crate::openapi::document()).expect("the document serializes");
+        let parameters = document["paths"]["/api/clan/create"]["post"]["parameters"]
+            .as_array()
+            .expect("parameters")
+            .clone();
+        let schema_of = |name: &str| {
+            parameters
+                .iter()
+                .find(|parameter| parameter["name"] == name)
+                .map(|parameter| parameter["schema"].clone())
+                .expect("documented parameter")
+        };
+        assert_eq!(schema_of("name")["minLength"], NAME_MIN_CHARS);
+        assert_eq!(schema_of("name")["maxLength"], NAME_MAX_CHARS);
+        assert_eq!(schema_of("description")["maxLength"], DESCRIPTION_MAX_CHARS);
     }
 }

@@ -3,23 +3,28 @@
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
+use utoipa::ToSchema;
 
 use super::{params, session};
 use crate::App;
 use crate::content::{AbTest, Announcement, Extras, PatchNotes, SeasonPreview};
 use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
 
-#[derive(Serialize)]
+/// `{config, extras}`.
+#[derive(Serialize, ToSchema)]
 struct ConfigAnswer<'a> {
     config: ConfigView<'a>,
     extras: ExtrasView<'a>,
 }
 
-#[derive(Serialize)]
+/// The client configuration.
+#[derive(Serialize, ToSchema)]
 struct ConfigView<'a> {
     maintenance: bool,
+    /// Whether this client's platform and versions must update first.
     update_required: bool,
     disable_udp: bool,
     version: &'a str,
@@ -28,7 +33,8 @@ struct ConfigView<'a> {
     regions: &'a [String],
 }
 
-#[derive(Serialize, Default)]
+/// The extras (none when `isPolledUpdate=true`).
+#[derive(Serialize, Default, ToSchema)]
 struct ExtrasView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     announcement: Option<&'a Announcement>,
@@ -41,12 +47,15 @@ struct ExtrasView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     season_preview: Option<SeasonPreviewView>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Value>)]
     giveaway: Option<&'a serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Value>)]
     changelog: Option<&'a serde_json::Value>,
 }
 
-#[derive(Serialize)]
+/// A limited-time event that has not ended.
+#[derive(Serialize, ToSchema)]
 struct LimitedEventView<'a> {
     name: &'a str,
     #[serde(rename = "type")]
@@ -55,20 +64,45 @@ struct LimitedEventView<'a> {
     ends: ApiDate,
 }
 
-#[derive(Serialize)]
+/// The caller's group of the A/B test (signed-in callers only).
+#[derive(Serialize, ToSchema)]
 struct AbTestView<'a> {
     id: &'a str,
     group: &'a str,
 }
 
-#[derive(Serialize)]
+/// A season preview whose timer runs.
+#[derive(Serialize, ToSchema)]
 struct SeasonPreviewView {
     season: u32,
+    /// Day 1 is the season's first day; 0 before it starts.
+    #[schema(minimum = 0)]
     current_day: i64,
+    /// `YYYY-MM-DD HH:MM:SS` in UTC.
+    #[schema(pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$")]
     timer_ends: String,
 }
 
 /// Answers `{status, config, extras}`.
+#[utoipa::path(
+    get,
+    path = "/api/config",
+    tag = "config",
+    operation_id = "clientConfig",
+    description = "The client configuration and the extras.",
+    params(
+        ("platform" = Option<String>, Query, description = "The client's platform", pattern = "^(web|windows|android|ios)$"),
+        ("version" = Option<String>, Query, description = "The client's version", pattern = "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"),
+        ("version2" = Option<String>, Query, description = "The anti-cheat's version", pattern = "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"),
+        ("isPolledUpdate" = Option<bool>, Query, description = "`true` for the client's periodic poll: the extras are left out"),
+    ),
+    responses(
+        (status = 200, description = "The configuration", body = Success<ConfigAnswer>),
+        (status = 400, description = "A bad `platform`, `version`, `version2` or `isPolledUpdate` (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 ///
 /// `platform` (web, windows, android, ios), `version` and `version2` decide `update_required`;
 /// a bad value of any is a 400 naming it. `userKey` is optional: with a valid key the account's

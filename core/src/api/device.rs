@@ -3,15 +3,32 @@
 use sha2::{Digest, Sha256};
 
 use super::params;
-use super::sign_in::{self, Identity};
+use super::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::domain::DeviceId;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, Success};
 
 /// The provider name of device accounts.
 const DEVICE_PROVIDER: &str = "device";
 
 /// Creates the device's account on first use and signs in after; answers a fresh key.
+#[utoipa::path(
+    post,
+    path = "/api/validate/device/{deviceId}",
+    tag = "sign-in",
+    operation_id = "signInDevice",
+    description = "Device sign-in for the iOS and Android apps: creates the device's account on first use; answers the account with a fresh key.",
+    params(
+        ("deviceId" = String, Path, description = "The device's id, printable ASCII; `android-` or `ios-` prefixed unless `platform` is sent", min_length = 1, max_length = 128, pattern = "^[!-~]+$"),
+        ("platform" = Option<String>, Query, description = "The client's platform", pattern = "^(web|windows|android|ios)$"),
+    ),
+    responses(
+        (status = 200, description = "Signed in", body = Success<SignInAnswer>),
+        (status = 400, description = "A bad `deviceId` or `platform` (`invalid_parameter`)", body = ErrorBody),
+        (status = 403, description = "Device accounts are for the mobile apps only (`platform_not_allowed`)", body = ErrorBody),
+    )
+)]
 ///
 /// The platform is told by the `platform` parameter or, without it, by the device id's
 /// `{platform}-` prefix; it must be `android` or `ios` (403 `platform_not_allowed` otherwise,

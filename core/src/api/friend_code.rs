@@ -5,8 +5,32 @@ use crate::App;
 use crate::domain::FriendCode;
 use crate::economy::digit_candidates;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{
+    ErrorBody, IdempotencyKey, InsufficientFunds, InvalidParameterOrKey, PathKeyShopForbidden,
+    Success, UserKeyPath,
+};
 use crate::store::{Currency, Step};
+use change::ChangeAnswer;
 
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/friend-code/update",
+    tag = "account",
+    operation_id = "updateFriendCode",
+    description = "Renames the friend code for gems, keeping its digits where that code is free. Answers `{status, user}`.",
+    params(
+        UserKeyPath,
+        ("name" = String, Query, description = "The new name: ASCII letters and digits", min_length = 3, max_length = 16, pattern = "^[0-9A-Za-z]{3,16}$"),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the account as it is now", body = Success<ChangeAnswer>),
+        (status = 400, response = InvalidParameterOrKey),
+        (status = 403, response = PathKeyShopForbidden),
+        (status = 402, response = InsufficientFunds),
+        (status = 409, description = "The account's state refuses it (`same_name`, `name_taken`, `idempotency_key_reused`, `progress_changed`, ...)", body = ErrorBody),
+    )
+)]
 /// `POST /api/user/{userKey}/friend-code/update?name=`: renames the friend code, keeping its
 /// digits where that code is free and otherwise taking free ones, and charges the content
 /// file's gem price; `{status, user}`. A taken or invalid name charges nothing.

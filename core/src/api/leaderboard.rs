@@ -3,27 +3,36 @@
 
 use serde::Serialize;
 use serde_json::value::RawValue;
+use utoipa::ToSchema;
 
 use super::session;
 use crate::App;
-use crate::domain::GameMode;
+use crate::domain::{FriendCode, GameMode};
 use crate::http::{ApiError, Incoming, Query, Reply};
 use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
+use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
 
 /// `{status, players, user}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct BoardReply<'a> {
+    /// The board's first rows, best first.
+    #[schema(value_type = Vec<RowView>)]
     players: &'a RawValue,
+    /// The caller's own row; null without a key.
     user: Option<RowView<'a>>,
 }
 
 /// A row: `{rank, name, friend_code, rounds, wins, top10, winrate, kills, kills_per_round,
 /// time_alive}`; `rank` is null for a caller not ranked on this board.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct RowView<'a> {
+    /// The place on the board (from 1); null for a caller not ranked on it.
+    #[schema(minimum = 1)]
     rank: Option<u64>,
+    /// The name part of the friend code.
     name: &'a str,
+    #[schema(value_type = FriendCode)]
     friend_code: String,
     #[serde(flatten)]
     stats: StatsView,
@@ -31,14 +40,21 @@ struct RowView<'a> {
 
 /// `{rounds, wins, top10, winrate, kills, kills_per_round, time_alive}`: the counters of a
 /// player in one mode and window, ratios to four decimal places.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub(super) struct StatsView {
+    /// Matches played.
     rounds: u32,
+    /// First places.
     wins: u32,
+    /// Placements in the top ten.
     top10: u32,
+    /// Wins per round.
+    #[schema(minimum = 0, maximum = 1)]
     winrate: f64,
     kills: u32,
+    #[schema(minimum = 0)]
     kills_per_round: f64,
+    /// Seconds alive.
     time_alive: u64,
 }
 
@@ -70,6 +86,32 @@ impl<'a> RowView<'a> {
 
 /// `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
 /// `wins` by default): `{status, players, user}`.
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard/live",
+    tag = "leaderboards",
+    operation_id = "liveLeaderboard",
+    description = "A live board's first rows and, with a key, the caller's own row and rank. \
+        Also served at `/api/leaderboard`.",
+    params(
+        ("mode" = Option<GameMode>, Query, description = "The game mode (`solo` when left out)"),
+        ("time" = Option<TimeWindow>, Query, description = "The time window (`all` when left out)"),
+        ("category" = Option<Category>, Query,
+            description = "What the board ranks by (`wins` when left out)"),
+    ),
+    responses(
+        (status = 200, description = "The board", body = Success<BoardReply>),
+        (status = 400, description = "An unknown `mode`, `time` or `category` \
+            (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+        (status = 503, description = "This node is still loading its leaderboards \
+            (`leaderboards_loading`), the database does not answer (`database_unavailable`) or \
+            the request took too long (`timeout`)", body = ErrorBody,
+            headers(("Retry-After" = u32, description = "Seconds to wait before asking again \
+                (while loading)"))),
+    )
+)]
 pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let board = board_asked(&incoming.query)?;
     let caller = caller(&app, &incoming).await?;

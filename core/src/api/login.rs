@@ -15,6 +15,26 @@ use crate::http::{ApiError, Incoming, Reply, cookies, pages};
 /// The longest csrf value accepted.
 const CSRF_MAX: usize = 256;
 
+#[utoipa::path(
+    method(get, post),
+    path = "/user/login/{provider}",
+    tag = "sign-in",
+    operation_id = "login",
+    description = "Starts the browser login: redirects to the provider's authorization page and sets the signed login-state cookie. Failures are HTML pages.",
+    params(
+        ("provider" = String, Path, description = "A configured identity provider (`idpone`, `idptwo`, ...)"),
+        ("csrf" = String, Query, description = "The client's csrf value, handed back at the end", min_length = 1, max_length = 256, pattern = "^[!-~]+$"),
+        ("client" = Option<String>, Query, description = "`windows` for the desktop client, which receives the key on its loopback listener", pattern = "^(|web|windows)$"),
+    ),
+    responses(
+        (status = 302, description = "To the provider's authorization page", content_type = "text/html", body = String,
+            headers(("Location" = String, description = "The provider's authorization page"), ("Set-Cookie" = String, description = "The login-state cookie"))),
+        (status = 400, description = "A missing or bad `csrf` or `client`", body = crate::openapi::ErrorBody),
+        (status = 404, description = "The provider is not configured", content_type = "text/html", body = String),
+        (status = 401, description = "The provider refused", content_type = "text/html", body = String),
+        (status = 502, description = "The provider cannot be reached", content_type = "text/html", body = String),
+    )
+)]
 /// `GET`/`POST /user/login/{provider}?csrf=[&client=windows]`: 302 to the provider's
 /// authorization page, binding the csrf value, state, nonce and PKCE verifier to this browser in
 /// a signed cookie that lasts ten minutes.
@@ -77,6 +97,27 @@ struct LoginData<'a> {
     csrf: &'a str,
 }
 
+#[utoipa::path(
+    method(get, post),
+    path = "/user/validate/{provider}",
+    tag = "sign-in",
+    operation_id = "validateLogin",
+    description = "Ends the browser login: exchanges the provider's code and answers the page that hands the new key to the game client; it always expires the login-state cookie. Every failure is an HTML page without a key.",
+    params(
+        ("provider" = String, Path, description = "The provider the login started with"),
+        ("code" = Option<String>, Query, description = "The provider's authorization code"),
+        ("state" = Option<String>, Query, description = "The provider's state, which must be this login's"),
+        ("error" = Option<String>, Query, description = "The provider's error, if it refused"),
+    ),
+    responses(
+        (status = 200, description = "Signed in: the page posts `{event: onLoginSuccess, data: {status, user, csrf}}` to the client", content_type = "text/html", body = String),
+        (status = 400, description = "No or a bad login state, the provider's error, or no code", content_type = "text/html", body = String),
+        (status = 401, description = "The provider did not confirm the sign-in", content_type = "text/html", body = String),
+        (status = 404, description = "The provider is not configured", content_type = "text/html", body = String),
+        (status = 502, description = "The provider cannot be reached", content_type = "text/html", body = String),
+        (status = 503, description = "The account could not be signed in", content_type = "text/html", body = String),
+    )
+)]
 /// `GET`/`POST /user/validate/{provider}?code=&state=` (the first kind of provider also sends
 /// `scope`, `authuser`, `prompt`): the page that ends the login. It always expires the
 /// login-state cookie: one login, one use.

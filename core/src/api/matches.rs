@@ -9,6 +9,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::change::{PLANNING_ATTEMPTS, before_planning_again, refused};
 use super::reward_view::RewardView;
@@ -16,6 +17,7 @@ use super::session;
 use crate::App;
 use crate::content::Content;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, Success};
 use crate::progression::{
     MatchReport, MatchReportBody, PlayerRef, PlayerSummary, plan_player, progress_stats,
     stored_stats,
@@ -33,29 +35,62 @@ struct MatchSummary {
 }
 
 /// The answer: `{status, matchId, players: [summary + rewards], skipped: [{accountId, reason}]}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MatchAnswer<'a> {
+    /// The report's match id.
     match_id: &'a str,
+    /// What the match did for each player, in report order.
     players: Vec<PlayerAnswer<'a>>,
+    /// The players left out.
     skipped: Vec<SkippedPlayer>,
 }
 
-#[derive(Serialize)]
+/// One player's summary and the rewards the match granted.
+#[derive(Serialize, ToSchema)]
 struct PlayerAnswer<'a> {
     #[serde(flatten)]
+    #[schema(value_type = PlayerSummary)]
     summary: &'a PlayerSummary,
     rewards: Vec<RewardView<'a>>,
 }
 
-#[derive(Serialize)]
+/// A player the match left out: `reason` is `account_banned`.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SkippedPlayer {
     account_id: i64,
+    #[schema(pattern = "^account_banned$")]
     reason: &'static str,
 }
 
 /// `POST /internal/matches` (game-server credential required): records a finished match.
+#[utoipa::path(
+    post,
+    path = "/internal/matches",
+    tag = "matches",
+    operation_id = "reportMatch",
+    description = "A game server reports a finished match: the match, its statistics and every \
+        player's experience, levels, quests and reward tracks are recorded in one transaction. \
+        A repeated `matchId` changes nothing and answers the first report's result (with \
+        `Idempotent-Replayed: true`). Banned players are left out (`skipped`).",
+    request_body = MatchReportBody,
+    security(("gameServer" = [])),
+    responses(
+        (status = 200, description = "The match was recorded (or had been)", body = Success<MatchAnswer>,
+            headers(("Idempotent-Replayed" = String, description = "`true` when this answers a \
+                repeated `matchId` and nothing changed"))),
+        (status = 400, description = "The body is missing or not a valid report, or two lines \
+            are one account (`invalid_body`)", body = ErrorBody),
+        (status = 401, description = "No game-server credential, or another one \
+            (`missing_server_credential`, `invalid_server_credential`)", body = ErrorBody),
+        (status = 409, description = "A player's progress kept changing (`progress_changed`), or \
+            a grant went past a limit (`balance_limit`, `pack_limit`)", body = ErrorBody),
+        (status = 422, description = "A player names no existing account (`unknown_player`)", body = ErrorBody),
+        (status = 501, description = "No game-server credential is configured \
+            (`not_configured`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     authorize(&app, &incoming)?;
     let body: MatchReportBody = incoming.json_body().await?;
@@ -64,6 +99,7 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     if let Some(id) = body.match_id()
         && let Some(recorded) = app.store.recorded_match(&id).await?
     {
+        app.metrics.business.match_replayed();
         return answer(
             &app.content,
             &id,
@@ -86,9 +122,13 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         match app.store.report_match(&record, &changes).await? {
             MatchApplied::Done(granted) => {
                 app.leaderboards.changed_here();
+                app.metrics
+                    .business
+                    .match_recorded(record.players.len(), &granted);
                 return answer(&app.content, &report.id, &record.summary, &granted, false);
             }
             MatchApplied::Replayed { summary, granted } => {
+                app.metrics.business.match_replayed();
                 return answer(&app.content, &report.id, &summary, &granted, true);
             }
             MatchApplied::Refused {

@@ -1,44 +1,53 @@
 //! The endpoints, one module per area, and the routing table that names them all.
 
-mod account;
-mod buy;
+pub(crate) mod account;
+pub(crate) mod buy;
 mod change;
-mod chat;
-mod clans;
+pub(crate) mod chat;
+pub(crate) mod clans;
 mod community;
-mod config;
-mod deprecated;
-mod device;
-mod friend_code;
-mod health;
-mod leaderboard;
-mod login;
-mod matches;
-mod metrics;
-mod packs;
+pub(crate) mod config;
+pub(crate) mod deprecated;
+pub(crate) mod device;
+pub(crate) mod friend_code;
+pub(crate) mod health;
+pub(crate) mod leaderboard;
+pub(crate) mod login;
+pub(crate) mod matches;
+pub(crate) mod metrics;
+pub(crate) mod openapi;
+pub(crate) mod packs;
 mod params;
-mod polls;
-mod profile;
-mod quests;
-mod receipts;
+pub(crate) mod polls;
+pub(crate) mod profile;
+pub(crate) mod quests;
+pub(crate) mod receipts;
 mod reward_view;
-mod rewards;
+pub(crate) mod rewards;
 mod session;
-mod shop;
+pub(crate) mod shop;
 mod sign_in;
-mod tournaments;
-mod tracks;
+pub(crate) mod tournaments;
+pub(crate) mod tracks;
 mod user_view;
-mod whitelist;
+pub(crate) mod whitelist;
 
 use http::Method;
 
 use crate::http::{Router, Routes, handler};
 
+pub(crate) use session::only_key;
+
 /// Every route of the API.
 pub(crate) fn routes() -> Router {
+    table().build()
+}
+
+/// The routing table: every path pattern and method with its handler.
+pub(crate) fn table() -> Routes {
     Routes::default()
         .route(Method::GET, "/api", handler(health::check))
+        .route(Method::GET, "/api/openapi.json", handler(openapi::document))
         .route(Method::GET, "/api/metrics/update", handler(metrics::ignore))
         .route(
             Method::POST,
@@ -245,5 +254,4 @@ pub(crate) fn routes() -> Router {
             "/api/reward/tracks/mid-season/buy",
             handler(tracks::mid_season),
         )
-        .build()
 }

@@ -5,7 +5,30 @@ use crate::App;
 use crate::domain::PackId;
 use crate::economy::pack_opening_steps;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{
+    ErrorBody, IdempotencyKey, InvalidParameterOrKey, PathKeyShopForbidden, Success, UserKeyPath,
+};
+use change::ChangeAnswer;
 
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/pack/open",
+    tag = "shop",
+    operation_id = "openPack",
+    description = "Opens one unopened pack: its drop table is rolled on the server.",
+    params(
+        UserKeyPath,
+        ("packId" = i64, Query, description = "The pack to open", minimum = 1),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the account as it is now", body = Success<ChangeAnswer>),
+        (status = 400, response = InvalidParameterOrKey),
+        (status = 403, response = PathKeyShopForbidden),
+        (status = 404, description = "The shop has no such pack (`not_in_catalog`)", body = ErrorBody),
+        (status = 409, description = "The account's state refuses it (`already_owned`, `pack_limit`, `balance_limit`, `idempotency_key_reused`, `progress_changed`, ...)", body = ErrorBody),
+    )
+)]
 /// `POST /api/user/{userKey}/pack/open?packId=`: consumes one unopened pack, rolls its drop
 /// table here on the server and gives the items (an item already owned becomes the pack's
 /// duplicate coins); `{status, user, rewards}`.

@@ -4,33 +4,43 @@
 //! voted in is left out (a banned account, which may not vote, gets an empty list).
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::community::{banned, not_open_message, path_id};
 use super::session;
 use crate::App;
 use crate::domain::ApiDate;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{Done, ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::{NotOpen, Poll, PollId, PollOptionId, Vote, VoteRefusal};
 
 /// `{status, poll: [...]}`: the key is the singular `poll`, holding an array.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PollsAnswer<'a> {
+    /// The polls open now in which the caller may still vote, oldest first.
     poll: Vec<PollView<'a>>,
 }
 
 /// A poll: `{id, question, options: [{id, name, color_code}], ends}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PollView<'a> {
+    /// The poll's id (`pollId` of the vote).
+    #[schema(minimum = 1)]
     id: i64,
     question: &'a str,
     options: Vec<OptionView<'a>>,
+    /// When voting closes.
     ends: ApiDate,
 }
 
-#[derive(Serialize)]
+/// One answer of a poll.
+#[derive(Serialize, ToSchema)]
 struct OptionView<'a> {
+    /// The option's id (`optionId` of the vote).
+    #[schema(minimum = 1)]
     id: i64,
     name: &'a str,
+    /// The colour clients show it in.
     color_code: &'a str,
 }
 
@@ -55,6 +65,18 @@ impl<'a> PollView<'a> {
 
 /// `GET /api/poll/available` (key required): the polls open now in which the caller has not
 /// voted, oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/poll/available",
+    tag = "polls",
+    description = "The polls open now in which the caller may still vote, oldest first (empty \
+        for a banned account).",
+    responses(
+        (status = 200, description = "The polls", body = Success<PollsAnswer>),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let polls = if session.account.is_banned {
@@ -71,6 +93,27 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
 
 /// `POST /api/poll/vote/{pollId}?optionId=` (key required): records the caller's one vote in
 /// the poll; `{status}`.
+#[utoipa::path(
+    post,
+    path = "/api/poll/vote/{pollId}",
+    tag = "polls",
+    description = "Records the caller's one vote in a poll.",
+    params(
+        ("pollId" = i64, Path, minimum = 1, description = "The poll"),
+        ("optionId" = i64, Query, minimum = 1, description = "The option voted for"),
+    ),
+    responses(
+        (status = 200, description = "The vote was recorded", body = Done),
+        (status = 400, description = "A missing or invalid `pollId` or `optionId`", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The account is banned from voting (`account_banned`), or \
+            keys of two accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such poll (`unknown_poll`) or option \
+            (`unknown_option`)", body = ErrorBody),
+        (status = 409, description = "The poll is not open yet (`poll_not_open`), has closed \
+            (`poll_closed`), or the account already voted (`already_voted`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn vote(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let poll = PollId(path_id(&incoming, "pollId")?);

@@ -2,6 +2,7 @@
 //! and mode.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::clans::ClanView;
 use super::leaderboard::{StatsView, boards_error};
@@ -10,21 +11,23 @@ use crate::App;
 use crate::domain::{ApiDate, FriendCode};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::leaderboard::Totals;
+use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::Account;
 
 /// `{status, user, stats}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct ProfileAnswer<'a> {
     user: PublicUser<'a>,
     stats: WindowStats,
 }
 
 /// The account's public fields: never its key, e-mail or sign-in identity.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PublicUser<'a> {
     id: i64,
     name: Option<&'a str>,
     avatar: Option<&'a str>,
+    #[schema(value_type = FriendCode)]
     friend_code: String,
     status: &'a str,
     experience: i64,
@@ -34,7 +37,7 @@ struct PublicUser<'a> {
 }
 
 /// `stats`: window -> mode -> statistics.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct WindowStats {
     #[serde(rename = "24h")]
     day: ModeStats,
@@ -48,7 +51,7 @@ struct WindowStats {
 }
 
 /// One window's statistics per mode.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct ModeStats {
     solo: StatsView,
     duo: StatsView,
@@ -69,6 +72,27 @@ impl ModeStats {
 
 /// `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
 /// `%23`): `{status, user, stats}`, 404 for a code nobody has.
+#[utoipa::path(
+    get,
+    path = "/api/profile/{friendCode}",
+    tag = "leaderboards",
+    operation_id = "profile",
+    description = "An account's public profile and its statistics per time window and mode.",
+    params(("friendCode" = FriendCode, Path,
+        description = "The account's friend code, percent-encoded (`#` as `%23`)")),
+    responses(
+        (status = 200, description = "The profile", body = Success<ProfileAnswer>),
+        (status = 400, description = "Not a friend code (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, response = KeyMismatch),
+        (status = 404, description = "No player has this friend code (`profile_not_found`)", body = ErrorBody),
+        (status = 503, description = "This node is still loading its leaderboards \
+            (`leaderboards_loading`), the database does not answer (`database_unavailable`) or \
+            the request took too long (`timeout`)", body = ErrorBody,
+            headers(("Retry-After" = u32, description = "Seconds to wait before asking again \
+                (while loading)"))),
+    )
+)]
 pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     session::required(&app, &incoming).await?;
     let text = incoming.path("friendCode")?;

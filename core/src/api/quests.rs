@@ -2,6 +2,7 @@
 //! quests), with the caller's progress when a key comes with the request.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::reward_view::RewardView;
 use super::session;
@@ -9,30 +10,39 @@ use crate::App;
 use crate::content::Quest;
 use crate::domain::{ApiDate, QuestId};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::progression::quest_counter;
 use crate::store::Progress;
 
-#[derive(Serialize)]
+/// `{status, quests}`.
+#[derive(Serialize, ToSchema)]
 struct QuestsAnswer<'a> {
+    /// The quests running now.
     quests: Vec<QuestView<'a>>,
 }
 
 /// `{id, name, stat_key, required, reward, created, ends, personal}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct QuestView<'a> {
     id: QuestId,
     name: &'a str,
+    /// The statistic the quest counts.
     stat_key: &'a str,
+    /// How much of it completes the quest.
     required: i64,
+    /// What completing it gives.
     reward: RewardView<'a>,
+    /// When it started.
     created: ApiDate,
+    /// When it ends.
     ends: ApiDate,
+    /// The caller's progress; null without a key.
     personal: Option<PersonalQuest>,
 }
 
 /// The caller's progress: `{id, user_id, quest_id, value, is_completed}` (`id` is the quest's:
 /// progress is kept once per account and quest).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PersonalQuest {
     id: QuestId,
     user_id: i64,
@@ -43,6 +53,19 @@ struct PersonalQuest {
 
 /// `GET /api/quest/available` (key optional): `{status, quests}`; `personal` is null without
 /// a key.
+#[utoipa::path(
+    get,
+    path = "/api/quest/available",
+    tag = "progression",
+    operation_id = "availableQuests",
+    description = "The quests running now (the fixed ones and today's daily quests), with the \
+        caller's progress when a key comes with the request.",
+    responses(
+        (status = 200, description = "The quests", body = Success<QuestsAnswer>),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
     let progress = match &session {

@@ -10,20 +10,26 @@
 use serde::Deserialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
+use utoipa::ToSchema;
 
 use super::{change, session};
 use crate::App;
 use crate::content::IapProduct;
 use crate::economy::reward_steps;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, IdempotencyKey, Success, UserKeyRequired};
 use crate::store::Step;
+use change::ChangeAnswer;
 
 /// The longest receipt accepted, in bytes.
 const RECEIPT_MAX: usize = 16 * 1024;
 
-#[derive(Deserialize)]
+/// `{"receipt": "<text>"}`.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ReceiptBody {
+    /// The receipt the store gave the client.
+    #[schema(min_length = 1, max_length = 16384)]
     receipt: String,
 }
 
@@ -41,12 +47,31 @@ struct Verdict {
     reason: Option<String>,
 }
 
-/// `POST /api/shop/chat/handle`.
+/// `POST /api/shop/chat/handle` and `POST /api/shop/engine/handle`: an in-app purchase receipt.
+#[utoipa::path(
+    post,
+    path = "/api/shop/chat/handle",
+    tag = "shop",
+    operation_id = "chatReceipt",
+    description = "Verifies an in-app purchase receipt with the store's verifier and grants the product's rewards once per store transaction.",
+    params(IdempotencyKey),
+    request_body(content = ReceiptBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Granted: the account as it is now", body = Success<ChangeAnswer>),
+        (status = 400, description = "No or a bad body (`invalid_body`), a receipt the store did not confirm (`invalid_receipt`), or a bad `Idempotency-Key` (`invalid_header`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The account is banned from the shop and rewards (`account_banned`), or the keys sent open different accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "The receipt is for a product the shop does not sell (`unknown_product`)", body = ErrorBody),
+        (status = 409, description = "The purchase was already redeemed (`receipt_already_used`), or the account's state refuses the rewards (`balance_limit`, `pack_limit`, `idempotency_key_reused`, ...)", body = ErrorBody),
+        (status = 501, description = "This store's receipt verifier is not configured (`not_configured`)", body = ErrorBody),
+        (status = 502, description = "The store's receipt verifier cannot be reached (`store_unavailable`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn chat(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     handle(app, incoming, "chat").await
 }
 
-/// `POST /api/shop/engine/handle`.
+/// `POST /api/shop/engine/handle`: documented as an alias of [`chat`]'s operation.
 pub(super) async fn engine(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     handle(app, incoming, "engine").await
 }

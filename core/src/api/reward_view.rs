@@ -2,14 +2,16 @@
 //! duplicateItemId}` with only the keys that apply.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::content::{Catalog, RewardSpec};
 use crate::domain::{ItemId, PackId};
 use crate::store::Granted;
 
 /// One reward as clients read it.
-#[derive(Debug, Serialize)]
-pub(super) struct RewardView<'a> {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RewardView<'a> {
+    /// What the reward is: a currency (`coins`, `gems`), `experience`, an `item` or a `pack`.
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(rename = "itemId", skip_serializing_if = "Option::is_none")]

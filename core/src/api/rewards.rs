@@ -2,6 +2,7 @@
 //! claimable reward types of the content file and their schedules.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::session::Session;
 use super::{change, session};
@@ -10,15 +11,18 @@ use crate::content::{RewardType, Schedule};
 use crate::domain::ApiDate;
 use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, IdempotencyKey, InvalidParameterOrKey, Success, UserKeyPath};
 use crate::store::Step;
+use change::ChangeAnswer;
 
-#[derive(Serialize)]
+/// `{types}`.
+#[derive(Serialize, ToSchema)]
 struct TypesAnswer<'a> {
     types: Vec<TypeView<'a>>,
 }
 
 /// One type's status: `{name, is_available, next_at, claimed, total}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct TypeView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
@@ -28,6 +32,17 @@ struct TypeView<'a> {
     total: u32,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/user/{userKey}/rewards",
+    tag = "rewards",
+    operation_id = "listRewards",
+    description = "The claimable reward types of the content file and their status, in the content file's order.",
+    params(UserKeyPath),
+    responses(
+        (status = 200, description = "The reward types", body = Success<TypesAnswer>),
+    )
+)]
 /// `GET /api/user/{userKey}/rewards`: `{status, types}` in the content file's order.
 pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
@@ -57,6 +72,24 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     Ok(Reply::success(&TypesAnswer { types }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/user/{userKey}/rewards/claim",
+    tag = "rewards",
+    operation_id = "claimReward",
+    description = "Claims a reward type's rewards if its schedule (and, for premium types, the linked chat-platform subscription) allows; with the type's status after the claim.",
+    params(
+        UserKeyPath,
+        ("type" = String, Query, description = "A reward type of the content file"),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the account as it is now", body = Success<ChangeAnswer<TypeView>>),
+        (status = 400, response = InvalidParameterOrKey),
+        (status = 403, description = "The account is banned from the shop and rewards (`account_banned`), the reward needs a linked chat-platform account (`chat_link_required`) with a premium subscription (`premium_required`), or a key sent besides the path's opens another account (`key_mismatch`)", body = ErrorBody),
+        (status = 409, description = "The account's state refuses it (`already_claimed`, `not_claimable`, `pack_limit`, `balance_limit`, `idempotency_key_reused`, `progress_changed`, ...)", body = ErrorBody),
+    )
+)]
 /// `POST /api/user/{userKey}/rewards/claim?type=`: claims the type's rewards if its schedule
 /// (and, for premium types, the linked chat-platform subscription) allows; `{status, user,
 /// rewards, is_available, claimed, total, next_at}` with the type's status after the claim.

@@ -85,7 +85,7 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
 
 /// The one key the request presents (the same text from several places counts once), or
 /// `None` when it presents none or several different ones.
-pub(super) fn only_key(incoming: &Incoming) -> Option<UserKey> {
+pub(crate) fn only_key(incoming: &Incoming) -> Option<UserKey> {
     let presented = presented(incoming);
     let (_, first) = presented.first()?;
     if presented.iter().any(|(_, other)| other != first) {

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::reward_view::RewardView;
 use super::session;
@@ -11,6 +12,7 @@ use crate::content::{Catalog, IapProduct, Item, Pack, Price, Rarity, TimedDeal};
 use crate::domain::{ApiDate, DealId, IapId, ItemId, PackId};
 use crate::economy::deal_claim_key;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 
 /// The sections a client may ask for.
 #[derive(Debug, Clone, Copy, Default)]
@@ -58,7 +60,8 @@ impl Sections {
     }
 }
 
-#[derive(Serialize)]
+/// The sections asked for, with the items' signature.
+#[derive(Serialize, ToSchema)]
 struct ShopAnswer<'a> {
     #[serde(rename = "itemsSignature")]
     items_signature: &'a str,
@@ -72,7 +75,9 @@ struct ShopAnswer<'a> {
     iaps: Option<Vec<IapView<'a>>>,
 }
 
-#[derive(Serialize)]
+/// A shop item.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShopItem)]
 struct ItemView<'a> {
     id: ItemId,
     sku: &'a str,
@@ -88,7 +93,9 @@ struct ItemView<'a> {
     order: i64,
 }
 
-#[derive(Serialize)]
+/// A pack and its drop table.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShopPack)]
 struct PackView<'a> {
     id: PackId,
     sku: &'a str,
@@ -99,7 +106,9 @@ struct PackView<'a> {
     rewards: Vec<DropView<'a>>,
 }
 
-#[derive(Serialize)]
+/// One drop of a pack: an item and its weight.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShopDrop)]
 struct DropView<'a> {
     id: usize,
     pack_id: PackId,
@@ -108,7 +117,9 @@ struct DropView<'a> {
     weighting: u32,
 }
 
-#[derive(Serialize)]
+/// A timed deal that has not ended.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShopDeal)]
 struct DealView<'a> {
     id: DealId,
     sku: &'a str,
@@ -123,7 +134,9 @@ struct DealView<'a> {
     expires: ApiDate,
 }
 
-#[derive(Serialize)]
+/// An in-app purchase product.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShopIap)]
 struct IapView<'a> {
     id: IapId,
     sku: &'a str,
@@ -145,6 +158,22 @@ struct Owned {
     deals: HashSet<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/shop/available",
+    tag = "shop",
+    operation_id = "shopAvailable",
+    description = "The shop's items, packs, timed deals and in-app purchase products. With a key, `can_purchase` is false for items the caller owns and deals the caller bought.",
+    params(
+        ("sections" = Option<String>, Query, description = "A comma-separated list of `all`, `items`, `iaps`, `packs`, `timedDeals`; all when absent or empty", pattern = "^((all|items|iaps|packs|timedDeals)(,(all|items|iaps|packs|timedDeals))*)?$"),
+    ),
+    responses(
+        (status = 200, description = "The shop", body = Success<ShopAnswer>),
+        (status = 400, description = "An unknown section (`invalid_parameter`)", body = ErrorBody),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 /// `GET /api/shop/available?sections=&userKey=`. With a key, `can_purchase` is false for items
 /// the caller owns and deals the caller bought; funds never matter to it. Deals are listed
 /// until they end, purchasable while they run.

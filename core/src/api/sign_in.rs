@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::user_view::ApiUser;
 use crate::App;
@@ -43,9 +44,11 @@ pub(super) struct SignedInUser {
     app: App,
 }
 
-#[derive(Serialize)]
-struct SignInAnswer<'a> {
+/// `{user, firstLogin}`.
+#[derive(Serialize, ToSchema)]
+pub(super) struct SignInAnswer<'a> {
     user: ApiUser<'a>,
+    /// Whether this sign-in created the account.
     #[serde(rename = "firstLogin")]
     first_login: bool,
 }
@@ -65,6 +68,7 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
     let key = UserKey::generate();
     let now = app.clock.now();
     let key_expires = now + app.settings.key_lifetime;
+    let method = identity.provider.clone();
     let signed_in = app
         .store
         .sign_in(NewSignIn {
@@ -79,6 +83,9 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
             now,
         })
         .await?;
+    app.metrics
+        .business
+        .signed_in(&method, signed_in.first_login);
     let holdings = app.store.holdings(signed_in.account.id).await?;
     let clan = app.store.clan_of(signed_in.account.id).await?;
     Ok(SignedInUser {

@@ -7,23 +7,39 @@
 //! the operator, full, not on the whitelist, banned).
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::community::{banned, not_open_message};
 use super::session;
 use crate::App;
-use crate::domain::ApiDate;
+use crate::domain::{ApiDate, GameMode};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{
+    ErrorBody, InvalidTournamentCode, PresentedUserKeyInvalid, Success, TournamentCodePath,
+    UnknownTournament, UserKeyRequired,
+};
 use crate::store::{NotOpen, Tournament, TournamentCode, TournamentRefusal, TournamentStanding};
 
 /// The status of an open tournament: `{status: "success", mode, ...}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct StatusAnswer<'a> {
+    /// The game mode it is played in.
+    #[schema(value_type = GameMode)]
     mode: &'static str,
+    /// The tournament's code, in lower case.
+    #[schema(value_type = TournamentCode)]
     code: &'a str,
+    /// When it opens.
     opens: ApiDate,
+    /// When it closes.
     closes: ApiDate,
+    /// How many players may join.
+    #[schema(minimum = 0)]
     capacity: i64,
+    /// How many have joined.
+    #[schema(minimum = 0)]
     entrants: i64,
+    /// Whether only the players on its whitelist may join.
     whitelist_only: bool,
     /// Whether the caller joined (false without a key).
     joined: bool,
@@ -66,6 +82,28 @@ pub(super) fn unknown(code: &TournamentCode) -> ApiError {
 /// `GET /api/{tournamentCode}/join` and `GET /api/tournament/{tournamentCode}/join` (key
 /// optional): success with the mode when the tournament is open and, with a key, the caller
 /// may join it or has joined it (`joined: true`); otherwise an error that says why.
+#[utoipa::path(
+    get,
+    path = "/api/tournament/{tournamentCode}/join",
+    tag = "tournaments",
+    operation_id = "checkTournament",
+    description = "Whether a tournament is open and, with a key, whether the caller may join it \
+        or has joined it (`joined: true`); otherwise an error that says why. Also served at \
+        `/api/{tournamentCode}/join`.",
+    params(TournamentCodePath),
+    responses(
+        (status = 200, description = "The tournament is open to the caller", body = Success<StatusAnswer>),
+        (status = 400, response = InvalidTournamentCode),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, description = "The account is banned from tournaments \
+            (`account_banned`), is not on the whitelist (`not_whitelisted`), or keys of two \
+            accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, response = UnknownTournament),
+        (status = 409, description = "Not open yet (`tournament_not_open`), ended \
+            (`tournament_ended`), closed by the operator (`tournament_closed`) or full \
+            (`tournament_full`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn check(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
     let code = code(&incoming)?;
@@ -103,6 +141,27 @@ pub(super) async fn check(app: App, incoming: Incoming) -> Result<Reply, ApiErro
 
 /// `POST /api/tournament/{tournamentCode}/join` (key required): registers the caller, once,
 /// atomically against the capacity; answers the status with `joined: true`.
+#[utoipa::path(
+    post,
+    path = "/api/tournament/{tournamentCode}/join",
+    tag = "tournaments",
+    operation_id = "joinTournament",
+    description = "Registers the caller, once, atomically against the capacity; answers the \
+        tournament's status with `joined: true`.",
+    params(TournamentCodePath),
+    responses(
+        (status = 200, description = "The caller joined", body = Success<StatusAnswer>),
+        (status = 400, response = InvalidTournamentCode),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "The account is banned from tournaments \
+            (`account_banned`), is not on the whitelist (`not_whitelisted`), or keys of two \
+            accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, response = UnknownTournament),
+        (status = 409, description = "Not open yet (`tournament_not_open`), ended \
+            (`tournament_ended`), closed (`tournament_closed`), full (`tournament_full`), or \
+            joined already (`already_joined`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let code = code(&incoming)?;

@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 use time::OffsetDateTime;
+use utoipa::ToSchema;
 
+use super::change::ChangeAnswer;
 use super::community::path_id;
 use super::reward_view::RewardView;
 use super::{change, session};
@@ -12,18 +14,23 @@ use crate::App;
 use crate::content::RewardTrack;
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
 use crate::http::{ApiError, Incoming, Reply};
+use crate::openapi::{
+    ErrorBody, IdempotencyKey, InsufficientFunds, KeyMismatch, Obsolete, PresentedUserKeyInvalid,
+    Success, UserKeyRequired,
+};
 use crate::progression::{
     TrackRefusal, challenge_counter, plan_track_buy, plan_track_skip, track_counter,
 };
 use crate::store::{AccountId, Progress};
 
-#[derive(Serialize)]
+/// `{status, tracks}`.
+#[derive(Serialize, ToSchema)]
 struct TracksAnswer<'a> {
     tracks: Vec<TrackView<'a>>,
 }
 
 /// A track as the wire contract shapes it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct TrackView<'a> {
     id: TrackId,
     name: &'a str,
@@ -40,11 +47,12 @@ struct TrackView<'a> {
     tiers: Vec<TierView<'a>>,
     challenges: Vec<ChallengeView<'a>>,
     evolutions: Vec<EvolutionView<'a>>,
+    /// The caller's standing; null without a key.
     personal: Option<PersonalTrack>,
 }
 
 /// `{id, track_id, tier, rewards}`; a tier's id is `track id * 1000 + tier`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct TierView<'a> {
     id: i64,
     track_id: TrackId,
@@ -53,7 +61,7 @@ struct TierView<'a> {
 }
 
 /// `{id, track_id, name, stat_key, required, reward, created, personal}`; the reward is stars.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct ChallengeView<'a> {
     id: ChallengeId,
     track_id: TrackId,
@@ -66,15 +74,17 @@ struct ChallengeView<'a> {
 }
 
 /// `{type: "star", quantity}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct StarReward {
+    /// Always `star`.
     #[serde(rename = "type")]
+    #[schema(pattern = "^star$")]
     kind: &'static str,
     quantity: i64,
 }
 
 /// `{id, user_id, challenge_id, value, is_completed}` (`id` is the challenge's).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PersonalChallenge {
     id: ChallengeId,
     user_id: i64,
@@ -84,7 +94,7 @@ struct PersonalChallenge {
 }
 
 /// `{id, track_id, required_item_sku, name, stat_key, required, reward}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct EvolutionView<'a> {
     id: EvolutionId,
     track_id: TrackId,
@@ -96,7 +106,7 @@ struct EvolutionView<'a> {
 }
 
 /// The caller's standing on a track (`id` is the track's).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PersonalTrack {
     id: TrackId,
     user_id: i64,
@@ -112,7 +122,8 @@ struct PersonalTrack {
     progression_level: LevelProgress,
 }
 
-#[derive(Serialize)]
+/// Stars within the current tier and what the next tier needs (`0, 0` at the last tier).
+#[derive(Serialize, ToSchema)]
 struct TierProgress {
     #[serde(rename = "currentStars")]
     current_stars: i64,
@@ -120,7 +131,9 @@ struct TierProgress {
     required_stars: i64,
 }
 
-#[derive(Serialize)]
+/// Experience within the current level and what the next level needs (`0, 0` at the last
+/// level).
+#[derive(Serialize, ToSchema)]
 struct LevelProgress {
     #[serde(rename = "currentExperience")]
     current_experience: i64,
@@ -130,6 +143,19 @@ struct LevelProgress {
 
 /// `GET /api/reward/tracks` (key optional): `{status, tracks}`, the tracks whose season runs
 /// now, with `personal` standings when a key comes with the request (null otherwise).
+#[utoipa::path(
+    get,
+    path = "/api/reward/tracks",
+    tag = "progression",
+    operation_id = "rewardTracks",
+    description = "The reward tracks (season passes) whose season runs now, with the caller's \
+        standing on each when a key comes with the request.",
+    responses(
+        (status = 200, description = "The tracks", body = Success<TracksAnswer>),
+        (status = 401, response = PresentedUserKeyInvalid),
+        (status = 403, response = KeyMismatch),
+    )
+)]
 pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
     let progress = match &session {
@@ -153,6 +179,34 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
 /// `POST /api/reward/tracks/{trackId}/buy` (key required): buys the track's pass once (at the
 /// discounted price while it runs) and grants the rewards of the tiers already reached;
 /// `{status, user, rewards}`.
+#[utoipa::path(
+    post,
+    path = "/api/reward/tracks/{trackId}/buy",
+    tag = "progression",
+    operation_id = "buyTrack",
+    description = "Buys a reward track's pass, once (at the discounted price while the discount \
+        runs), and grants the rewards of the tiers already reached. Also served at \
+        `/api/reward/track/{trackId}/buy`.",
+    params(
+        ("trackId" = i64, Path, minimum = 1, description = "The reward track"),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the caller's account as it is now and the rewards \
+            granted", body = Success<ChangeAnswer>),
+        (status = 400, description = "An invalid `trackId` (`invalid_parameter`) or \
+            `Idempotency-Key` (`invalid_header`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 402, response = InsufficientFunds),
+        (status = 403, description = "The account is banned from the shop and rewards \
+            (`account_banned`), or keys of two accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such reward track (`track_not_found`)", body = ErrorBody),
+        (status = 409, description = "The track is not running (`track_closed`), is free \
+            (`not_for_sale`) or owned already (`already_owned`), a grant passes a limit \
+            (`balance_limit`, `pack_limit`), the key was used for another request \
+            (`idempotency_key_reused`), or progress kept changing (`progress_changed`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let track = track(&app, &incoming)?;
@@ -175,6 +229,38 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
 /// `POST /api/reward/tracks/{trackId}/skip?tiers=` (key required): charges
 /// `cost_gems_per_tier` gems per tier, moves the track on by `tiers` tiers (never past its
 /// last) and grants their rewards; `{status, user, rewards}`.
+#[utoipa::path(
+    post,
+    path = "/api/reward/tracks/{trackId}/skip",
+    tag = "progression",
+    operation_id = "skipTrackTiers",
+    description = "Charges `cost_gems_per_tier` gems per tier, moves an owned track on by \
+        `tiers` tiers (never past its last) and grants their rewards. Also served at \
+        `/api/reward/track/{trackId}/skip`.",
+    params(
+        ("trackId" = i64, Path, minimum = 1, description = "The reward track"),
+        ("tiers" = i64, Query, minimum = 1,
+            description = "How many tiers to skip: 1 to the track's `max_tier`"),
+        IdempotencyKey,
+    ),
+    responses(
+        (status = 200, description = "Done: the caller's account as it is now and the rewards \
+            granted", body = Success<ChangeAnswer>),
+        (status = 400, description = "An invalid `trackId`, a missing or invalid `tiers` \
+            (`missing_parameter`, `invalid_parameter`) or `Idempotency-Key` \
+            (`invalid_header`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 402, response = InsufficientFunds),
+        (status = 403, description = "The account is banned from the shop and rewards \
+            (`account_banned`), or keys of two accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, description = "No such reward track (`track_not_found`)", body = ErrorBody),
+        (status = 409, description = "The track is not running (`track_closed`), not owned \
+            (`track_not_owned`) or not skippable (`not_skippable`), fewer tiers are left \
+            (`past_max_tier`), a grant passes a limit (`balance_limit`, `pack_limit`), the key \
+            was used for another request (`idempotency_key_reused`), or progress kept changing \
+            (`progress_changed`)", body = ErrorBody),
+    )
+)]
 pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     let track = track(&app, &incoming)?;
@@ -198,6 +284,17 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
 }
 
 /// `GET /api/reward/tracks/mid-season` and `POST .../mid-season/buy`: obsolete, 410.
+#[utoipa::path(
+    get,
+    path = "/api/reward/tracks/mid-season",
+    tag = "progression",
+    operation_id = "midSeasonTrack",
+    description = "Obsolete: the mid-season track is gone; buy a track with \
+        `/api/reward/tracks/{trackId}/buy`. Also `POST /api/reward/tracks/mid-season/buy`.",
+    responses(
+        (status = 410, response = Obsolete),
+    )
+)]
 pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
     Err(ApiError::Gone {
         message: "the mid-season track is obsolete; use /api/reward/tracks/{trackId}/buy"

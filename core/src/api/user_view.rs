@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 use time::OffsetDateTime;
+use utoipa::ToSchema;
 
 use super::clans::ClanView;
 use super::reward_view::RewardView;
@@ -10,14 +11,15 @@ use crate::domain::{ApiDate, IapId, ItemId, PackId, UserKey};
 use crate::store::{Account, Clan, Holdings};
 
 /// The ApiUser object.
-#[derive(Serialize)]
-pub(super) struct ApiUser<'a> {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ApiUser<'a> {
     id: i64,
     provider: &'a str,
     identifier: &'a str,
     name: Option<&'a str>,
     avatar: Option<&'a str>,
     email: Option<&'a str>,
+    #[schema(pattern = "^[0-9A-Za-z]{3,16}#[0-9]{4}$")]
     friend_code: String,
     status: &'a str,
     experience: i64,
@@ -28,6 +30,7 @@ pub(super) struct ApiUser<'a> {
     updated: ApiDate,
     #[serde(rename = "keyExpires")]
     key_expires: ApiDate,
+    #[schema(pattern = "^[0-9a-f]{48}$")]
     key: &'a str,
     progression: Progression<'a>,
     #[serde(rename = "nextLevelRewards")]
@@ -40,7 +43,7 @@ pub(super) struct ApiUser<'a> {
 }
 
 /// An owned item: `{id, user_id, item_id, quantity}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct LicenseView {
     id: i64,
     user_id: i64,
@@ -49,7 +52,7 @@ struct LicenseView {
 }
 
 /// A subscription: `{id, user_id, iap_id}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct SubscriptionView {
     id: i64,
     user_id: i64,
@@ -57,7 +60,7 @@ struct SubscriptionView {
 }
 
 /// An in-app purchase: `{id, user_id, iap_id, cost_dollars}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct IapView {
     id: i64,
     user_id: i64,
@@ -66,7 +69,7 @@ struct IapView {
 }
 
 /// Unopened packs of one kind: `{id, user_id, pack_id, quantity}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct PackView {
     id: i64,
     user_id: i64,
@@ -78,7 +81,7 @@ struct PackView {
 /// is at and what the next level needs (0 at the last level), the rewards reaching that level
 /// gave (each with its `level`), and whether the stored `level` lags behind the experience (an
 /// experience reward, or a changed level curve; the next match report catches it up).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct Progression<'a> {
     #[serde(rename = "currentExperience")]
     current_experience: i64,
@@ -90,7 +93,7 @@ struct Progression<'a> {
 }
 
 /// A level's reward: the reward object plus `level`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct LevelReward<'a> {
     #[serde(flatten)]
     reward: RewardView<'a>,

@@ -8,6 +8,7 @@
 //! body that no account has (nothing was done for those; the rest was applied).
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::community::require_admin;
 use super::session;
@@ -15,37 +16,76 @@ use super::tournaments::{code, existing, unknown};
 use crate::App;
 use crate::domain::FriendCode;
 use crate::http::{ApiError, Incoming, Reply};
-use crate::store::{WHITELIST_EDIT_MAX, WhitelistEdit};
+use crate::openapi::{
+    ErrorBody, InvalidTournamentCode, Success, TournamentCodePath, UnknownTournament,
+    UserKeyRequired,
+};
+use crate::store::{TournamentCode, WHITELIST_EDIT_MAX, WhitelistEdit};
 
-/// The body of the update.
-#[derive(Deserialize)]
+/// The body of the update: `add` and/or `remove`, or `replace` alone; at most 1000 friend
+/// codes in all.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct UpdateBody {
+    /// Friend codes to put on the whitelist.
     #[serde(default)]
+    #[schema(value_type = Vec<FriendCode>, max_items = 1000)]
     add: Vec<String>,
+    /// Friend codes to take off it.
     #[serde(default)]
+    #[schema(value_type = Vec<FriendCode>, max_items = 1000)]
     remove: Vec<String>,
+    /// The whole whitelist, replacing the current one (send it alone).
+    #[schema(value_type = Option<Vec<FriendCode>>, max_items = 1000)]
     replace: Option<Vec<String>>,
 }
 
 /// `{status, code, whitelist_only, whitelist}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct WhitelistAnswer<'a> {
+    /// The tournament's code, in lower case.
+    #[schema(value_type = TournamentCode)]
     code: &'a str,
+    /// Whether only the players on the whitelist may join.
     whitelist_only: bool,
+    /// The friend codes on it, in the order they were added.
+    #[schema(value_type = Vec<FriendCode>)]
     whitelist: Vec<String>,
 }
 
 /// `{status, code, whitelist, unknown}`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 struct UpdateAnswer<'a> {
+    /// The tournament's code, in lower case.
+    #[schema(value_type = TournamentCode)]
     code: &'a str,
+    /// The whitelist afterwards.
+    #[schema(value_type = Vec<FriendCode>)]
     whitelist: Vec<String>,
+    /// The friend codes of the body that no account has (nothing was done for those).
+    #[schema(value_type = Vec<FriendCode>)]
     unknown: Vec<String>,
 }
 
 /// `GET /api/tournament/{tournamentCode}/whitelist`: the friend codes on the whitelist, in
 /// the order they were added.
+#[utoipa::path(
+    get,
+    path = "/api/tournament/{tournamentCode}/whitelist",
+    tag = "tournaments",
+    operation_id = "tournamentWhitelist",
+    description = "The friend codes on a tournament's whitelist, in the order they were added \
+        (admin accounts only).",
+    params(TournamentCodePath),
+    responses(
+        (status = 200, description = "The whitelist", body = Success<WhitelistAnswer>),
+        (status = 400, response = InvalidTournamentCode),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "Not an admin account (`admin_only`), or keys of two \
+            accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, response = UnknownTournament),
+    )
+)]
 pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     require_admin(&session)?;
@@ -61,6 +101,26 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
 
 /// `POST /api/tournament/{tournamentCode}/whitelist/update` with the JSON body described in
 /// the module documentation, applied in one transaction.
+#[utoipa::path(
+    post,
+    path = "/api/tournament/{tournamentCode}/whitelist/update",
+    tag = "tournaments",
+    operation_id = "updateTournamentWhitelist",
+    description = "Edits a tournament's whitelist in one transaction (admin accounts only): \
+        `add` and/or `remove` friend codes, or `replace` the whole list. Friend codes that no \
+        account has are answered in `unknown`; the rest is applied.",
+    params(TournamentCodePath),
+    request_body = UpdateBody,
+    responses(
+        (status = 200, description = "The whitelist afterwards", body = Success<UpdateAnswer>),
+        (status = 400, description = "A malformed `tournamentCode` (`invalid_parameter`) or \
+            body (`invalid_body`)", body = ErrorBody),
+        (status = 401, response = UserKeyRequired),
+        (status = 403, description = "Not an admin account (`admin_only`), or keys of two \
+            accounts (`key_mismatch`)", body = ErrorBody),
+        (status = 404, response = UnknownTournament),
+    )
+)]
 pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     require_admin(&session)?;

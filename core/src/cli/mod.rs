@@ -10,12 +10,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 mod admin;
 mod grant;
+mod traffic;
 
 pub use admin::{
     AccountArgs, AdminCommand, CheckContentArgs, Failure, MakeAdminArgs, Outcome, PollCommand,
@@ -23,6 +24,7 @@ pub use admin::{
     WhitelistArgs, WhitelistCommand,
 };
 pub use grant::GrantArgs;
+pub use traffic::TrafficArgs;
 
 use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
@@ -97,17 +99,44 @@ pub struct ServerArgs {
     /// are refused (501).
     #[arg(long, env = "SAFEZONE_GAME_SERVER_TOKEN", value_parser = ServerToken::parse, hide_env_values = true)]
     pub game_server_token: Option<ServerToken>,
+
+    /// Rate limits, CORS, request and connection limits.
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
+
+    /// Address of the operator listener serving Prometheus metrics at `/metrics` (port 0
+    /// picks a free port; the bound address is printed). Without it, no metrics are served
+    /// and requests are not timed.
+    #[arg(long, env = "SAFEZONE_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Log format on standard error: `text`, or `json` (one JSON object a line, with the
+    /// request's method, redacted path and request id on every line of a request).
+    #[arg(long, global = true, env = "SAFEZONE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 impl ServerArgs {
     /// The settings these flags describe.
     pub fn settings(&self) -> Settings {
-        Settings {
+        let mut settings = Settings {
             key_lifetime: time::Duration::days(i64::from(self.key_lifetime_days)),
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             game_server_token: self.game_server_token.clone(),
-        }
+            ..Settings::default()
+        };
+        self.traffic.apply(&mut settings);
+        settings
     }
 
     /// The content file named by `--content`, or the shipped one.
@@ -179,7 +208,7 @@ pub async fn run_server<OpenError: Display>(
         command,
     } = Cli::parse();
     // Held to the end: dropping it writes out the lines still queued.
-    let _log_writer = init_tracing();
+    let _log_writer = init_tracing(args.log_format);
     if let Some(Command::CheckContent(check)) = &command {
         return check.run();
     }
@@ -214,7 +243,18 @@ pub async fn run_server<OpenError: Display>(
         .content(content)
         .settings(args.settings())
         .auth(auth)
+        .record_requests(args.metrics_listen.is_some())
         .service();
+    let metrics = match args.metrics_listen {
+        Some(address) => match crate::metrics::serve(address, service.metrics()).await {
+            Ok(metrics) => Some(metrics),
+            Err(error) => {
+                eprintln!("cannot listen on {address}: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
     let server = match start(args.listen, service).await {
         Ok(server) => server,
         Err(error) => {
@@ -226,16 +266,27 @@ pub async fn run_server<OpenError: Display>(
     // Poll once, so that the signal handlers are in place before anyone learns the address.
     let signalled = tokio::select! { biased; () = &mut signal => true, () = async {} => false };
     println!("safezone listening on http://{}", server.local_addr());
+    if let Some(metrics) = &metrics {
+        println!(
+            "safezone metrics on http://{}/metrics",
+            metrics.local_addr()
+        );
+    }
     // A closed standard output changes nothing for the server.
     let _ = std::io::stdout().flush();
     if !signalled {
         signal.await;
     }
     server.stop().await;
+    if let Some(metrics) = metrics {
+        metrics.stop().await;
+    }
     ExitCode::SUCCESS
 }
 
-/// Logs to standard error, filtered by `RUST_LOG` (default `info`).
+/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `info`). In JSON, each
+/// line carries the fields of every span it was logged in (`spans`, outermost first): every
+/// line of a request has its `request_id`.
 ///
 /// Requests only queue their lines: a thread of its own writes them, many lines per write, so
 /// that a line per request costs no system call on the request's path. No line is dropped (a
@@ -243,17 +294,26 @@ pub async fn run_server<OpenError: Display>(
 ///
 /// Only `tracing` events are logged: records of the `log` crate (rocket's per-request lines)
 /// are not forwarded.
-pub fn init_tracing() -> tracing_appender::non_blocking::WorkerGuard {
+pub fn init_tracing(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .finish(std::io::BufWriter::new(std::io::stderr()));
-    let subscriber = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(writer)
-        .finish();
-    if let Err(error) = tracing::subscriber::set_global_default(subscriber) {
+        .with_writer(writer);
+    let installed = match format {
+        LogFormat::Text => tracing::subscriber::set_global_default(builder.finish()),
+        LogFormat::Json => tracing::subscriber::set_global_default(
+            builder
+                .json()
+                .with_current_span(false)
+                .with_span_list(true)
+                .finish(),
+        ),
+    };
+    if let Err(error) = installed {
         eprintln!("logging was already set up: {error}");
     }
     guard

@@ -27,7 +27,7 @@ pub struct Extras {
 }
 
 /// A banner: `{type, title, message, action}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Announcement {
     /// How it is styled.
@@ -43,7 +43,7 @@ pub struct Announcement {
 }
 
 /// The style of an announcement.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AnnouncementKind {
     /// Neutral.
@@ -68,7 +68,7 @@ pub struct LimitedEvent {
 }
 
 /// Patch notes: `{id, title, items}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatchNotes {
     /// The patch's number.
@@ -80,7 +80,7 @@ pub struct PatchNotes {
 }
 
 /// One patch note.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PatchNote {
     /// Its title.

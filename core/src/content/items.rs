@@ -10,7 +10,19 @@ use crate::domain::ItemId;
 
 /// How rare an item is, from [`Rarity::Common`] to [`Rarity::Mythic`]; written (and sent to
 /// clients) as the capitalized name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 pub enum Rarity {
     /// The most frequent.
     Common,

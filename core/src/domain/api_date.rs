@@ -4,6 +4,10 @@ use serde::{Serialize, Serializer, ser::SerializeStruct};
 use time::{
     OffsetDateTime, UtcOffset, format_description::BorrowedFormatItem, macros::format_description,
 };
+use utoipa::openapi::{
+    RefOr,
+    schema::{Object, Schema, Type},
+};
 
 const API_DATE_FORMAT: &[BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day] [hour]:[minute]:[second].[subsecond digits:6]");
@@ -28,6 +32,39 @@ impl Serialize for ApiDate {
         object.end()
     }
 }
+
+impl utoipa::PartialSchema for ApiDate {
+    fn schema() -> RefOr<Schema> {
+        let text = |pattern: &str, example: &str| {
+            Object::builder()
+                .schema_type(Type::String)
+                .pattern(Some(pattern))
+                .examples([example])
+        };
+        Object::builder()
+            .description(Some("A point in time, in UTC."))
+            .property(
+                "date",
+                text(
+                    "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}$",
+                    "2022-11-11 08:00:00.000000",
+                ),
+            )
+            .property(
+                "timezone_type",
+                Object::builder()
+                    .schema_type(Type::Integer)
+                    .enum_values(Some([3])),
+            )
+            .property("timezone", text("^UTC$", "UTC"))
+            .required("date")
+            .required("timezone_type")
+            .required("timezone")
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ApiDate {}
 
 /// `YYYY-MM-DD HH:MM:SS` in UTC, the shape of `season_preview.timer_ends`.
 pub fn format_plain_datetime(at: OffsetDateTime) -> String {

@@ -137,6 +137,17 @@ pub enum ApiError {
     },
     /// The request took longer than the configured time.
     Timeout,
+    /// A rate limit of this node is spent; try again after `retry_after_secs`.
+    RateLimited {
+        /// The endpoint group (`sign-in`).
+        group: &'static str,
+        /// What the limit counts by (`address`, `account`).
+        scope: &'static str,
+        /// Seconds until the next request is allowed (`Retry-After`).
+        retry_after_secs: u64,
+    },
+    /// This node has as many requests in flight as it takes; try again in a second.
+    Overloaded,
     /// A bug or an unexpected failure; the detail is logged, never sent.
     Internal {
         /// What went wrong, for the log only.
@@ -184,7 +195,8 @@ impl ApiError {
             Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
-            Self::Unavailable | Self::Timeout | Self::Loading { .. } => {
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable | Self::Timeout | Self::Overloaded | Self::Loading { .. } => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Self::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
@@ -210,6 +222,8 @@ impl ApiError {
             Self::Unavailable => "database_unavailable",
             Self::Unconfigured { .. } => "not_configured",
             Self::Timeout => "timeout",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::Overloaded => "overloaded",
             Self::Internal { .. } => "internal_error",
             Self::Forbidden { code, .. }
             | Self::Unauthorized { code, .. }
@@ -254,6 +268,14 @@ impl ApiError {
             }
             Self::Unavailable => "the database is not answering; try again shortly".to_owned(),
             Self::Timeout => "the request took too long; try again".to_owned(),
+            Self::RateLimited {
+                group,
+                scope,
+                retry_after_secs,
+            } => format!(
+                "too many {group} requests for this {scope}; try again in {retry_after_secs} s"
+            ),
+            Self::Overloaded => "the server is busy; try again in a second".to_owned(),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
             Self::Unconfigured { what } => {
                 format!("{what} is not configured on this server")
@@ -289,6 +311,10 @@ impl ApiError {
             Self::Loading {
                 retry_after_secs, ..
             } => reply.with_header(http::header::RETRY_AFTER, &retry_after_secs.to_string()),
+            Self::RateLimited {
+                retry_after_secs, ..
+            } => reply.with_header(http::header::RETRY_AFTER, &retry_after_secs.to_string()),
+            Self::Overloaded => reply.with_header(http::header::RETRY_AFTER, "1"),
             _ => reply,
         }
     }

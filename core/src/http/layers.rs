@@ -1,6 +1,8 @@
 //! The tower layers every request passes, outermost first:
-//! request id -> tracing (redacted path) -> request id echoed -> panic catch -> timeout (as a
-//! JSON 503) -> router.
+//! request id -> tracing (redacted path) -> request id echoed -> security headers -> panic
+//! catch -> CORS (answers preflights) -> cap on requests in flight (beyond it a JSON 503
+//! `overloaded`, at once) -> timeout (as a JSON 503) -> router (which checks the rate limits
+//! of the route it matched).
 //! Body size is limited at routing (declared `Content-Length`) and while reading (streamed
 //! bodies), so that every refusal is the JSON envelope.
 
@@ -15,8 +17,7 @@ use bytes::Bytes;
 use http::{Request, Response};
 use http_body_util::{BodyExt, Full, combinators::UnsyncBoxBody};
 use tower::{
-    Service, ServiceBuilder, ServiceExt,
-    timeout::{Timeout, TimeoutLayer},
+    Service, ServiceBuilder, ServiceExt, load_shed::error::Overloaded, timeout::TimeoutLayer,
     util::BoxCloneSyncService,
 };
 use tower_http::{
@@ -26,6 +27,8 @@ use tower_http::{
 };
 use tracing::Level;
 
+use super::cors::cors_layer;
+use super::security_headers::SecurityHeaders;
 use super::{ApiError, Router, redact_path};
 use crate::App;
 
@@ -57,10 +60,27 @@ pub(crate) type Stack =
 /// Builds the whole stack around the router.
 pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
     let timeout = app.settings.request_timeout;
+    let in_flight_cap = app.settings.max_in_flight.map(|most| {
+        ServiceBuilder::new()
+            .load_shed()
+            .concurrency_limit(most)
+            .into_inner()
+    });
+    let security_headers = SecurityHeaders::new(app.settings.hsts_max_age);
+    let cors = cors_layer(
+        app.auth
+            .config
+            .web_origins
+            .iter()
+            .chain(&app.settings.cors_origins),
+    );
     let answered = Answered {
-        timed: ServiceBuilder::new()
-            .layer(TimeoutLayer::new(timeout))
-            .service(Routed { router, app }),
+        limited: BoxCloneSyncService::new(
+            ServiceBuilder::new()
+                .option_layer(in_flight_cap)
+                .layer(TimeoutLayer::new(timeout))
+                .service(Routed { router, app }),
+        ),
     };
     let stack = ServiceBuilder::new()
         .map_response(box_body)
@@ -83,7 +103,12 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::x_request_id())
+        .map_response(move |mut response: Response<_>| {
+            security_headers.add_missing(response.headers_mut());
+            response
+        })
         .layer(CatchPanicLayer::custom(panic_reply))
+        .layer(cors)
         .service(answered);
     BoxCloneSyncService::new(stack)
 }
@@ -111,10 +136,11 @@ impl Service<Request<RequestBody>> for Routed {
     }
 }
 
-/// The timed router, whose only error (time is up) becomes the JSON 503.
+/// The timed router behind the cap on requests in flight, whose errors (time is up, too many
+/// in flight) become JSON 503s.
 #[derive(Clone)]
 struct Answered {
-    timed: Timeout<Routed>,
+    limited: BoxCloneSyncService<Request<RequestBody>, Response<Full<Bytes>>, BoxError>,
 }
 
 impl Service<Request<RequestBody>> for Answered {
@@ -127,8 +153,8 @@ impl Service<Request<RequestBody>> for Answered {
     }
 
     fn call(&mut self, request: Request<RequestBody>) -> Self::Future {
-        let timed = self.timed.clone();
-        Box::pin(async move { Ok(timed.oneshot(request).await.unwrap_or_else(error_reply)) })
+        let limited = self.limited.clone();
+        Box::pin(async move { Ok(limited.oneshot(request).await.unwrap_or_else(error_reply)) })
     }
 }
 
@@ -155,10 +181,12 @@ fn panic_reply(panic: Box<dyn Any + Send + 'static>) -> Response<Full<Bytes>> {
     .into_response()
 }
 
-/// The timeout layer's error (the only one it has) becomes the JSON 503.
+/// The timeout's and the load shedding's errors become JSON 503s.
 fn error_reply(error: BoxError) -> Response<Full<Bytes>> {
     let reply = if error.is::<tower::timeout::error::Elapsed>() {
         ApiError::Timeout
+    } else if error.is::<Overloaded>() {
+        ApiError::Overloaded
     } else {
         ApiError::Internal {
             detail: error.to_string(),
@@ -455,6 +483,10 @@ mod tests {
         let store: Arc<dyn Store> = Arc::new(NoStore);
         let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
         let app = Arc::new(AppState {
+            metrics: Arc::new(crate::metrics::Metrics::new(
+                Arc::clone(&store),
+                crate::leaderboard::Leaderboards::new(Arc::clone(&store), Arc::clone(&clock)),
+            )),
             leaderboards: crate::leaderboard::Leaderboards::new(
                 Arc::clone(&store),
                 Arc::clone(&clock),
@@ -468,6 +500,9 @@ mod tests {
             clock,
             auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
             recent_callers: crate::auth::RecentCallers::default(),
+            rate_limiter: Arc::new(crate::http::RateLimiter::new(
+                &Settings::default().rate_limits,
+            )),
         });
         service_stack(Arc::new(router), app)
     }
@@ -490,6 +525,7 @@ mod tests {
         let (status, headers, body) = get("/panic").await;
         assert_eq!(status, 500);
         assert_eq!(body["code"], "internal_error");
+        assert_eq!(headers["x-content-type-options"], "nosniff");
         assert!(
             !body["message"].as_str().unwrap().contains("exploded"),
             "{body}"

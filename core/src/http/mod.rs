@@ -1,20 +1,32 @@
 //! Everything between `http` types and handlers: the layer stack, routing, typed input, the
 //! JSON envelope, errors mapped to statuses, and the few HTML pages.
 
+mod client_address;
 pub mod cookies;
+mod cors;
+mod endpoint_group;
 mod error;
 mod layers;
+mod page_policy;
 pub mod pages;
+mod rate_limit;
+mod rate_limiter;
 mod redact;
 mod reply;
 mod request;
 mod router;
+mod security_headers;
 
+pub use client_address::ClientAddress;
+pub use endpoint_group::EndpointGroup;
 pub use error::ApiError;
 pub use layers::{BodyError, BoxError, RequestBody, ResponseBody};
+pub use rate_limit::{Rate, RateLimitRule, RateLimits, Scope};
+pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;
 pub use reply::Reply;
 pub use request::{Incoming, Query};
-pub use router::{Handler, Router, Routes, handler};
+pub use router::{Handler, MatchedRoute, Router, Routes, handler};
+pub use security_headers::API_CONTENT_SECURITY_POLICY;
 
 pub(crate) use layers::{Stack, service_stack};

@@ -55,9 +55,15 @@ impl Reply {
         Self::html(StatusCode::FOUND, page).with_header(header::LOCATION, location)
     }
 
-    /// An HTML page.
+    /// An HTML page, with a content policy that allows exactly its inline scripts and images.
     pub fn html(status: StatusCode, page: String) -> Self {
-        Self::with_body(status, "text/html; charset=utf-8", page.into_bytes())
+        let policy = super::page_policy::page_policy(&page);
+        let mut reply = Self::with_body(status, "text/html; charset=utf-8", page.into_bytes());
+        reply
+            .0
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, policy);
+        reply
     }
 
     fn with_body(status: StatusCode, content_type: &'static str, body: Vec<u8>) -> Self {

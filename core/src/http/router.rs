@@ -9,7 +9,8 @@ use bytes::Bytes;
 use http::{Method, Request, Response, header};
 use http_body_util::Full;
 
-use super::{ApiError, Incoming, Query, Reply, RequestBody};
+use super::client_address::client_address;
+use super::{ApiError, EndpointGroup, Incoming, Query, Reply, RequestBody};
 use crate::App;
 
 /// The future a handler returns.
@@ -29,6 +30,21 @@ where
 
 /// Handlers by method name (`GET`, `POST`, ...) for one path pattern.
 type ByMethod = BTreeMap<String, Handler>;
+
+/// A handler and the endpoint group whose rate limits it counts against.
+type Endpoint = (Handler, EndpointGroup);
+
+/// The path pattern that answered a request (`/api/user/{userKey}`), as written in the routing
+/// table: put in the response's extensions, for the layers that label requests by route
+/// (metrics). A request that matched no route has none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchedRoute(pub Arc<str>);
+
+/// One path pattern and its handlers (with their groups) by method name.
+struct Route {
+    pattern: Arc<str>,
+    by_method: BTreeMap<String, Endpoint>,
+}
 
 /// The routing table as it is written: path patterns with their handlers by method.
 /// [`build`](Self::build) freezes it into a [`Router`].
@@ -50,6 +66,13 @@ impl Routes {
         self
     }
 
+    /// Every path pattern as written, with the names of the methods it answers (`GET`, ...).
+    pub fn endpoints(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &str>)> {
+        self.0
+            .iter()
+            .map(|(path, by_method)| (path.as_str(), by_method.keys().map(String::as_str)))
+    }
+
     /// The router over these routes.
     ///
     /// # Panics
@@ -57,7 +80,21 @@ impl Routes {
     pub fn build(self) -> Router {
         let mut paths = matchit::Router::new();
         for (path, by_method) in self.0 {
-            if let Err(conflict) = paths.insert(path.clone(), by_method) {
+            let by_method = by_method
+                .into_iter()
+                .map(|(method, handler)| {
+                    let group = Method::from_bytes(method.as_bytes())
+                        .map_or(EndpointGroup::Write, |method| {
+                            EndpointGroup::of(&method, &path)
+                        });
+                    (method, (handler, group))
+                })
+                .collect();
+            let route = Route {
+                pattern: Arc::from(path.as_str()),
+                by_method,
+            };
+            if let Err(conflict) = paths.insert(path.clone(), route) {
                 panic!("route {path} conflicts: {conflict}");
             }
         }
@@ -67,18 +104,22 @@ impl Routes {
 
 /// Method + path -> handler: a matchit tree of path patterns, each with its handlers by method.
 pub struct Router {
-    paths: matchit::Router<ByMethod>,
+    paths: matchit::Router<Route>,
 }
 
 impl Router {
     /// Routes one request and runs its handler; every outcome is a response.
     pub async fn dispatch(&self, app: App, request: Request<RequestBody>) -> Response<Full<Bytes>> {
         let is_head = request.method() == Method::HEAD;
-        let reply = match self.run(app, request).await {
+        let mut matched = None;
+        let reply = match self.run(app, request, &mut matched).await {
             Ok(reply) => reply,
             Err(error) => error.into_reply(),
         };
-        let response = reply.into_response();
+        let mut response = reply.into_response();
+        if let Some(pattern) = matched {
+            response.extensions_mut().insert(MatchedRoute(pattern));
+        }
         if is_head {
             without_body(response)
         } else {
@@ -86,22 +127,29 @@ impl Router {
         }
     }
 
-    async fn run(&self, app: App, request: Request<RequestBody>) -> Result<Reply, ApiError> {
+    /// Runs the request's handler, noting the pattern it matched in `matched`.
+    async fn run(
+        &self,
+        app: App,
+        request: Request<RequestBody>,
+        matched: &mut Option<Arc<str>>,
+    ) -> Result<Reply, ApiError> {
         let body_limit = app.settings.body_limit;
         let (parts, body) = request.into_parts();
         let raw_path = parts.uri.path();
         check_percent_encoding(raw_path)?;
-        let matched = self
+        let found = self
             .paths
             .at(raw_path)
             .map_err(|_| ApiError::RouteNotFound)?;
-        let by_method = matched.value;
+        *matched = Some(Arc::clone(&found.value.pattern));
+        let by_method = &found.value.by_method;
         let wanted = if parts.method == Method::HEAD && !by_method.contains_key("HEAD") {
             "GET"
         } else {
             parts.method.as_str()
         };
-        let Some(handler) = by_method.get(wanted) else {
+        let Some((handler, group)) = by_method.get(wanted) else {
             return Err(ApiError::MethodNotAllowed {
                 allowed: allowed_methods(by_method),
             });
@@ -109,18 +157,26 @@ impl Router {
         if declared_length(&parts.headers).is_some_and(|length| length > body_limit) {
             return Err(ApiError::BodyTooLarge { limit: body_limit });
         }
-        let params = matched
+        let params = found
             .params
             .iter()
             .map(|(name, raw)| Ok((name.to_owned(), percent_decode(raw)?)))
             .collect::<Result<Vec<_>, ApiError>>()?;
         let query = Query::parse(parts.uri.query());
+        let address = client_address(
+            &parts.headers,
+            &parts.extensions,
+            app.settings.trust_forwarded_for,
+        );
         let incoming = Incoming::new(parts.headers, query, params, body, body_limit);
+        app.rate_limiter
+            .admit(&app, *group, address, &incoming)
+            .await?;
         handler(app, incoming).await
     }
 }
 
-fn allowed_methods(by_method: &ByMethod) -> Vec<Method> {
+fn allowed_methods(by_method: &BTreeMap<String, Endpoint>) -> Vec<Method> {
     let mut allowed: Vec<Method> = by_method
         .keys()
         .filter_map(|name| Method::from_bytes(name.as_bytes()).ok())

@@ -110,6 +110,16 @@ impl BoardIndex {
         self.tables.players.len()
     }
 
+    /// How many results the players' totals in `window` add up to (every mode).
+    pub fn results_in(&self, window: TimeWindow) -> u64 {
+        self.tables
+            .modes
+            .iter()
+            .flat_map(|table| &table.totals)
+            .map(|totals| u64::from(totals[window.index()].rounds))
+            .sum()
+    }
+
     /// Whether the index knows the account (it has results, and is not deleted).
     pub fn knows(&self, account: AccountId) -> bool {
         self.tables.slots.contains_key(&account)

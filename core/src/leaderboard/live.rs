@@ -12,7 +12,7 @@ use tokio::sync::{Mutex, mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::index::{BoardIndex, Standing};
-use super::kinds::BoardId;
+use super::kinds::{BoardId, TimeWindow};
 use super::totals::Totals;
 use crate::clock::Clock;
 use crate::store::{AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
@@ -70,6 +70,19 @@ pub struct BoardAnswer {
     pub user: Option<Standing>,
 }
 
+/// What the boards of a node hold right now, for the metrics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardsStatus {
+    /// Whether the boards are loaded and answering.
+    pub ready: bool,
+    /// The match log results read so far by the load (all of them once ready).
+    pub loaded_results: u64,
+    /// The players the boards know (0 while loading).
+    pub players: usize,
+    /// The results counted in each window, in [`TimeWindow::ALL`] order (0 while loading).
+    pub results: [u64; 5],
+}
+
 /// The loaded index and how far into each log it is.
 struct Loaded {
     index: BoardIndex,
@@ -123,6 +136,20 @@ impl Leaderboards {
             return;
         }
         runtime.spawn(follow(Arc::downgrade(self)));
+    }
+
+    /// What the boards hold now, as they are: without waiting for the load or catching up.
+    /// Counting the results in each window reads every player's totals.
+    pub fn status(&self) -> BoardsStatus {
+        let loaded = self.read();
+        let index = loaded.as_ref().map(|loaded| &loaded.index);
+        BoardsStatus {
+            ready: index.is_some(),
+            loaded_results: self.loaded_results.load(Ordering::Relaxed),
+            players: index.map_or(0, BoardIndex::players),
+            results: TimeWindow::ALL
+                .map(|window| index.map_or(0, |index| index.results_in(window))),
+        }
     }
 
     /// Notes that this node changed something the boards show (a match, a rename, a ban, a

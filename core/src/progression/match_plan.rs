@@ -15,7 +15,7 @@ use crate::economy::reward_steps;
 use crate::store::{Progress, Step};
 
 /// What a match did for one player, besides the rewards it granted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerSummary {
     /// The player's account id.
@@ -33,7 +33,7 @@ pub struct PlayerSummary {
 }
 
 /// A quest's progress after the match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuestStep {
     /// The quest.
@@ -47,7 +47,7 @@ pub struct QuestStep {
 }
 
 /// A reward track's progress after the match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrackStep {
     /// The track.

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Deserialize;
 use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
+use utoipa::ToSchema;
 
 use super::STANDARD_STATS;
 use crate::domain::{GameMode, UserKey};
@@ -33,25 +34,50 @@ const CLOCK_SKEW: Duration = Duration::minutes(5);
 const REPORT_AGE_MAX: Duration = Duration::days(7);
 
 /// The report as the game server sends it (`POST /internal/matches`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MatchReportBody {
+    /// The game server's id for the match: 1 to 64 letters, digits, `-`, `_`, `.` or `:`. A
+    /// repeated id changes nothing and answers the first report's result.
+    #[schema(pattern = "^[A-Za-z0-9._:-]{1,64}$")]
     match_id: String,
+    /// The mode it was played in.
+    #[schema(value_type = GameMode)]
     mode: String,
+    /// When it started (RFC 3339).
+    #[schema(format = DateTime)]
     started_at: String,
+    /// When it ended (RFC 3339): after `startedAt`, at most 6 hours later, at most 7 days ago
+    /// and not in the future.
+    #[schema(format = DateTime)]
     ended_at: String,
+    /// Every player's result, one line per account.
+    #[schema(min_items = 1, max_items = 100)]
     players: Vec<PlayerBody>,
 }
 
-/// One player's line of the report: the account by id or by user key, and the result.
-#[derive(Debug, Deserialize)]
+/// One player's line of the report: the account by id or by user key (exactly one of the
+/// two), and the result.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PlayerBody {
+    /// The player's account id (or send `userKey`).
+    #[schema(minimum = 1)]
     account_id: Option<i64>,
+    /// One of the player's user keys (or send `accountId`).
+    #[schema(pattern = "^[0-9a-f]{48}$")]
     user_key: Option<String>,
+    /// Final placement.
+    #[schema(minimum = 1, maximum = 100)]
     placement: i64,
+    /// Kills.
+    #[schema(minimum = 0, maximum = 99)]
     kills: i64,
+    /// Seconds alive, at most the match's duration.
+    #[schema(minimum = 0, maximum = 21600)]
     time_alive: i64,
+    /// The game's own named counters: at most 32, keys of 1 to 64 of `a-z`, `0-9` and `_`
+    /// (not a counter Safezone counts itself, nor `mode_...`), values 0 to 1000000000.
     #[serde(default)]
     stats: BTreeMap<String, i64>,
 }

@@ -273,4 +273,22 @@ pub trait Store: Send + Sync + 'static {
 
     /// The position of the account log's last entry (0 while it is empty).
     async fn account_log_head(&self) -> Result<i64, StoreError>;
+
+    /// The state of each connection pool, for the metrics; none for a store without pools.
+    fn pools(&self) -> Vec<PoolStatus> {
+        Vec::new()
+    }
+}
+
+/// One connection pool of a store as it is now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStatus {
+    /// The pool's name among the store's pools (`main`, or `writer` for SQLite's writer).
+    pub name: &'static str,
+    /// Connections open, in use or idle.
+    pub open: u32,
+    /// Connections open and idle.
+    pub idle: u32,
+    /// The most connections the pool opens.
+    pub max: u32,
 }

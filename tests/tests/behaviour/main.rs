@@ -24,4 +24,5 @@ mod routing;
 mod shop;
 mod tournaments;
 mod tracks;
+mod traffic;
 mod whitelist;

@@ -1,0 +1,104 @@
+//! The operator listener: `GET /metrics` on an address of its own, 404 for anything else.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Method, Request, Response, StatusCode, header};
+use http_body_util::Full;
+use hyper::body::Incoming;
+
+use super::{CONTENT_TYPE, Metrics};
+use crate::ConnectionLimits;
+use crate::cli::RunningServer;
+
+/// How long a stop waits for scrapes in flight.
+const STOP_PATIENCE: Duration = Duration::from_secs(5);
+
+/// The operator's scrapers are few: a handful of connections, each quick to ask.
+const LIMITS: ConnectionLimits = ConnectionLimits {
+    max_connections: NonZeroUsize::new(32),
+    header_read_timeout: Duration::from_secs(10),
+};
+
+/// A running metrics listener: its bound address, and how to stop it. Dropping it without
+/// [`stop`](Self::stop) also stops it, without waiting.
+pub struct MetricsServer {
+    running: RunningServer,
+}
+
+impl MetricsServer {
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.running.local_addr()
+    }
+
+    /// Stops accepting, lets scrapes in flight finish (5 s at most), and waits for the end.
+    pub async fn stop(self) {
+        self.running.stop().await;
+    }
+}
+
+/// Binds `addr` (port 0 picks a free port) and serves `metrics` at `GET /metrics` in a task of
+/// the current Tokio runtime, plain HTTP/1.1 ([`serve`](crate::serve)), until stopped: 32
+/// connections at most, 10 seconds to send a request's head.
+pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<MetricsServer> {
+    let service = tower::service_fn(move |request: Request<Incoming>| {
+        let metrics = Arc::clone(&metrics);
+        async move { Ok::<_, Infallible>(answer(metrics, &request).await) }
+    });
+    let running = crate::serve::start(addr, service, LIMITS, STOP_PATIENCE).await?;
+    Ok(MetricsServer { running })
+}
+
+/// The exposition for `GET /metrics` (and `HEAD`), 404 for any other path, 405 for any other
+/// method.
+async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<Full<Bytes>> {
+    let reply = |status: StatusCode, content_type: &'static str, body: Bytes| {
+        let mut response = Response::new(Full::new(body));
+        *response.status_mut() = status;
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static(content_type),
+        );
+        response
+    };
+    if request.uri().path() != "/metrics" {
+        return reply(
+            StatusCode::NOT_FOUND,
+            "text/plain; charset=utf-8",
+            Bytes::from_static(b"not found: the metrics are at /metrics\n"),
+        );
+    }
+    match *request.method() {
+        Method::GET => {
+            // Off the runtime's workers: counting the boards' results reads every player.
+            match tokio::task::spawn_blocking(move || metrics.render()).await {
+                Ok(text) => reply(StatusCode::OK, CONTENT_TYPE, Bytes::from(text)),
+                Err(error) => {
+                    tracing::error!(%error, "the metrics did not render");
+                    reply(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "text/plain; charset=utf-8",
+                        Bytes::from_static(b"the metrics did not render\n"),
+                    )
+                }
+            }
+        }
+        Method::HEAD => reply(StatusCode::OK, CONTENT_TYPE, Bytes::new()),
+        _ => {
+            let mut response = reply(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "text/plain; charset=utf-8",
+                Bytes::from_static(b"only GET\n"),
+            );
+            response
+                .headers_mut()
+                .insert(header::ALLOW, header::HeaderValue::from_static("GET, HEAD"));
+            response
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Prometheus metrics: what a node counts (requests by route, the economy's movements,
+//! sign-ins, match reports), what it reads when scraped (connection pools, leaderboards), the
+//! text exposition, and the operator listener that serves it on an address of its own.
+//!
+//! Every name starts with `safezone_`. Clients never reach these: `/api/metrics/update` is
+//! the clients' no-op, and the exposition is only on the operator listener ([`serve`]) or
+//! wherever an embedder puts [`Metrics::render`].
+
+mod business;
+mod listener;
+mod requests;
+mod state;
+
+use std::sync::Arc;
+
+use prometheus_client::registry::Registry;
+
+pub(crate) use business::{Business, Counted};
+pub use listener::{MetricsServer, serve};
+pub use requests::Recorded;
+pub(crate) use requests::RequestMetrics;
+
+use crate::leaderboard::Leaderboards;
+use crate::store::Store;
+
+/// The content type of [`Metrics::render`]'s text: the OpenMetrics text format, which
+/// Prometheus reads.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// One service's metrics: its counters and histograms, and the gauges read when scraped.
+pub struct Metrics {
+    registry: Registry,
+    /// Requests by route, method and status: count and duration.
+    pub(crate) requests: RequestMetrics,
+    /// The economy's, sign-ins' and match reports' counters.
+    pub(crate) business: Business,
+}
+
+impl Metrics {
+    /// The metrics of a service over `store` and `leaderboards`, whose pools and boards are
+    /// read at each scrape.
+    pub(crate) fn new(store: Arc<dyn Store>, leaderboards: Arc<Leaderboards>) -> Self {
+        let mut registry = Registry::with_prefix("safezone");
+        let requests = RequestMetrics::register(&mut registry);
+        let business = Business::register(&mut registry);
+        registry.register_collector(Box::new(state::StateCollector::new(store, leaderboards)));
+        Self {
+            registry,
+            requests,
+            business,
+        }
+    }
+
+    /// Every metric now, in the text format of [`CONTENT_TYPE`].
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        if let Err(error) = prometheus_client::encoding::text::encode(&mut text, &self.registry) {
+            tracing::error!(%error, "the metrics did not encode");
+        }
+        text
+    }
+}

@@ -1,0 +1,119 @@
+//! The document against the routing table, and its inner consistency.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde_json::Value;
+
+use super::document;
+
+fn document_json() -> Value {
+    serde_json::to_value(document()).expect("the document serializes")
+}
+
+/// Every `(path, method)` the document describes, methods in upper case.
+fn documented(document: &Value) -> BTreeSet<(String, String)> {
+    let paths = document["paths"].as_object().expect("paths is an object");
+    paths
+        .iter()
+        .flat_map(|(path, item)| {
+            let item = item.as_object().expect("a path item is an object");
+            item.keys()
+                .filter(|key| {
+                    [
+                        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+                    ]
+                    .contains(&key.as_str())
+                })
+                .map(|method| (path.clone(), method.to_uppercase()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn the_document_describes_every_route_of_the_routing_table_and_no_other() {
+    let table = crate::api::table();
+    let routed: BTreeSet<(String, String)> = table
+        .endpoints()
+        .flat_map(|(path, methods)| {
+            methods
+                .map(|method| (path.to_owned(), method.to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let documented = documented(&document_json());
+    let undocumented: Vec<_> = routed.difference(&documented).collect();
+    let unrouted: Vec<_> = documented.difference(&routed).collect();
+    assert!(
+        undocumented.is_empty() && unrouted.is_empty(),
+        "routes without a description: {undocumented:?}; described but not routed: {unrouted:?}"
+    );
+}
+
+#[test]
+fn the_document_is_openapi_3_1_with_unique_operation_ids_and_resolvable_references() {
+    let document = document_json();
+    assert_eq!(document["openapi"], "3.1.0");
+    assert!(document["info"]["title"].is_string());
+    let mut ids = HashSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        let declared_in_path: Vec<String> = path
+            .split('/')
+            .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+            .map(str::to_owned)
+            .collect();
+        for (method, operation) in item.as_object().expect("path item") {
+            let id = operation["operationId"].as_str().expect("an operation id");
+            assert!(ids.insert(id.to_owned()), "operation id {id} is used twice");
+            let responses = operation["responses"].as_object().expect("responses");
+            for status in ["429", "503"] {
+                assert!(
+                    responses.contains_key(status),
+                    "{method} {path} lacks {status}"
+                );
+            }
+            let parameters = operation["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            for name in &declared_in_path {
+                assert!(
+                    parameters
+                        .iter()
+                        .any(|parameter| parameter["name"] == name.as_str()
+                            && parameter["in"] == "path"
+                            && parameter["required"] == true),
+                    "{method} {path} does not declare its path parameter {name}"
+                );
+            }
+        }
+    }
+    let mut references = Vec::new();
+    collect_references(&document, &mut references);
+    for reference in references {
+        let pointer = reference
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("{reference} is not local"));
+        assert!(
+            document.pointer(pointer).is_some(),
+            "{reference} names nothing in the document"
+        );
+    }
+}
+
+fn collect_references(value: &Value, references: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, inner) in object {
+                match (key.as_str(), inner) {
+                    ("$ref", Value::String(reference)) => references.push(reference.clone()),
+                    _ => collect_references(inner, references),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|inner| collect_references(inner, references)),
+        _ => {}
+    }
+}
