@@ -42,7 +42,7 @@ use tempfile::TempDir;
 use tokio::net::TcpListener;
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::{Answer, Database, Server};
+use crate::{Answer, Database, Server, test_settings};
 
 /// The client id Safezone is registered with at every provider of the kit.
 pub const CLIENT_ID: &str = "safezone";
@@ -1048,10 +1048,10 @@ verify_url = "{engine_store}"
     )
 }
 
-/// Safezone with sign-in configured, on one server and a fresh database, and everything its
-/// auth configuration points at: the OpenID provider process (`idpone`), the OAuth2 mock
-/// (`idptwo`), the chat platform, the two receipt verifiers and the loopback listener. The web
-/// origin's port is reserved for the browser's test page.
+/// Safezone with sign-in configured and the settings of [`test_settings`], on one server and a
+/// fresh database, and everything its auth configuration points at: the OpenID provider process
+/// (`idpone`), the OAuth2 mock (`idptwo`), the chat platform, the two receipt verifiers and the
+/// loopback listener. The web origin's port is reserved for the browser's test page.
 pub struct LoginApp {
     /// `http://127.0.0.1:<port>`: Safezone, also its `public_url`.
     pub base: String,
@@ -1126,6 +1126,7 @@ impl LoginApp {
         let clock = ManualClock::new(time::OffsetDateTime::now_utc());
         let service = Safezone::new(Arc::clone(&store))
             .clock(Arc::new(clock.clone()))
+            .settings(test_settings())
             .auth(auth)
             .service();
         let listen = SocketAddr::from(([127, 0, 0, 1], port));
