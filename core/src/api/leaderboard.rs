@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use super::session;
 use crate::App;
 use crate::domain::{FriendCode, GameMode};
+use crate::http::presented_keys::only_key;
 use crate::http::{ApiError, Incoming, Query, Reply};
 use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
@@ -143,7 +144,7 @@ fn render(top: &TopRows) -> Result<&RawValue, ApiError> {
 /// a key only picks the caller's own row).
 async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, ApiError> {
     let now = app.clock.now();
-    let key = session::only_key(incoming).map(|key| key.hash());
+    let key = only_key(incoming).map(|key| key.hash());
     if let Some(account) = key
         .as_ref()
         .and_then(|key| app.recent_callers.account(key, now))

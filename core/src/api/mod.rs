@@ -36,8 +36,6 @@ use http::Method;
 
 use crate::http::{Router, Routes, handler};
 
-pub(crate) use session::only_key;
-
 /// Every route of the API.
 pub(crate) fn routes() -> Router {
     table().build()

@@ -1,11 +1,12 @@
-//! Who is calling: the user key from the path, `Authorization: Bearer`, the `userKey` query
-//! parameter or the `userKey` cookie, resolved to an account.
+//! Who is calling: the user key the request presents (see [`presented_keys`]), resolved to an
+//! account.
 
 use time::OffsetDateTime;
 
 use crate::App;
 use crate::domain::UserKey;
-use crate::http::{ApiError, Incoming, cookies::USER_KEY_COOKIE};
+use crate::http::presented_keys::{KeySource, presented_keys};
+use crate::http::{ApiError, Incoming};
 use crate::store::Account;
 
 /// A caller with a valid key.
@@ -16,33 +17,6 @@ pub(super) struct Session {
     pub expires: OffsetDateTime,
     /// The account it opens.
     pub account: Account,
-}
-
-/// Where a presented key came from; earlier sources take precedence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
-    Path,
-    Bearer,
-    Query,
-    Cookie,
-}
-
-/// The keys the request presents, in precedence order; an empty value (`userKey=`, as a
-/// signed-out client may send) counts as none.
-fn presented(incoming: &Incoming) -> Vec<(Source, String)> {
-    let from_path = incoming.path("userKey").ok().map(str::to_owned);
-    let from_bearer = incoming.bearer().map(str::to_owned);
-    let from_query = incoming.query.optional("userKey").map(str::to_owned);
-    let from_cookie = incoming.cookie(USER_KEY_COOKIE);
-    [
-        (Source::Path, from_path),
-        (Source::Bearer, from_bearer),
-        (Source::Query, from_query),
-        (Source::Cookie, from_cookie),
-    ]
-    .into_iter()
-    .filter_map(|(source, key)| key.filter(|key| !key.is_empty()).map(|key| (source, key)))
-    .collect()
 }
 
 /// The caller's session; no key is a 401 `missing_user_key`.
@@ -58,7 +32,7 @@ pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, 
 /// bearer header or query presents another, both must open the same account (403 otherwise),
 /// so that one account's key never opens another account's paths.
 pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Session>, ApiError> {
-    let keys = presented(incoming);
+    let keys = presented_keys(incoming);
     let Some((_, primary)) = keys.first() else {
         return Ok(None);
     };
@@ -66,7 +40,7 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
         .await?
         .ok_or(ApiError::InvalidUserKey)?;
     for (source, other) in keys.iter().skip(1) {
-        if *source == Source::Cookie || other == primary {
+        if *source == KeySource::Cookie || other == primary {
             continue;
         }
         let same_account = resolve(app, other)
@@ -81,17 +55,6 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
         }
     }
     Ok(Some(session))
-}
-
-/// The one key the request presents (the same text from several places counts once), or
-/// `None` when it presents none or several different ones.
-pub(crate) fn only_key(incoming: &Incoming) -> Option<UserKey> {
-    let presented = presented(incoming);
-    let (_, first) = presented.first()?;
-    if presented.iter().any(|(_, other)| other != first) {
-        return None;
-    }
-    UserKey::parse(first)
 }
 
 /// Resolves one key text: `None` when malformed, unknown, expired, revoked, or its account gone.

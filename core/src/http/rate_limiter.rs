@@ -15,7 +15,7 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota};
 
-use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope};
+use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope, presented_keys};
 use crate::AppState;
 use crate::domain::UserKey;
 use crate::store::AccountId;
@@ -62,7 +62,7 @@ impl RateLimiter {
         let Some(limiter) = &self.account[group.index()] else {
             return Ok(());
         };
-        let Some(key) = crate::api::only_key(incoming) else {
+        let Some(key) = presented_keys::only_key(incoming) else {
             return Ok(());
         };
         if let Some(account) = account_of(app, &key).await {
