@@ -80,6 +80,16 @@ async fn every_answer_conforms_to_the_document(app: &LoginApp) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
     );
+    assert!(
+        !app.chat.requests().is_empty(),
+        "no chat sign-in reached the chat platform"
+    );
+    for verifier in [&app.chat_store, &app.engine_store] {
+        assert!(
+            !verifier.requests().is_empty(),
+            "no receipt reached its store's verifier"
+        );
+    }
 }
 
 /// The keys the run uses: one account's for every operation, and accounts of their own for
