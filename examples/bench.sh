@@ -28,11 +28,13 @@
 #
 # Hardening (section `hardening`, examples/bench-hardening.sh, issue 8): the warp binary on SQLite
 # plain, with rate limits counting every request, with Prometheus recording, with JSON logs, and
-# all three; GET /api/config and GET /api/user/{key}.
+# all three; GET /api/config and GET /api/user/{key}. Section `profile` (examples/bench-profile.sh,
+# not run by default: it needs perf) shows the share of the server's CPU each of the three takes.
 #
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
 #        SECTIONS="reads buys matches boards hardening" by default: name fewer to run only those
-#        after the baseline, e.g. SECTIONS=boards examples/bench.sh)
+#        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile for the
+#        CPU profile)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
 # psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`.
 set -euo pipefail
@@ -217,4 +219,9 @@ fi
 if wanted hardening; then
   # shellcheck source=examples/bench-hardening.sh
   source examples/bench-hardening.sh
+fi
+
+if wanted profile; then
+  # shellcheck source=examples/bench-profile.sh
+  source examples/bench-profile.sh
 fi
