@@ -9,5 +9,10 @@ use std::process::ExitCode;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    safezone_core::cli::run_server(safezone_storage::open, safezone_server_rocket::start).await
+    safezone_core::cli::run_server(
+        safezone_core::binary!(),
+        safezone_storage::open,
+        safezone_server_rocket::start,
+    )
+    .await
 }

@@ -38,6 +38,14 @@ macro_rules! for_binary {
         }
 
         #[test]
+        fn the_command_line_names_the_binary_and_shows_no_secret() {
+            $crate::binary_checks::the_command_line_names_the_binary_and_shows_no_secret(
+                $binary,
+                env!("CARGO_PKG_VERSION"),
+            );
+        }
+
+        #[test]
         fn json_logs_carry_request_ids_and_no_secrets() {
             $crate::binary_checks::json_logs_carry_request_ids_and_no_secrets($binary);
         }
@@ -105,13 +113,16 @@ fn status_line(address: &str, path: &str) -> String {
     answer.lines().next().unwrap_or_default().to_owned()
 }
 
-/// The binary announces its address, serves, and exits with 0 on SIGTERM.
+/// The binary announces its address, serves, and exits with 0 on SIGTERM; its text log,
+/// written to a pipe, has no colour codes.
 pub fn serves_and_stops_on_sigterm(binary: &str) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
     let child = Command::new(binary)
         .args(["--listen", "127.0.0.1:0", "--database-url", &url])
+        .env_remove("RUST_LOG")
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
     let mut running = Running(child);
@@ -120,6 +131,78 @@ pub fn serves_and_stops_on_sigterm(binary: &str) {
 
     let status = stop_with_sigterm(&mut running);
     assert!(status.success(), "{status}");
+    let mut log = String::new();
+    running
+        .0
+        .stderr
+        .take()
+        .expect("a piped stderr")
+        .read_to_string(&mut log)
+        .expect("the log");
+    assert!(log.contains(" INFO "), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a piped log: {log:?}"
+    );
+}
+
+/// `--version` names the binary; no help page shows the database URL's password from the
+/// environment; an operator's command prints its result and no log lines.
+pub fn the_command_line_names_the_binary_and_shows_no_secret(binary: &str, version: &str) {
+    let name = std::path::Path::new(binary)
+        .file_name()
+        .and_then(|name| name.to_str())
+        .expect("a binary name");
+    let output = Command::new(binary)
+        .arg("--version")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("{name} {version}\n")
+    );
+
+    let secret_url = "postgres://safezone:pw-s3cret@127.0.0.1:1/safezone";
+    for help in [
+        &["--help"][..],
+        &["poll", "create", "--help"],
+        &["grant", "--help"],
+    ] {
+        let output = Command::new(binary)
+            .args(help)
+            .env("SAFEZONE_DATABASE_URL", secret_url)
+            .output()
+            .expect("the binary runs");
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("SAFEZONE_DATABASE_URL"), "{help:?}: {text}");
+        assert!(
+            !text.contains("pw-s3cret"),
+            "{help:?} shows the password: {text}"
+        );
+    }
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    let output = Command::new(binary)
+        .args([
+            "--database-url",
+            &url,
+            "poll",
+            "create",
+            "--question",
+            "Next map?",
+        ])
+        .args(["--option", "Desert:#e0c080", "--option", "Jungle:#20a040"])
+        .args(["--ends", "2099-01-01T00:00:00Z"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).starts_with("created poll 1 "),
+        "{output:?}"
+    );
+    assert!(output.stderr.is_empty(), "log lines: {output:?}");
 }
 
 /// Sends SIGTERM and answers the exit status, which must come within 10 s.

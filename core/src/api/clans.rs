@@ -14,6 +14,7 @@ use super::community::{banned, path_id};
 use super::session::{self, Session};
 use super::user_view::ApiUser;
 use crate::App;
+use crate::domain::check_shown_text;
 use crate::http::{ApiError, Incoming, Query, Reply};
 use crate::openapi::{
     Done, ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success, UserKeyRequired,
@@ -148,10 +149,11 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
             description = "Exactly three letters, unique regardless of letter case"),
         ("name" = String, Query, min_length = 3, max_length = 32,
             pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            description = "3 to 32 characters, not blank, no control characters"),
+            description = "3 to 32 characters, not blank, no control, format or invisible characters"),
         ("description" = Option<String>, Query, max_length = 200,
             pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            description = "At most 200 characters, no control characters; empty counts as none"),
+            description = "At most 200 characters, no control, format or invisible characters; empty counts \
+                as none"),
     ),
     responses(
         (status = 200, description = "The new clan and the caller's account", body = Success<MembershipAnswer>),
@@ -321,7 +323,7 @@ fn tag(query: &Query) -> Result<&str, ApiError> {
     }
 }
 
-/// `name`: 3 to 32 characters, not blank, no control characters.
+/// `name`: 3 to 32 characters, not blank, nothing [`check_shown_text`] refuses.
 fn name(query: &Query) -> Result<&str, ApiError> {
     let name = query.required("name")?;
     let chars = name.chars().count();
@@ -331,17 +333,12 @@ fn name(query: &Query) -> Result<&str, ApiError> {
             format!("must be {NAME_MIN_CHARS} to {NAME_MAX_CHARS} characters long"),
         ));
     }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::invalid(
-            "name",
-            "must not hold control characters",
-        ));
-    }
+    check_shown_text(name).map_err(|hidden| ApiError::invalid("name", hidden.to_string()))?;
     Ok(name)
 }
 
-/// `description`, optional (an empty value counts as none): at most 200 characters, no
-/// control characters.
+/// `description`, optional (an empty value counts as none): at most 200 characters, nothing
+/// [`check_shown_text`] refuses.
 fn description(query: &Query) -> Result<Option<&str>, ApiError> {
     let Some(description) = query
         .optional("description")
@@ -355,12 +352,8 @@ fn description(query: &Query) -> Result<Option<&str>, ApiError> {
             format!("must be at most {DESCRIPTION_MAX_CHARS} characters long"),
         ));
     }
-    if description.chars().any(char::is_control) {
-        return Err(ApiError::invalid(
-            "description",
-            "must not hold control characters",
-        ));
-    }
+    check_shown_text(description)
+        .map_err(|hidden| ApiError::invalid("description", hidden.to_string()))?;
     Ok(Some(description))
 }
 

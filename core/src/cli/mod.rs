@@ -2,7 +2,7 @@
 //! the whole run from flags to a graceful stop ([`run_server`]).
 
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::pin::pin;
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -33,8 +33,10 @@ use crate::{Safezone, SafezoneService, ServerToken, Settings};
 
 /// The command line of a Safezone server binary: without a subcommand it serves; the
 /// subcommands are the operator's tools. Every flag also reads an environment variable.
+///
+/// `--version` answers with the binary's own name and version ([`Binary`]).
 #[derive(Debug, Clone, Parser)]
-#[command(version, about = "Safezone: the battle-royale game backend")]
+#[command(about = "Safezone: the battle-royale game backend")]
 pub struct Cli {
     /// The server's flags (the database and content flags apply to the subcommands too).
     #[command(flatten)]
@@ -42,6 +44,45 @@ pub struct Cli {
     /// An operator's tool to run instead of serving.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The binary a [`Cli`] is read for: its package name and version, which `--version` prints.
+/// [`binary!`](crate::binary) gives the calling crate's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binary {
+    /// The binary's name, e.g. `safezone-server-warp`.
+    pub name: &'static str,
+    /// Its version, e.g. `0.1.0`.
+    pub version: &'static str,
+}
+
+/// The [`Binary`] of the crate where it is written: its `CARGO_PKG_NAME` and
+/// `CARGO_PKG_VERSION`.
+///
+/// ```
+/// let binary = safezone_core::binary!();
+/// assert_eq!(binary.name, "safezone-core");
+/// ```
+#[macro_export]
+macro_rules! binary {
+    () => {
+        $crate::cli::Binary {
+            name: env!("CARGO_PKG_NAME"),
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    };
+}
+
+impl Cli {
+    /// Reads the process's arguments for `binary`: `--version` prints its name and version;
+    /// a bad command line or `--help` ends the process as clap does.
+    pub fn parse_for(binary: Binary) -> Self {
+        let matches = Self::command()
+            .name(binary.name)
+            .version(binary.version)
+            .get_matches();
+        Self::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+    }
 }
 
 /// The operator's tools.
@@ -64,12 +105,14 @@ pub struct ServerArgs {
     #[arg(long, env = "SAFEZONE_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
-    /// Database: `sqlite://path` (created on first start) or `postgres://user@host/db`.
+    /// Database: `sqlite://path` (created on first start) or `postgres://user@host/db`
+    /// (the environment's value is never shown, as it may hold a password).
     #[arg(
         long,
         global = true,
         env = "SAFEZONE_DATABASE_URL",
-        default_value = "sqlite://safezone.db"
+        default_value = "sqlite://safezone.db",
+        hide_env_values = true
     )]
     pub database_url: String,
 
@@ -200,15 +243,22 @@ impl RunningServer {
 ///
 /// `check-content` runs first and alone: it neither loads `--content` nor opens the database.
 pub async fn run_server<OpenError: Display>(
+    binary: Binary,
     open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
     start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
 ) -> ExitCode {
     let Cli {
         server: args,
         command,
-    } = Cli::parse();
+    } = Cli::parse_for(binary);
+    // An operator's tool prints its result; its log shows only warnings and errors unless
+    // `RUST_LOG` asks for more.
+    let default_level = match command {
+        Some(_) => "warn",
+        None => "info",
+    };
     // Held to the end: dropping it writes out the lines still queued.
-    let _log_writer = init_tracing(args.log_format);
+    let _log_writer = init_tracing(args.log_format, default_level);
     if let Some(Command::CheckContent(check)) = &command {
         return check.run();
     }
@@ -284,9 +334,10 @@ pub async fn run_server<OpenError: Display>(
     ExitCode::SUCCESS
 }
 
-/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `info`). In JSON, each
-/// line carries the fields of every span it was logged in (`spans`, outermost first): every
-/// line of a request has its `request_id`.
+/// Logs to standard error in `format`, filtered by `RUST_LOG` (default `default_level`, e.g.
+/// `info`). In JSON, each line carries the fields of every span it was logged in (`spans`,
+/// outermost first): every line of a request has its `request_id`. Text lines are coloured
+/// only when standard error is a terminal and `NO_COLOR` is not set.
 ///
 /// Requests only queue their lines: a thread of its own writes them, many lines per write, so
 /// that a line per request costs no system call on the request's path. No line is dropped (a
@@ -294,14 +345,19 @@ pub async fn run_server<OpenError: Display>(
 ///
 /// Only `tracing` events are logged: records of the `log` crate (rocket's per-request lines)
 /// are not forwarded.
-pub fn init_tracing(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
+pub fn init_tracing(
+    format: LogFormat,
+    default_level: &str,
+) -> tracing_appender::non_blocking::WorkerGuard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .finish(std::io::BufWriter::new(std::io::stderr()));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(writer);
     let installed = match format {
         LogFormat::Text => tracing::subscriber::set_global_default(builder.finish()),

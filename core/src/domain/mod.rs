@@ -8,6 +8,7 @@ mod friend_code;
 mod game_mode;
 mod platform;
 pub mod player_names;
+mod shown_text;
 mod user_key;
 
 pub use api_date::{ApiDate, format_plain_datetime};
@@ -17,4 +18,5 @@ pub use device_id::DeviceId;
 pub use friend_code::{FriendCode, FriendCodeError, NAME_MAX_CHARS, NAME_MIN_CHARS};
 pub use game_mode::GameMode;
 pub use platform::Platform;
+pub use shown_text::{HiddenCharacter, check_shown_text};
 pub use user_key::{KeyHash, UserKey};

@@ -9,7 +9,7 @@ use std::fmt;
 use time::OffsetDateTime;
 
 use super::AccountId;
-use crate::domain::{FriendCode, GameMode};
+use crate::domain::{FriendCode, GameMode, check_shown_text};
 
 /// When something is open: from `opens` (inclusive) to `closes` (exclusive), unless an operator
 /// closed it early.
@@ -147,6 +147,12 @@ impl NewPoll {
     /// assert_eq!(poll.check(), Ok(()));
     /// poll.options[1].color_code = "green".to_owned();
     /// assert!(poll.check().is_err());
+    /// poll.options[1].color_code = "#20a040".to_owned();
+    /// poll.question = "Next map?\u{202E}".to_owned();
+    /// assert!(poll.check().unwrap_err().contains("U+202E"));
+    /// poll.question = "Next map?".to_owned();
+    /// poll.options[0].name = "Des\u{200B}ert".to_owned();
+    /// assert!(poll.check().unwrap_err().contains("U+200B"));
     /// ```
     pub fn check(&self) -> Result<(), String> {
         check_text("the question", &self.question, POLL_QUESTION_MAX_CHARS)?;
@@ -554,7 +560,8 @@ pub enum ClanLeft {
     Dissolved,
 }
 
-/// Checks that `text` is 1 to `max` characters long, not blank and free of control characters.
+/// Checks that `text` is 1 to `max` characters long, not blank and free of what
+/// [`check_shown_text`] refuses.
 fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err(format!("{what} is empty"));
@@ -562,8 +569,6 @@ fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
     if text.chars().count() > max {
         return Err(format!("{what} is longer than {max} characters"));
     }
-    if text.chars().any(char::is_control) {
-        return Err(format!("{what} holds a control character"));
-    }
+    check_shown_text(text).map_err(|hidden| format!("{what} {hidden}"))?;
     Ok(())
 }

@@ -22,6 +22,7 @@ mod quests;
 mod rewards;
 mod routing;
 mod shop;
+mod shown_text;
 mod tournaments;
 mod tracks;
 mod traffic;
