@@ -23,6 +23,11 @@ pub enum ApiError {
         /// What is wrong with the value.
         reason: String,
     },
+    /// A parameter given different values in the query string and in the form body.
+    ConflictingParameter {
+        /// The parameter's name.
+        name: String,
+    },
     /// Exactly one of several parameters must be present, and none or several are.
     ExactlyOneOf {
         /// The parameters of which one must be present.
@@ -177,6 +182,7 @@ impl ApiError {
         match self {
             Self::MissingParameter { .. }
             | Self::InvalidParameter { .. }
+            | Self::ConflictingParameter { .. }
             | Self::InvalidBody { .. }
             | Self::ExactlyOneOf { .. }
             | Self::InvalidReceipt { .. }
@@ -207,7 +213,9 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::MissingParameter { .. } => "missing_parameter",
-            Self::InvalidParameter { .. } | Self::ExactlyOneOf { .. } => "invalid_parameter",
+            Self::InvalidParameter { .. }
+            | Self::ConflictingParameter { .. }
+            | Self::ExactlyOneOf { .. } => "invalid_parameter",
             Self::InvalidBody { .. } => "invalid_body",
             Self::BodyTooLarge { .. } => "body_too_large",
             Self::InvalidPathEncoding => "invalid_path_encoding",
@@ -240,6 +248,10 @@ impl ApiError {
         match self {
             Self::MissingParameter { name } => format!("parameter `{name}` is required"),
             Self::InvalidParameter { name, reason } => format!("parameter `{name}` {reason}"),
+            Self::ConflictingParameter { name } => format!(
+                "parameter `{name}` has one value in the query string and another in the form \
+                 body"
+            ),
             Self::ExactlyOneOf { names, given } => format!(
                 "exactly one of {} is required; {} given",
                 quoted_list(names),

@@ -8,6 +8,9 @@ use sync_wrapper::SyncWrapper;
 
 use super::{ApiError, RequestBody, cookies};
 
+/// The media type of a form body, whose parameters count as query parameters.
+const FORM: &str = "application/x-www-form-urlencoded";
+
 /// A routed request as handlers see it.
 pub struct Incoming {
     /// The request headers.
@@ -63,21 +66,7 @@ impl Incoming {
 
     /// The whole body, at most the configured limit (413 `body_too_large` beyond it).
     pub async fn body_bytes(self) -> Result<Bytes, ApiError> {
-        let limit = self.body_limit;
-        let mut body = self.body.into_inner();
-        let mut collected = BytesMut::new();
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|error| ApiError::InvalidBody {
-                reason: format!("could not be read: {error}"),
-            })?;
-            if let Ok(data) = frame.into_data() {
-                if collected.len() + data.len() > limit {
-                    return Err(ApiError::BodyTooLarge { limit });
-                }
-                collected.extend_from_slice(&data);
-            }
-        }
-        Ok(collected.freeze())
+        collect_body(self.body.into_inner(), self.body_limit).await
     }
 
     /// The body parsed as a JSON value of type `T`; an empty or malformed body is a 400.
@@ -103,7 +92,25 @@ impl Incoming {
     }
 }
 
-/// The query parameters of a request, decoded. Each accessor names the parameter in its error.
+/// The whole of `body`, at most `limit` bytes (413 `body_too_large` beyond it).
+pub(crate) async fn collect_body(mut body: RequestBody, limit: usize) -> Result<Bytes, ApiError> {
+    let mut collected = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| ApiError::InvalidBody {
+            reason: format!("could not be read: {error}"),
+        })?;
+        if let Ok(data) = frame.into_data() {
+            if collected.len() + data.len() > limit {
+                return Err(ApiError::BodyTooLarge { limit });
+            }
+            collected.extend_from_slice(&data);
+        }
+    }
+    Ok(collected.freeze())
+}
+
+/// The parameters of a request, decoded: those of the query string, then those of an
+/// `application/x-www-form-urlencoded` body. Each accessor names the parameter in its error.
 #[derive(Debug, Default, Clone)]
 pub struct Query(Vec<(String, String)>);
 
@@ -120,20 +127,34 @@ impl Query {
         Self(pairs)
     }
 
-    /// The first value of `name`, if present (an empty value counts as present).
+    /// Adds the parameters of a form body (`a=1&b=x+y`). A name that the query string gives
+    /// a different (non-empty) value is a 400 naming it; the same value twice counts once.
+    pub(crate) fn add_form(&mut self, form: &[u8]) -> Result<(), ApiError> {
+        for (name, value) in form_urlencoded::parse(form).into_owned() {
+            match self.optional(&name) {
+                Some(given) if !value.is_empty() && given != value => {
+                    return Err(ApiError::ConflictingParameter { name });
+                }
+                Some(_) => {}
+                None => self.0.push((name, value)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The first non-empty value of `name`, if any: an empty value (`platform=`) counts as
+    /// absent.
     pub fn optional(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
-            .find(|(key, _)| key == name)
+            .find(|(key, value)| key == name && !value.is_empty())
             .map(|(_, value)| value.as_str())
     }
 
-    /// The first value of `name`; absent or empty is a 400 naming it.
+    /// The first non-empty value of `name`; absent or empty is a 400 naming it.
     pub fn required(&self, name: &'static str) -> Result<&str, ApiError> {
-        match self.optional(name) {
-            Some(value) if !value.is_empty() => Ok(value),
-            _ => Err(ApiError::MissingParameter { name }),
-        }
+        self.optional(name)
+            .ok_or(ApiError::MissingParameter { name })
     }
 
     /// The whole number `name`, which must lie in `range`; absent, empty, not a number or out
@@ -160,13 +181,108 @@ impl Query {
             })
     }
 
-    /// `true` or `false` when present; any other text is a 400 naming it.
+    /// A boolean when present: `true` or `false` in any letter case (C# sends `True`), or `1`
+    /// or `0`; any other text is a 400 naming it.
     pub fn optional_bool(&self, name: &'static str) -> Result<Option<bool>, ApiError> {
         match self.optional(name) {
             None => Ok(None),
-            Some("true") => Ok(Some(true)),
-            Some("false") => Ok(Some(false)),
-            Some(_) => Err(ApiError::invalid(name, "must be `true` or `false`")),
+            Some(text) if text.eq_ignore_ascii_case("true") || text == "1" => Ok(Some(true)),
+            Some(text) if text.eq_ignore_ascii_case("false") || text == "0" => Ok(Some(false)),
+            Some(_) => Err(ApiError::invalid(
+                name,
+                "must be `true` or `false` (any letter case), `1` or `0`",
+            )),
         }
+    }
+}
+
+/// Whether `headers` declare a form body (`Content-Type: application/x-www-form-urlencoded`,
+/// any letter case, with or without a `charset`).
+pub(crate) fn declares_form(headers: &HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(FORM))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(raw: &str) -> Query {
+        Query::parse(Some(raw))
+    }
+
+    #[test]
+    fn empty_values_count_as_absent() {
+        let query = query("platform=&version=1.2&userKey=");
+        assert_eq!(query.optional("platform"), None);
+        assert_eq!(query.optional("version"), Some("1.2"));
+        assert!(matches!(
+            query.required("platform"),
+            Err(ApiError::MissingParameter { name: "platform" })
+        ));
+    }
+
+    #[test]
+    fn booleans_are_read_as_clients_write_them() {
+        for (text, expected) in [
+            ("true", true),
+            ("True", true),
+            ("TRUE", true),
+            ("1", true),
+            ("false", false),
+            ("False", false),
+            ("0", false),
+        ] {
+            let query = query(&format!("flag={text}"));
+            assert_eq!(
+                query.optional_bool("flag").unwrap(),
+                Some(expected),
+                "{text}"
+            );
+        }
+        assert_eq!(query("flag=").optional_bool("flag").unwrap(), None);
+        for text in ["yes", "2", "t", "truee"] {
+            assert!(
+                query(&format!("flag={text}"))
+                    .optional_bool("flag")
+                    .is_err(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_form_adds_parameters_and_may_not_contradict_the_query() {
+        let mut both = query("tag=Abc&name=");
+        both.add_form(b"name=Alpha+Squad&tag=Abc").unwrap();
+        assert_eq!(both.optional("name"), Some("Alpha Squad"));
+        assert_eq!(both.optional("tag"), Some("Abc"));
+        let mut contradicting = query("tag=Abc");
+        let Err(ApiError::ConflictingParameter { name }) = contradicting.add_form(b"tag=Xyz")
+        else {
+            panic!("a contradiction was accepted");
+        };
+        assert_eq!(name, "tag");
+    }
+
+    #[test]
+    fn a_form_is_declared_by_its_media_type() {
+        let mut headers = HeaderMap::new();
+        assert!(!declares_form(&headers));
+        for value in [
+            "application/x-www-form-urlencoded",
+            "Application/X-WWW-Form-Urlencoded; charset=utf-8",
+        ] {
+            headers.insert(http::header::CONTENT_TYPE, value.parse().unwrap());
+            assert!(declares_form(&headers), "{value}");
+        }
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            "application/json".parse().unwrap(),
+        );
+        assert!(!declares_form(&headers));
     }
 }

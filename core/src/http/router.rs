@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, header};
-use http_body_util::Full;
+use http_body_util::{BodyExt, Empty, Full};
 
 use super::client_address::client_address;
-use super::{ApiError, EndpointGroup, Incoming, Query, Reply, RequestBody};
+use super::{ApiError, EndpointGroup, Incoming, Query, Reply, RequestBody, request};
 use crate::App;
 
 /// The future a handler returns.
@@ -162,7 +162,7 @@ impl Router {
             .iter()
             .map(|(name, raw)| Ok((name.to_owned(), percent_decode(raw)?)))
             .collect::<Result<Vec<_>, ApiError>>()?;
-        let query = Query::parse(parts.uri.query());
+        let (query, body) = parameters(&parts, body, body_limit).await?;
         let address = client_address(
             &parts.headers,
             &parts.extensions,
@@ -174,6 +174,23 @@ impl Router {
             .await?;
         handler(app, incoming).await
     }
+}
+
+/// The request's parameters (its query string, and the fields of a POST's form body) and the
+/// body left for the handler: none after a form.
+async fn parameters(
+    parts: &http::request::Parts,
+    body: RequestBody,
+    body_limit: usize,
+) -> Result<(Query, RequestBody), ApiError> {
+    let mut query = Query::parse(parts.uri.query());
+    if parts.method != Method::POST || !request::declares_form(&parts.headers) {
+        return Ok((query, body));
+    }
+    let form = request::collect_body(body, body_limit).await?;
+    query.add_form(&form)?;
+    let emptied = Empty::new().map_err(|never| match never {}).boxed_unsync();
+    Ok((query, emptied))
 }
 
 fn allowed_methods(by_method: &BTreeMap<String, Endpoint>) -> Vec<Method> {

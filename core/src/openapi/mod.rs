@@ -8,13 +8,15 @@
 //! What a class of operations shares is said once too: the user key's 401 / 403 answers (named
 //! responses, from which the security requirements follow; added to every operation with the
 //! key in its path), the `Idempotency-Key` header and
-//! the `Idempotent-Replayed` header of its answers, and aliases as copies of one operation.
+//! the `Idempotent-Replayed` header of its answers, a POST's query parameters as the fields of
+//! an optional form body, and aliases as copies of one operation.
 
 mod account;
 mod aliases;
 mod community;
 #[cfg(test)]
 mod document_tests;
+mod form_body;
 mod idempotency;
 mod refusals;
 mod shared;
@@ -48,6 +50,9 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(community::CommunityApi::openapi());
     shared::add_components(&mut document);
     for item in document.paths.paths.values_mut() {
+        if let Some(operation) = &mut item.post {
+            form_body::add_form_body(operation);
+        }
         for (_, operation) in operations(item) {
             shared::add_common_responses(operation);
             user_key::add_path_key_responses(operation);

@@ -5,6 +5,7 @@ mod admin;
 mod bans;
 mod buy;
 mod clans;
+mod client_input;
 mod config;
 mod device;
 mod economy_concurrency;
