@@ -2,7 +2,8 @@
 //
 //   node browser.mjs --safezone http://127.0.0.1:PORT --mode web --web-port WEBPORT \
 //                    --csrf CSRF --login NAME [--provider idpone] [--timeout-ms 30000]
-//   node browser.mjs --safezone http://127.0.0.1:PORT --mode windows --csrf CSRF --login NAME
+//   node browser.mjs --safezone http://127.0.0.1:PORT --mode windows[-explicit] --csrf CSRF \
+//                    --login NAME
 //
 // web: serves a test page on http://127.0.0.1:WEBPORT (the web origin Safezone is configured
 //   to post to). The page's "Sign in" button opens {safezone}/user/login/{provider}?csrf=CSRF in
@@ -17,10 +18,11 @@
 //   no CORS, so a navigation rather than fetch) and checks the user, then loads
 //   {safezone}/user/logout and checks the cookie is gone and the key is revoked (logout only
 //   revokes the key it finds in the cookie, so that also proves the browser sent it).
-// windows: opens {safezone}/user/login/{provider}?csrf=CSRF&client=windows in a page of its
-//   own (no opener), drives the provider's login, and waits for Safezone's validate page to
-//   load (the page loads its 1x1 image from the client loopback address, which the caller
-//   listens on and checks).
+// windows: opens {safezone}/user/login/{provider}?csrf=CSRF in a page of its own (no opener),
+//   as the desktop client opens the system browser, drives the provider's login, and waits for
+//   Safezone's validate page to load (having no opener, the page loads its 1x1 image from the
+//   client loopback address, which the caller listens on and checks).
+// windows-explicit: the same with `&client=windows`, the explicit override.
 // --expect-message no (web mode): the test page is served on an origin Safezone is not
 //   configured for; the run checks that no message reaches it after the login completes.
 //
@@ -313,9 +315,10 @@ async function runWeb(context, safezone, csrf) {
   check(revoked.status === 401, `the key is revoked after logout (got ${revoked.status})`);
 }
 
-async function runWindows(context, safezone, csrf) {
+async function runWindows(context, safezone, csrf, explicit) {
   const page = await context.newPage();
-  const url = `${safezone}/user/login/${values.provider}?csrf=${encodeURIComponent(csrf)}&client=windows`;
+  const client = explicit ? '&client=windows' : '';
+  const url = `${safezone}/user/login/${values.provider}?csrf=${encodeURIComponent(csrf)}${client}`;
   outcome.step = 'open login page';
   await page.goto(url, { timeout });
   outcome.step = 'provider login';
@@ -339,7 +342,8 @@ async function main() {
   const { safezone, csrf } = values;
   check(safezone, '--safezone is required');
   check(csrf, '--csrf is required');
-  check(['web', 'windows'].includes(values.mode), '--mode is web or windows');
+  check(['web', 'windows', 'windows-explicit'].includes(values.mode),
+    '--mode is web, windows or windows-explicit');
 
   outcome.step = 'launch chromium';
   browser = await chromium.launch({
@@ -360,7 +364,7 @@ async function main() {
   if (values.mode === 'web') {
     await runWeb(context, safezone.replace(/\/$/, ''), csrf);
   } else {
-    await runWindows(context, safezone.replace(/\/$/, ''), csrf);
+    await runWindows(context, safezone.replace(/\/$/, ''), csrf, values.mode === 'windows-explicit');
   }
   check(outcome.dialogs.length === 0, `no dialog opened (saw ${JSON.stringify(outcome.dialogs)})`);
   outcome.ok = true;

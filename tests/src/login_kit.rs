@@ -315,9 +315,11 @@ pub enum BrowserMode {
     /// The web client: a test page on the web origin opens the login in a popup and receives
     /// `onLoginSuccess`; then `/api/user/{key}` and `/user/logout` are checked.
     Web,
-    /// The Windows client: the login page opened without an opener; Safezone's page hands the
-    /// key to the loopback listener.
+    /// The Windows client as it is: the login page opened without an opener and without
+    /// `client=windows`; Safezone's page hands the key to the loopback listener.
     Windows,
+    /// The same with the explicit `client=windows`.
+    WindowsExplicit,
 }
 
 /// One run of `login-kit/browser.mjs`.
@@ -360,6 +362,7 @@ pub async fn run_browser(run: &BrowserRun) -> BrowserOutcome {
     let mode = match run.mode {
         BrowserMode::Web => "web",
         BrowserMode::Windows => "windows",
+        BrowserMode::WindowsExplicit => "windows-explicit",
     };
     let mut child = Command::new("node")
         .arg(kit_dir().join("browser.mjs"))

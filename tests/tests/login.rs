@@ -48,6 +48,7 @@ on_both!(
     browser_signs_in_on_the_web_and_out_again,
     browser_posts_only_to_configured_origins,
     browser_windows_client_gets_the_key_on_loopback,
+    browser_windows_override_gets_the_key_on_loopback,
     browser_runs_no_script_from_names_or_csrf,
     idpone_sign_in_without_a_browser_and_reused_code,
     idptwo_sign_in_following_redirects_by_hand,
@@ -317,6 +318,8 @@ async fn browser_signs_in_on_the_web_and_out_again(app: &LoginApp) {
     app.get(&format!("/api/user/{key}"))
         .await
         .error(401, "invalid_user_key");
+    // A page with an opener hands the key to the opener only, never to the loopback listener.
+    assert!(app.loopback.requests().is_empty(), "the loopback got a key");
 
     // Signing in again with the same provider account finds the same account.
     let again = run_browser(&app.browser(BrowserMode::Web, "idpone", "web-csrf-2", "alice")).await;
@@ -339,7 +342,23 @@ async fn browser_posts_only_to_configured_origins(app: &LoginApp) {
 }
 
 async fn browser_windows_client_gets_the_key_on_loopback(app: &LoginApp) {
-    let run = app.browser(BrowserMode::Windows, "idpone", "win-csrf-77", "winnie");
+    // As the desktop client opens the system browser: no opener, no `client=windows`.
+    windows_login_reaches_loopback(app, BrowserMode::Windows, "win-csrf-77", "winnie").await;
+}
+
+async fn browser_windows_override_gets_the_key_on_loopback(app: &LoginApp) {
+    windows_login_reaches_loopback(app, BrowserMode::WindowsExplicit, "win-csrf-78", "wendy").await;
+}
+
+/// Signs `login` in through a validate page without an opener and checks that the loopback
+/// listener got the key of that account, once.
+async fn windows_login_reaches_loopback(
+    app: &LoginApp,
+    mode: BrowserMode,
+    csrf: &str,
+    login: &str,
+) {
+    let run = app.browser(mode, "idpone", csrf, login);
     let outcome = run_browser(&run).await;
     assert!(
         outcome.ok,
@@ -355,10 +374,10 @@ async fn browser_windows_client_gets_the_key_on_loopback(app: &LoginApp) {
     assert_eq!(request.method, "GET");
     assert_eq!(request.path, "/");
     let key = request.param("userKey").expect("userKey on the loopback");
-    assert_eq!(request.param("csrf").as_deref(), Some("win-csrf-77"));
+    assert_eq!(request.param("csrf").as_deref(), Some(csrf));
     assert_eq!(keys_in(&key), vec![key.clone()], "a user key: {key}");
     let user = user_of(app, &key).await;
-    assert_eq!(user["name"], "winnie");
+    assert_eq!(user["name"], login);
     assert_eq!(user["provider"], "idpone");
     assert_eq!(app.loopback.requests().len(), 1, "one image load");
 }

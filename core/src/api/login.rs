@@ -24,7 +24,7 @@ const CSRF_MAX: usize = 256;
     params(
         ("provider" = String, Path, description = "A configured identity provider (`idpone`, `idptwo`, ...)"),
         ("csrf" = String, Query, description = "The client's csrf value, handed back at the end", min_length = 1, max_length = 256, pattern = "^[!-~]+$"),
-        ("client" = Option<String>, Query, description = "`windows` for the desktop client, which receives the key on its loopback listener", pattern = "^(|web|windows)$"),
+        ("client" = Option<String>, Query, description = "`windows` sends the key to the desktop client's loopback listener even when the page has an opener; without it, the key goes there whenever the validate page has no opener", pattern = "^(|web|windows)$"),
     ),
     responses(
         (status = 302, description = "To the provider's authorization page", content_type = "text/html", body = String,
@@ -48,7 +48,7 @@ pub(super) async fn login(app: App, incoming: Incoming) -> Result<Reply, ApiErro
         ));
     }
     let windows = match incoming.query.optional("client") {
-        None | Some("" | "web") => false,
+        None | Some("web") => false,
         Some("windows") => true,
         Some(_) => return Err(ApiError::invalid("client", "must be `web` or `windows`")),
     };
@@ -203,21 +203,22 @@ async fn validated(app: &App, incoming: &Incoming) -> Result<String, (StatusCode
         },
     })
     .map_err(|error| (StatusCode::INTERNAL_SERVER_ERROR, error.to_string()))?;
-    let loopback = if state.windows {
-        app.auth.config.client_loopback_url.as_ref().map(|base| {
-            let query = form_urlencoded::Serializer::new(String::new())
-                .append_pair("userKey", signed_in.key.as_str())
-                .append_pair("csrf", &state.csrf)
-                .finish();
-            format!("{base}/?{query}")
-        })
-    } else {
-        None
-    };
+    // The desktop client opens the login in the system browser, so the page has no opener:
+    // then the key goes to its loopback listener. `client=windows` sends it there in any case.
+    let loopback = app.auth.config.client_loopback_url.as_ref().map(|base| {
+        let query = form_urlencoded::Serializer::new(String::new())
+            .append_pair("userKey", signed_in.key.as_str())
+            .append_pair("csrf", &state.csrf)
+            .finish();
+        format!("{base}/?{query}")
+    });
     Ok(pages::login_success_page(
         &message,
         &app.auth.config.web_origins,
-        loopback.as_deref(),
+        loopback.as_deref().map(|url| pages::Loopback {
+            url,
+            always: state.windows,
+        }),
     ))
 }
 

@@ -1,5 +1,6 @@
 //! The `Content-Security-Policy` of an HTML page: nothing but the page's own inline scripts
-//! (allowed by their SHA-256 hash) and the images it names (allowed by their origin).
+//! (allowed by their SHA-256 hash) and the images it names (allowed by their origin), loaded
+//! at once (`src`) or by its script (`data-src`).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -7,12 +8,15 @@ use http::HeaderValue;
 use sha2::{Digest, Sha256};
 
 /// The policy for `page`, a page of `pages`: each `<script>` element's text by hash, each
-/// `<img src>`'s origin, nothing else; never framed, no forms, no `<base>`.
+/// `<img src>`'s or `<img data-src>`'s origin, nothing else; never framed, no forms, no `<base>`.
 pub(crate) fn page_policy(page: &str) -> HeaderValue {
     let scripts: Vec<String> = between(page, "<script>", "</script>")
         .map(|script| format!("'sha256-{}'", STANDARD.encode(Sha256::digest(script))))
         .collect();
-    let images: Vec<&str> = between(page, " src=\"", "\"").filter_map(origin).collect();
+    let images: Vec<&str> = between(page, " src=\"", "\"")
+        .chain(between(page, " data-src=\"", "\""))
+        .filter_map(origin)
+        .collect();
     let mut policy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; \
                       form-action 'none'"
         .to_owned();
@@ -56,7 +60,10 @@ mod tests {
         let page = pages::login_success_page(
             "{\"status\":\"success\"}",
             &["https://play.example".to_owned()],
-            Some("http://127.0.0.1:7070/login?key=abc&amp;x=1"),
+            Some(pages::Loopback {
+                url: "http://127.0.0.1:7070/login?key=abc&x=1",
+                always: false,
+            }),
         );
         let policy = page_policy(&page);
         let policy = policy.to_str().unwrap();

@@ -62,28 +62,46 @@ pub fn json_for_script<T: serde::Serialize>(value: &T) -> String {
     safe
 }
 
+/// Where the Windows client's loopback listener gets the key: `url` is its address with the
+/// key.
+#[derive(Debug, Clone, Copy)]
+pub struct Loopback<'a> {
+    /// The loopback address with `userKey` and `csrf`.
+    pub url: &'a str,
+    /// Load it whatever the page's opener (the login asked for `client=windows`); otherwise
+    /// it is loaded only when the page has no opener, as when the desktop client opened it in
+    /// the system browser.
+    pub always: bool,
+}
+
 /// The page that ends a successful provider login: it posts `message` (a JSON text) to each of
-/// `origins` through `window.opener` and closes; without an opener, `loopback_image` (the
-/// Windows client's loopback address with the key) is loaded instead.
+/// `origins` through `window.opener` and closes; without an opener, the `loopback` address
+/// (the Windows client's listener, with the key) is loaded instead.
 pub fn login_success_page(
     message: &str,
     origins: &[String],
-    loopback_image: Option<&str>,
+    loopback: Option<Loopback<'_>>,
 ) -> String {
-    let image = loopback_image
-        .map(|src| {
+    let image = loopback
+        .map(|Loopback { url, always }| {
+            // A deferred address waits in `data-src` until the script finds no opener.
+            let attribute = if always { "src" } else { "data-src" };
             format!(
-                "<img alt=\"\" width=\"1\" height=\"1\" src=\"{}\">",
-                escape_html(src)
+                "<img id=\"loopback\" alt=\"\" width=\"1\" height=\"1\" \
+                 {attribute}=\"{}\">",
+                escape_html(url)
             )
         })
         .unwrap_or_default();
     let script = format!(
         "var message = {message};\
          var origins = {origins};\
+         var loopback = document.getElementById('loopback');\
          if (window.opener) {{\
            origins.forEach(function (origin) {{ window.opener.postMessage(message, origin); }});\
            window.close();\
+         }} else if (loopback && loopback.dataset.src) {{\
+           loopback.src = loopback.dataset.src;\
          }}",
         message = json_for_script(&message),
         origins = json_for_script(&origins),
