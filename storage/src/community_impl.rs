@@ -7,6 +7,14 @@
 //! unique `clan_members.account_id` and tag index, and the conditional update of
 //! `tournaments.entrants` (whose row lock makes concurrent joins of one tournament wait for
 //! each other on PostgreSQL; SQLite's `BEGIN IMMEDIATE` serializes every write).
+//!
+//! A clan's members change one transaction after the other: creating, joining, inviting and
+//! account deletion lock the account's row first and then the clan's row, leaving and
+//! whitelist edits lock the clan's or tournament's row after any account rows they need
+//! (see [`LOCK_ACCOUNT`](crate::community_sql::LOCK_ACCOUNT)). So the `clan_member_left`
+//! trigger always runs with the clan locked and, at PostgreSQL's READ COMMITTED, sees every
+//! earlier change of the members committed; and an account being deleted is never made a
+//! member, an invitee or whitelisted behind the deletion's back.
 
 /// Implements the `*_sql` methods behind the community methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
