@@ -7,6 +7,14 @@
 //! unique `clan_members.account_id` and tag index, and the conditional update of
 //! `tournaments.entrants` (whose row lock makes concurrent joins of one tournament wait for
 //! each other on PostgreSQL; SQLite's `BEGIN IMMEDIATE` serializes every write).
+//!
+//! A clan's members change one transaction after the other: creating, joining, inviting and
+//! account deletion lock the account's row first and then the clan's row, leaving and
+//! whitelist edits lock the clan's or tournament's row after any account rows they need
+//! (see [`LOCK_ACCOUNT`](crate::community_sql::LOCK_ACCOUNT)). So the `clan_member_left`
+//! trigger always runs with the clan locked and, at PostgreSQL's READ COMMITTED, sees every
+//! earlier change of the members committed; and an account being deleted is never made a
+//! member, an invitee or whitelisted behind the deletion's back.
 
 /// Implements the `*_sql` methods behind the community methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
@@ -509,11 +517,16 @@ macro_rules! impl_community {
                 })
             }
 
-            /// `None` without the tournament.
+            /// `None` without the tournament. The accounts to add are looked up and locked
+            /// first, in id order and before the tournament's row (see [`sql::LOCK_ACCOUNT`]):
+            /// an account deleted meanwhile is then reported unknown instead of breaking its
+            /// foreign key, and no deletion waits on a whitelist row this edit holds while the
+            /// edit waits on its account.
             async fn edit_whitelist_in(
                 tx: &mut Transaction<'_, $db>,
                 edit: &WhitelistEdit,
             ) -> Result<Option<WhitelistEdited>, sqlx::Error> {
+                let additions = lock_accounts(tx, &edit.add).await?;
                 let code = edit.code.as_str();
                 let locked = sqlx::query_scalar::<_, String>(sql::LOCK_TOURNAMENT)
                     .bind(code)
@@ -546,8 +559,8 @@ macro_rules! impl_community {
                         None => note_unknown(friend_code),
                     }
                 }
-                for friend_code in &edit.add {
-                    match account_id(tx, friend_code).await? {
+                for (friend_code, account) in edit.add.iter().zip(additions) {
+                    match account {
                         Some(account) => {
                             sqlx::query(sql::WHITELIST_ADD)
                                 .bind(code)
@@ -568,6 +581,32 @@ macro_rules! impl_community {
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(decode)?;
                 Ok(Some(WhitelistEdited { whitelist, unknown }))
+            }
+
+            /// The ids of the accounts with these friend codes, each `None` when no account has
+            /// it (or it was deleted before its row was locked); their rows are locked in id
+            /// order.
+            async fn lock_accounts(
+                tx: &mut Transaction<'_, $db>,
+                codes: &[FriendCode],
+            ) -> Result<Vec<Option<i64>>, sqlx::Error> {
+                let mut ids = Vec::with_capacity(codes.len());
+                for friend_code in codes {
+                    ids.push(account_id(tx, friend_code).await?);
+                }
+                let mut in_order: Vec<i64> = ids.iter().flatten().copied().collect();
+                in_order.sort_unstable();
+                in_order.dedup();
+                let mut deleted = Vec::new();
+                for id in in_order {
+                    if lock_account(tx, AccountId(id)).await?.is_none() {
+                        deleted.push(id);
+                    }
+                }
+                Ok(ids
+                    .into_iter()
+                    .map(|id| id.filter(|id| !deleted.contains(id)))
+                    .collect())
             }
 
             /// A clan with its members, read inside the transaction.
@@ -609,23 +648,51 @@ macro_rules! impl_community {
                     .await
             }
 
-            /// `Ok(())` when the account exists and is not banned.
-            async fn may_act(
+            /// Locks the account's row for the rest of the transaction (see
+            /// [`sql::LOCK_ACCOUNT`] for the order of locks); whether it is banned, `None` when
+            /// it does not exist.
+            async fn lock_account(
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
-            ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
-                Ok(match is_banned(tx, account).await? {
+            ) -> Result<Option<bool>, sqlx::Error> {
+                sqlx::query_scalar::<_, bool>(sql::LOCK_ACCOUNT)
+                    .bind(account.0)
+                    .fetch_optional(&mut **tx)
+                    .await
+            }
+
+            /// Locks an account about to be deleted, then the row of the clan it is a member
+            /// of, in the order the clan transactions take them: the deletion's cascade then
+            /// takes it out of the clan with the clan locked, as leaving does. Answers whether
+            /// the account exists.
+            pub(super) async fn lock_departing(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<bool, sqlx::Error> {
+                if lock_account(tx, account).await?.is_none() {
+                    return Ok(false);
+                }
+                sqlx::query(sql::LOCK_CLAN_OF_ACCOUNT)
+                    .bind(account.0)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(true)
+            }
+
+            /// `Ok(())` when the account exists (`banned` is `Some`) and is not banned.
+            fn may_act(banned: Option<bool>) -> Result<(), ClanRefusal> {
+                match banned {
                     None => Err(ClanRefusal::NoAccount),
                     Some(true) => Err(ClanRefusal::Banned),
                     Some(false) => Ok(()),
-                })
+                }
             }
 
             async fn create_clan_in(
                 tx: &mut Transaction<'_, $db>,
                 clan: &NewClan,
             ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
-                if let Err(refusal) = may_act(tx, clan.creator).await? {
+                if let Err(refusal) = may_act(lock_account(tx, clan.creator).await?) {
                     return Ok(Err(refusal));
                 }
                 if clan_of_in(tx, clan.creator).await?.is_some() {
@@ -663,25 +730,26 @@ macro_rules! impl_community {
                 invitee: AccountId,
                 now: OffsetDateTime,
             ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
-                if let Err(refusal) = may_act(tx, inviter).await? {
+                if let Err(refusal) = may_act(is_banned(tx, inviter).await?) {
                     return Ok(Err(refusal));
                 }
+                // The invitee's row is locked (before the clan's) so that a concurrent deletion
+                // of the account either ends first, and the invitee is unknown, or waits for
+                // the invitation and takes it away with the account.
+                let invitee_exists = lock_account(tx, invitee).await?.is_some();
                 if lock_clan(tx, clan, now).await?.is_none() {
                     return Ok(Err(ClanRefusal::UnknownClan));
                 }
+                // Only the inviter's row is not locked: a member of the locked clan, it stays
+                // one (and its account stays) until the transaction ends.
                 if clan_of_in(tx, inviter).await? != Some(clan.0) {
                     return Ok(Err(ClanRefusal::NotMember));
                 }
-                let invitee_clan = sqlx::query_scalar::<_, Option<i64>>(sql::ACCOUNT_AND_CLAN)
-                    .bind(invitee.0)
-                    .fetch_optional(&mut **tx)
-                    .await?;
-                match invitee_clan {
-                    None => return Ok(Err(ClanRefusal::UnknownUser)),
-                    Some(Some(theirs)) if theirs == clan.0 => {
-                        return Ok(Err(ClanRefusal::AlreadyMember));
-                    }
-                    Some(_) => {}
+                if !invitee_exists {
+                    return Ok(Err(ClanRefusal::UnknownUser));
+                }
+                if clan_of_in(tx, invitee).await? == Some(clan.0) {
+                    return Ok(Err(ClanRefusal::AlreadyMember));
                 }
                 let invited = sqlx::query(sql::INSERT_INVITE)
                     .bind(clan.0)
@@ -703,7 +771,7 @@ macro_rules! impl_community {
                 account: AccountId,
                 now: OffsetDateTime,
             ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
-                if let Err(refusal) = may_act(tx, account).await? {
+                if let Err(refusal) = may_act(lock_account(tx, account).await?) {
                     return Ok(Err(refusal));
                 }
                 let Some(max_members) = lock_clan(tx, clan, now).await? else {

@@ -10,6 +10,14 @@ pub(crate) const SET_BANNED: &str = "UPDATE accounts SET is_banned = $2 WHERE id
 /// Whether an account is banned; no row without the account. Binds: account id.
 pub(crate) const IS_BANNED: &str = "SELECT is_banned FROM accounts WHERE id = $1";
 
+/// Locks an account's row for the rest of the transaction (a no-op update) and answers whether
+/// it is banned; no row without the account. The clan transactions, whitelist edits and
+/// account deletion lock account rows first, in id order, and only then a clan or tournament
+/// row: so they never deadlock, and while an account's row is locked no clan gains it as a
+/// member or an invitee and no whitelist gains it. Binds: account id.
+pub(crate) const LOCK_ACCOUNT: &str =
+    "UPDATE accounts SET is_banned = is_banned WHERE id = $1 RETURNING is_banned";
+
 /// The id of the account with a friend code (the name in any letter case). Binds: name, digits.
 pub(crate) const ACCOUNT_ID_BY_FRIEND_CODE: &str =
     "SELECT id FROM accounts WHERE lower(friend_name) = lower($1) AND friend_digits = $2";
@@ -157,11 +165,13 @@ pub(crate) const INSERT_MEMBER: &str = "\
 pub(crate) const LOCK_CLAN: &str =
     "UPDATE clans SET updated = $2 WHERE id = $1 RETURNING max_members";
 
-/// An account's clan, if it exists: one row per existing account, the clan id null when it is
-/// in none. Binds: account id.
-pub(crate) const ACCOUNT_AND_CLAN: &str = "\
-    SELECT m.clan_id FROM accounts a LEFT JOIN clan_members m ON m.account_id = a.id \
-    WHERE a.id = $1";
+/// Locks the row of the clan an account is a member of for the rest of the transaction (a
+/// no-op update); no row when it is in none. With the account's row locked first, the
+/// membership can then only end by the account's deletion in this transaction. Binds: account
+/// id.
+pub(crate) const LOCK_CLAN_OF_ACCOUNT: &str = "\
+    UPDATE clans SET max_members = max_members \
+    WHERE id = (SELECT clan_id FROM clan_members WHERE account_id = $1) RETURNING id";
 
 /// Records an invitation unless there is one. Binds: clan id, account id, inviter id, now.
 pub(crate) const INSERT_INVITE: &str = "\
@@ -177,7 +187,10 @@ pub(crate) const MEMBER_COUNT: &str =
     "SELECT CAST(COUNT(*) AS BIGINT) FROM clan_members WHERE clan_id = $1";
 
 /// Takes an account out of a clan; the `clan_member_left` trigger hands the clan on or
-/// dissolves it. Binds: clan id, account id.
+/// dissolves it. Like every removal of a member (this one, and the cascade of an account's
+/// deletion), it runs with the clan's row locked: on PostgreSQL each statement of the trigger
+/// then sees every earlier change of the clan's members committed, never a stale count.
+/// Binds: clan id, account id.
 pub(crate) const DELETE_MEMBER: &str =
     "DELETE FROM clan_members WHERE clan_id = $1 AND account_id = $2";
 

@@ -7,7 +7,8 @@
 /// [`Store`](safezone_core::store::Store) for `$store`, a type with a `pool` field and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
 /// transaction the way its database needs. The calling module also needs the `account_log`
-/// module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
+/// module of [`impl_account_log`](crate::account_log_impl::impl_account_log) and the
+/// `community` module of [`impl_community`](crate::community_impl::impl_community).
 ///
 /// The code goes in a child module `shared` of the calling one, so its imports do not clash
 /// with the caller's and it still reaches the store's private `pool` and `begin`.
@@ -22,7 +23,7 @@ macro_rules! impl_store {
             };
             use time::OffsetDateTime;
 
-            use super::{account_log, $store};
+            use super::{account_log, community, $store};
             use crate::economy_sql;
             use crate::error::{is_retryable_conflict, is_unique_violation, store_error};
             use crate::micros::to_micros;
@@ -93,12 +94,19 @@ macro_rules! impl_store {
                 }
 
                 /// Deletes an account (its rows go by cascade) and appends the deletion to the
-                /// account log, in one transaction; answers whether the account existed.
+                /// account log, in one transaction; answers whether the account existed. The
+                /// account's row and then its clan's are locked first, as the clan transactions
+                /// lock them, so that the cascade takes it out of its clan one after the other
+                /// with joins, leaves and other deletions.
                 async fn delete_account_sql(
                     &self,
                     account: AccountId,
                 ) -> Result<bool, sqlx::Error> {
                     let mut tx = self.begin().await?;
+                    if !community::lock_departing(&mut tx, account).await? {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
                     let done = sqlx::query(sql::DELETE_ACCOUNT)
                         .bind(account.0)
                         .execute(&mut *tx)

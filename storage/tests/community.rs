@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use safezone_core::domain::{FriendCode, GameMode};
 use safezone_core::store::{
-    Account, AccountId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption,
-    NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentRefusal, Vote,
-    VoteRefusal, WhitelistEdit,
+    Account, AccountChange, AccountId, ClanId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll,
+    NewPollOption, NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentRefusal,
+    Vote, VoteRefusal, WhitelistEdit,
 };
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -28,6 +28,11 @@ safezone_storage::store_conformance!(
     leaving_hands_the_clan_on_and_the_last_dissolves_it,
     deleting_the_leaders_account_hands_the_clan_on,
     clans_available_lists_own_and_inviting_or_largest,
+    racing_departures_of_the_last_two_members_dissolve_the_clan,
+    racing_departures_of_the_leader_and_a_member_hand_the_clan_on,
+    a_join_racing_a_deletion_is_a_membership_or_refused,
+    an_invite_racing_the_invitees_deletion_is_made_or_refused,
+    a_whitelist_edit_racing_a_deletion_leaves_the_account_off,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00 UTC);
@@ -829,4 +834,285 @@ async fn clans_available_lists_own_and_inviting_or_largest(store: Arc<dyn Store>
         .await
         .expect("read");
     assert!(for_loner.is_empty());
+}
+
+/// How many times each race below is run: every try races the same operations afresh.
+const TRIES: u16 = 16;
+
+/// How a member goes in the races below.
+#[derive(Debug, Clone, Copy)]
+enum Departure {
+    Leave,
+    Delete,
+}
+
+/// The departures the races combine, cycled through by the tries.
+const DEPARTURES: [(Departure, Departure); 3] = [
+    (Departure::Delete, Departure::Delete),
+    (Departure::Leave, Departure::Delete),
+    (Departure::Delete, Departure::Leave),
+];
+
+/// A three-letter tag of its own for race try `n`.
+fn race_tag(n: u16) -> String {
+    let letter = |k: u16| char::from(b'a' + u8::try_from(k % 26).expect("a letter"));
+    format!("Q{}{}", letter(n / 26), letter(n))
+}
+
+/// A clan tagged `tag` led by `players[0]`, the others joining in order.
+async fn clan_of_players(store: &Arc<dyn Store>, players: &[Account], tag: &str) -> ClanId {
+    let id = store
+        .create_clan(NewClan {
+            max_members: 10,
+            ..clan(&players[0], tag)
+        })
+        .await
+        .expect("no store error")
+        .expect("created")
+        .id;
+    for player in &players[1..] {
+        store
+            .invite_to_clan(id, players[0].id, player.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("invited");
+        store
+            .join_clan(id, player.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("joined");
+    }
+    id
+}
+
+/// Starts the member's departure from the clan; it answers once it is done, refusing nothing.
+fn depart(
+    store: &Arc<dyn Store>,
+    clan: ClanId,
+    member: AccountId,
+    how: Departure,
+) -> tokio::task::JoinHandle<Result<(), safezone_core::store::StoreError>> {
+    let store = Arc::clone(store);
+    tokio::spawn(async move {
+        match how {
+            Departure::Leave => {
+                let left = store.leave_clan(clan, member, NOW).await?;
+                assert!(left.is_ok(), "a member leaves: {left:?}");
+            }
+            Departure::Delete => {
+                assert!(store.delete_account(member).await?, "the account existed");
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Deletes the account in a task of its own.
+fn delete(
+    store: &Arc<dyn Store>,
+    account: AccountId,
+) -> tokio::task::JoinHandle<Result<bool, safezone_core::store::StoreError>> {
+    let store = Arc::clone(store);
+    tokio::spawn(async move { store.delete_account(account).await })
+}
+
+/// Asserts that no clan holds `tag` any more: `founder` founds one with it (then leaves it).
+async fn assert_tag_free(store: &Arc<dyn Store>, founder: &Account, tag: &str) {
+    let refounded = store
+        .create_clan(clan(founder, tag))
+        .await
+        .expect("no store error")
+        .unwrap_or_else(|refusal| panic!("tag {tag} is still held: {refusal:?}"));
+    let left = store
+        .leave_clan(refounded.id, founder.id, NOW)
+        .await
+        .expect("no store error");
+    assert_eq!(left, Ok(ClanLeft::Dissolved));
+}
+
+/// Asserts that every account of `deleted` has exactly one deletion in the account log.
+async fn assert_deletions_logged(store: &Arc<dyn Store>, deleted: &[AccountId]) {
+    let log = store.account_log(0, 10_000).await.expect("read");
+    for account in deleted {
+        let deletions = log
+            .iter()
+            .filter(|entry| entry.account == *account && entry.change == AccountChange::Deleted)
+            .count();
+        assert_eq!(deletions, 1, "the deletion of {account:?} is logged once");
+    }
+}
+
+/// The last two members leave or delete their accounts at once: the clan is dissolved, its
+/// tag free again, and every deletion logged.
+async fn racing_departures_of_the_last_two_members_dissolve_the_clan(store: Arc<dyn Store>) {
+    let founder = account(&store, "Founder#0001").await;
+    let mut deleted = Vec::new();
+    for n in 0..TRIES {
+        let pair = [
+            account(&store, &format!("Lead#{n:04}")).await,
+            account(&store, &format!("Mate#{n:04}")).await,
+        ];
+        let tag = race_tag(n);
+        let clan = clan_of_players(&store, &pair, &tag).await;
+        let (first, second) = DEPARTURES[usize::from(n) % DEPARTURES.len()];
+        finish(vec![
+            depart(&store, clan, pair[0].id, first),
+            depart(&store, clan, pair[1].id, second),
+        ])
+        .await;
+        for (player, how) in pair.iter().zip([first, second]) {
+            assert_eq!(store.clan_of(player.id).await.expect("read"), None);
+            if matches!(how, Departure::Delete) {
+                deleted.push(player.id);
+            }
+        }
+        assert_tag_free(&store, &founder, &tag).await;
+    }
+    assert_deletions_logged(&store, &deleted).await;
+}
+
+/// The leader and one member of three leave or delete their accounts at once: the third
+/// member is left alone in the clan, leading it.
+async fn racing_departures_of_the_leader_and_a_member_hand_the_clan_on(store: Arc<dyn Store>) {
+    for n in 0..TRIES {
+        let trio = [
+            account(&store, &format!("Lead#{n:04}")).await,
+            account(&store, &format!("Mate#{n:04}")).await,
+            account(&store, &format!("Stay#{n:04}")).await,
+        ];
+        let clan = clan_of_players(&store, &trio, &race_tag(n)).await;
+        let (first, second) = DEPARTURES[usize::from(n) % DEPARTURES.len()];
+        finish(vec![
+            depart(&store, clan, trio[0].id, first),
+            depart(&store, clan, trio[1].id, second),
+        ])
+        .await;
+        let kept = store
+            .clan_of(trio[2].id)
+            .await
+            .expect("read")
+            .expect("the clan goes on");
+        assert_eq!(kept.creator, trio[2].id, "the one left leads");
+        let members: Vec<_> = kept.members.iter().map(|m| m.account).collect();
+        assert_eq!(members, [trio[2].id]);
+    }
+}
+
+/// An invited player joins while the clan's only member, or the joiner, deletes the account:
+/// an answered join is a membership of a clan led by a living member; a refused one leaves
+/// the joiner (if any) in no clan.
+async fn a_join_racing_a_deletion_is_a_membership_or_refused(store: Arc<dyn Store>) {
+    let founder = account(&store, "Founder#0001").await;
+    for n in 0..TRIES {
+        let lead = account(&store, &format!("Lead#{n:04}")).await;
+        let joiner = account(&store, &format!("Join#{n:04}")).await;
+        let tag = race_tag(n);
+        let clan = clan_of_players(&store, std::slice::from_ref(&lead), &tag).await;
+        store
+            .invite_to_clan(clan, lead.id, joiner.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("invited");
+        let deleting_leader = n % 2 == 0;
+        let (gone, stays) = if deleting_leader {
+            (&lead, &joiner)
+        } else {
+            (&joiner, &lead)
+        };
+        let joining = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.join_clan(clan, joiner.id, NOW).await })
+        };
+        let deleting = delete(&store, gone.id);
+        let joined = joining.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        let kept = store.clan_of(stays.id).await.expect("read");
+        match (joined, deleting_leader) {
+            (Ok(_), _) => {
+                let kept = kept.expect("an answered join is a membership");
+                assert_eq!(kept.creator, stays.id, "the one left leads");
+                let members: Vec<_> = kept.members.iter().map(|m| m.account).collect();
+                assert_eq!(members, [stays.id]);
+            }
+            (Err(ClanRefusal::UnknownClan), true) => {
+                assert_eq!(kept, None, "a refused join is no membership");
+                assert_tag_free(&store, &founder, &tag).await;
+            }
+            (Err(ClanRefusal::NoAccount), false) => {
+                let kept = kept.expect("the leader's clan goes on");
+                let members: Vec<_> = kept.members.iter().map(|m| m.account).collect();
+                assert_eq!((kept.creator, members), (lead.id, vec![lead.id]));
+            }
+            (other, _) => panic!("unexpected join answer {other:?}"),
+        }
+    }
+}
+
+/// A member invites a player while the player deletes the account: the invitation is made
+/// (and goes with the account) or refused as for an unknown user, never a store error.
+async fn an_invite_racing_the_invitees_deletion_is_made_or_refused(store: Arc<dyn Store>) {
+    let lead = account(&store, "Lead#0001").await;
+    let clan = clan_of_players(&store, std::slice::from_ref(&lead), "Inv").await;
+    for n in 0..TRIES {
+        let invitee = account(&store, &format!("Invitee#{n:04}")).await;
+        let inviting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.invite_to_clan(clan, lead.id, invitee.id, NOW).await })
+        };
+        let deleting = delete(&store, invitee.id);
+        let invited = inviting.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        assert!(
+            matches!(invited, Ok(()) | Err(ClanRefusal::UnknownUser)),
+            "unexpected invite answer {invited:?}"
+        );
+    }
+    let kept = store.clan_of(lead.id).await.expect("read").expect("kept");
+    assert_eq!(kept.members.len(), 1);
+}
+
+/// An operator replaces a whitelist with two players while one of them deletes the account:
+/// the edit reports the deleted one unknown or adds it (and the deletion takes it off), never
+/// a store error; the other stays on.
+async fn a_whitelist_edit_racing_a_deletion_leaves_the_account_off(store: Arc<dyn Store>) {
+    store
+        .create_tournament(tournament("listed", 5, true))
+        .await
+        .expect("create");
+    let stays = account(&store, "Stays#0001").await;
+    for n in 0..TRIES {
+        let goes = account(&store, &format!("Goes#{n:04}")).await;
+        let edit = WhitelistEdit {
+            code: code("listed"),
+            replace: true,
+            add: vec![goes.friend_code.clone(), stays.friend_code.clone()],
+            remove: Vec::new(),
+            now: NOW,
+        };
+        let editing = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.edit_whitelist(edit).await })
+        };
+        let deleting = delete(&store, goes.id);
+        let edited = editing
+            .await
+            .expect("task")
+            .expect("no store error")
+            .expect("the tournament exists");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        if edited.unknown.is_empty() {
+            // Added at one instant, they are listed by account id.
+            assert_eq!(
+                edited.whitelist,
+                [stays.friend_code.clone(), goes.friend_code]
+            );
+        } else {
+            assert_eq!(edited.unknown, [goes.friend_code]);
+            assert_eq!(edited.whitelist, std::slice::from_ref(&stays.friend_code));
+        }
+        assert_eq!(
+            store.whitelist(&code("listed")).await.expect("read"),
+            Some(vec![stays.friend_code.clone()])
+        );
+    }
 }

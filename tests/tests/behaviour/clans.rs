@@ -1,6 +1,7 @@
 //! Clans: available, create (tag, name, description rules), invite, join, leave, and the
 //! account's `clans`.
 
+use futures_util::future::join as together;
 use safezone_tests::community::Player;
 use safezone_tests::{Answer, TestApp, each_combination};
 use serde_json::{Value, json};
@@ -16,6 +17,8 @@ each_combination!(
     leaving_hands_the_clan_on_and_the_last_member_dissolves_it,
     available_lists_own_and_inviting_clans_or_the_largest,
     clans_need_a_key,
+    members_leaving_and_deleting_accounts_at_once_leave_no_clan_behind,
+    joins_and_invites_racing_deletions_are_kept_or_refused,
 );
 
 async fn create(app: &TestApp, player: &Player, query: &str) -> Answer {
@@ -353,4 +356,101 @@ async fn clans_need_a_key(app: TestApp) {
     app.get(&format!("/api/clan/available?userKey={}", "0".repeat(48)))
         .await
         .error(401, "invalid_user_key");
+}
+
+/// How many times each race below is run.
+const TRIES: u8 = 12;
+
+/// A tag of its own for race try `n`.
+fn race_tag(n: u8) -> String {
+    format!(
+        "Q{}{}",
+        char::from(b'a' + n / 26),
+        char::from(b'a' + n % 26)
+    )
+}
+
+/// A player with the second key that deleting the account needs.
+type Deletable = (Player, String);
+
+/// Takes the member out of the clan by leaving (`false`) or deleting the account (`true`);
+/// either is answered 200.
+async fn depart(app: &TestApp, clan: i64, (player, confirmation): &Deletable, delete: bool) {
+    if delete {
+        app.delete_account(player, confirmation).await;
+    } else {
+        leave(app, clan, player).await.success();
+    }
+}
+
+/// Asserts that no clan holds `tag` any more: `founder` creates one with it and leaves it.
+async fn assert_tag_free(app: &TestApp, founder: &Player, tag: &str) {
+    let clan = created(app, founder, tag).await;
+    leave(app, clan, founder).await.success();
+}
+
+async fn members_leaving_and_deleting_accounts_at_once_leave_no_clan_behind(app: TestApp) {
+    let founder = app.player().await;
+    for n in 0..TRIES {
+        let lead = app.deletable_player().await;
+        let mate = app.deletable_player().await;
+        let tag = race_tag(n);
+        let clan = created(&app, &lead.0, &tag).await;
+        invite(&app, clan, &lead.0, mate.0.id.0).await.success();
+        join(&app, clan, &mate.0).await.success();
+        // Both delete, or one leaves while the other deletes.
+        let (lead_deletes, mate_deletes) =
+            [(true, true), (false, true), (true, false)][usize::from(n % 3)];
+        together(
+            depart(&app, clan, &lead, lead_deletes),
+            depart(&app, clan, &mate, mate_deletes),
+        )
+        .await;
+        for (player, _) in [&lead, &mate] {
+            assert_eq!(app.store.clan_of(player.id).await.expect("read"), None);
+        }
+        assert_tag_free(&app, &founder, &tag).await;
+    }
+    let left = app.store.clans_available(None, 100).await.expect("read");
+    assert!(left.is_empty(), "no clan is left: {left:?}");
+}
+
+async fn joins_and_invites_racing_deletions_are_kept_or_refused(app: TestApp) {
+    let founder = app.player().await;
+    let host = app.player().await;
+    let hosting = created(&app, &host, "Inv").await;
+    for n in 0..TRIES {
+        // The clan's only member deletes the account while an invited player joins.
+        let lead = app.deletable_player().await;
+        let joiner = app.player().await;
+        let tag = race_tag(n);
+        let clan = created(&app, &lead.0, &tag).await;
+        invite(&app, clan, &lead.0, joiner.id.0).await.success();
+        let (joined, ()) = together(
+            join(&app, clan, &joiner),
+            app.delete_account(&lead.0, &lead.1),
+        )
+        .await;
+        let kept = app.store.clan_of(joiner.id).await.expect("read");
+        if joined.status == 200 {
+            let kept = kept.expect("an answered join is a membership");
+            assert_eq!(kept.creator, joiner.id, "the one left leads");
+            assert_eq!(kept.members.len(), 1);
+        } else {
+            joined.error(404, "unknown_clan");
+            assert_eq!(kept, None);
+            assert_tag_free(&app, &founder, &tag).await;
+        }
+
+        // A member invites a player who deletes the account meanwhile.
+        let invitee = app.deletable_player().await;
+        let (invited, ()) = together(
+            invite(&app, hosting, &host, invitee.0.id.0),
+            app.delete_account(&invitee.0, &invitee.1),
+        )
+        .await;
+        if invited.status != 200 {
+            invited.error(404, "unknown_user");
+        }
+    }
 }
