@@ -9,6 +9,7 @@ mod error;
 mod layers;
 mod page_policy;
 pub mod pages;
+pub(crate) mod key_owner;
 pub(crate) mod presented_keys;
 mod rate_limit;
 mod rate_limiter;
