@@ -1,5 +1,6 @@
 //! The tower layers every request passes, outermost first:
-//! request id -> tracing (redacted path) -> request id echoed -> security headers -> panic
+//! request id (a client's own kept only when short visible ASCII, see `request_id.rs`) ->
+//! tracing (redacted path) -> request id echoed -> security headers -> panic
 //! catch -> CORS (answers preflights) -> cap on requests in flight (beyond it a JSON 503
 //! `overloaded`, at once) -> timeout (as a JSON 503) -> router (which checks the rate limits
 //! of the route it matched).
@@ -28,6 +29,7 @@ use tower_http::{
 use tracing::Level;
 
 use super::cors::cors_layer;
+use super::request_id::without_unfit_client_id;
 use super::security_headers::SecurityHeaders;
 use super::{ApiError, Router, redact_path};
 use crate::App;
@@ -84,6 +86,7 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
     };
     let stack = ServiceBuilder::new()
         .map_response(box_body)
+        .map_request(without_unfit_client_id::<RequestBody>)
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
         .layer(
             TraceLayer::new_for_http()

@@ -16,6 +16,7 @@ mod rate_limiter;
 mod redact;
 mod reply;
 mod request;
+mod request_id;
 mod router;
 mod security_headers;
 
