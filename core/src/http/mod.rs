@@ -6,10 +6,10 @@ pub mod cookies;
 mod cors;
 mod endpoint_group;
 mod error;
+pub(crate) mod key_owner;
 mod layers;
 mod page_policy;
 pub mod pages;
-pub(crate) mod key_owner;
 pub(crate) mod presented_keys;
 mod rate_limit;
 mod rate_limiter;
@@ -17,6 +17,7 @@ mod redact;
 mod reply;
 mod request;
 mod request_id;
+mod request_target;
 mod router;
 mod security_headers;
 
@@ -29,6 +30,7 @@ pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;
 pub use reply::Reply;
 pub use request::{Incoming, Query};
+pub use request_target::is_path_target;
 pub use router::{Handler, MatchedRoute, Router, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
 

@@ -58,7 +58,12 @@ mod tests {
     #[test]
     fn short_visible_ascii_is_kept() {
         let longest = "~".repeat(LONGEST_CLIENT_ID);
-        for id in ["abc-123", "!", longest.as_str(), "f9e8d7c6-0000-4abc-8def-0123456789ab"] {
+        for id in [
+            "abc-123",
+            "!",
+            longest.as_str(),
+            "f9e8d7c6-0000-4abc-8def-0123456789ab",
+        ] {
             assert_eq!(kept(&[id.as_bytes()]), [id.as_bytes()], "{id}");
         }
         assert!(kept(&[]).is_empty());

@@ -227,7 +227,10 @@ async fn keys_of_two_accounts_are_refused_before_they_are_counted(app: TestApp) 
     let cookie = format!("userKey={theirs}");
     let bearer = format!("Bearer {theirs}");
     for _ in 0..3 {
-        for extra in [("cookie", cookie.as_str()), ("authorization", bearer.as_str())] {
+        for extra in [
+            ("cookie", cookie.as_str()),
+            ("authorization", bearer.as_str()),
+        ] {
             read_account(&app, &mine, &[extra])
                 .await
                 .error(403, "key_mismatch");
