@@ -3,25 +3,30 @@
 //! Each request reaches the core as it came (method, raw path and query, every header, the
 //! body as a stream) and the core's response goes back as it left (status, every header,
 //! body). The core answers everything itself, 404 and 405 included, and limits bodies. The
-//! peer's address goes along as the request's [`ClientAddress`] extension.
+//! peer's address goes along as the request's [`ClientAddress`] extension. A request whose
+//! target is not a path (`CONNECT host:port`, `OPTIONS *`) goes to the core without passing
+//! warp's filters, which cannot take it; the core refuses it (JSON 400).
 //!
 //! Warp's filter runs as a service (`warp::service`) under the core's own HTTP/1.1 server
 //! ([`safezone_core::serve`]), which applies the service's
 //! [`ConnectionLimits`](safezone_core::ConnectionLimits): a cap on open connections and a
 //! header-read timeout (warp's own server offers neither).
 
+use std::convert::Infallible;
 use std::io;
 use std::net::SocketAddr;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Buf;
+use futures_util::future::{BoxFuture, Either};
 use futures_util::{Stream, TryStreamExt};
 use http::{HeaderMap, Method, Request, Response};
 use http_body::Frame;
 use http_body_util::{BodyDataStream, BodyExt, StreamBody};
 use safezone_core::SafezoneService;
 pub use safezone_core::cli::RunningServer;
-use safezone_core::http::{ApiError, ClientAddress, ResponseBody};
+use safezone_core::http::{ApiError, BoxError, ClientAddress, ResponseBody, is_path_target};
 use sync_wrapper::SyncStream;
 use tower::ServiceExt;
 use warp::{Filter, Reply, path::FullPath, reply::Response as WarpResponse};
@@ -49,7 +54,49 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
     let settings = service.settings();
     let limits = settings.connection_limits;
     let stop_patience = settings.request_timeout + ANSWER_PATIENCE;
-    safezone_core::serve::start(listen, warp::service(mount(service)), limits, stop_patience).await
+    let paths = warp::service(mount(service.clone()));
+    let mounted = PathTargets {
+        warp: paths,
+        core: service,
+    };
+    safezone_core::serve::start(listen, mounted, limits, stop_patience).await
+}
+
+/// Warp's filter as a service, for the requests whose target is a path; the others
+/// (`CONNECT host:port`, `OPTIONS *`) go straight to the core, which refuses them with its JSON
+/// 400: warp's path filter cannot take a target without a path (it panics on
+/// `CONNECT host:port`).
+#[derive(Clone)]
+struct PathTargets<W> {
+    warp: W,
+    core: SafezoneService,
+}
+
+impl<W, B> tower::Service<Request<B>> for PathTargets<W>
+where
+    W: tower::Service<Request<B>, Response = WarpResponse, Error = Infallible>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    type Response = WarpResponse;
+    type Error = Infallible;
+    type Future = Either<W::Future, BoxFuture<'static, Result<WarpResponse, Infallible>>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.warp.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if is_path_target(request.uri()) {
+            return Either::Left(self.warp.call(request));
+        }
+        let core = self.core.clone();
+        Either::Right(Box::pin(async move {
+            let Ok(response) = core.oneshot(request).await;
+            Ok(reply(response).await)
+        }))
+    }
 }
 
 /// The filter that hands every request to `service`.

@@ -1,6 +1,7 @@
 //! The checks of a server binary, written once for both: it announces its address, serves,
-//! stops on SIGTERM, refuses a bad content file or an unusable database, and logs JSON lines
-//! with request ids and without secrets while serving metrics on an address of its own.
+//! stops on SIGTERM, refuses a bad content file or an unusable database, answers every form of
+//! request target in JSON without a panic, and logs JSON lines with request ids and without
+//! secrets while serving metrics on an address of its own.
 //!
 //! Each server crate's `tests/binary.rs` includes this file as module `binary_checks` (with
 //! `#[path]`; only there does `env!("CARGO_BIN_EXE_...")` name the binary) and calls
@@ -43,6 +44,11 @@ macro_rules! for_binary {
                 $binary,
                 env!("CARGO_PKG_VERSION"),
             );
+        }
+
+        #[test]
+        fn every_request_target_gets_json_and_nothing_panics() {
+            $crate::binary_checks::every_request_target_gets_json_and_nothing_panics($binary);
         }
 
         #[test]
@@ -358,8 +364,72 @@ fn send(address: &str, method: &str, path: &str, headers: &[(&str, &str)]) -> An
     }
 }
 
+/// Every form of request target gets a JSON answer over plain TCP: authority-form
+/// (`CONNECT host:port`, `GET api`), asterisk-form (`OPTIONS *`), methods the server does not
+/// know, each a 4xx; absolute-form, served as its path. Nothing panics: standard error, where
+/// a panic's message goes, never says `panicked`.
+pub fn every_request_target_gets_json_and_nothing_panics(binary: &str) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    let log_path = dir.path().join("stderr.log");
+    let log = std::fs::File::create(&log_path).expect("a log file");
+    let child = Command::new(binary)
+        .args(["--listen", "127.0.0.1:0", "--database-url", &url])
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .expect("the binary starts");
+    let mut running = Running(child);
+    let address = announced_address(&mut running.0);
+    let absolute = format!("http://{address}/api");
+    let without_path = format!("http://{address}");
+    let refused = [
+        ("CONNECT", "127.0.0.1:80"),
+        ("CONNECT", "example.com:443"),
+        ("GET", "api"),
+        ("OPTIONS", "*"),
+        ("GET", "*"),
+        ("PURGE", "*"),
+        ("CONNECT", "/api"),
+        ("PURGE", "/api"),
+        ("GET", without_path.as_str()),
+    ];
+    for (method, target) in refused {
+        let answer = send(&address, method, target, &[]);
+        assert!(
+            (400..500).contains(&answer.status),
+            "{method} {target}: {} {}",
+            answer.status,
+            answer.body
+        );
+        assert_json(&answer, &format!("{method} {target}"));
+    }
+    let served = send(&address, "GET", &absolute, &[]);
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert_json(&served, &absolute);
+    assert_eq!(status_line(&address, "/api"), "HTTP/1.1 200 OK");
+
+    let status = stop_with_sigterm(&mut running);
+    assert!(status.success(), "{status}");
+    let logs = std::fs::read_to_string(&log_path).expect("the logs");
+    assert!(!logs.contains("panicked"), "a panic:\n{logs}");
+}
+
+/// Asserts that `answer` (to `request`) is the JSON envelope.
+fn assert_json(answer: &Answer, request: &str) {
+    assert_eq!(
+        answer.header("content-type"),
+        Some("application/json"),
+        "{request}"
+    );
+    let body: serde_json::Value = serde_json::from_str(&answer.body)
+        .unwrap_or_else(|error| panic!("{request}: not JSON ({error}): {}", answer.body));
+    assert!(body["status"].is_string(), "{request}: {body}");
+}
+
 /// With `--log-format json` and `--metrics-listen`: every line on standard error is a JSON
-/// object; the lines of each request carry the request id its `x-request-id` header gave; no
+/// object; the lines of each request carry the request id its `x-request-id` header gave (a
+/// fresh one instead of a client's 3 kB id, which is never logged); no
 /// credential (a user key in the path, the `userKey` query, a Bearer header or a cookie; a
 /// device id, a chat token, a provider's code, the game-server credential) is ever logged;
 /// and the metrics address answers `/metrics`.
@@ -454,6 +524,11 @@ pub fn json_logs_carry_request_ids_and_no_secrets(binary: &str) {
             .expect("a request id")
             .to_owned(),
     ];
+    let unfit_id = "x".repeat(3000);
+    let with_unfit_id = send(address, "GET", "/api", &[("x-request-id", &unfit_id)]);
+    let fresh_id = with_unfit_id.header("x-request-id").expect("a request id");
+    assert!(fresh_id.len() <= 64 && fresh_id != unfit_id, "{fresh_id}");
+    request_ids.push(fresh_id.to_owned());
     for (method, path, headers) in &requests {
         let answer = send(address, method, path, headers);
         // 501 answers the sign-ins that need an auth file; nothing fails.
@@ -489,6 +564,7 @@ pub fn json_logs_carry_request_ids_and_no_secrets(binary: &str) {
     ] {
         assert!(!logs.contains(secret), "{secret} was logged:\n{logs}");
     }
+    assert!(!logs.contains(&unfit_id), "a 3 kB request id was logged");
     let lines: Vec<serde_json::Value> = logs
         .lines()
         .filter(|line| !line.is_empty())

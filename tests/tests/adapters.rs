@@ -1,6 +1,6 @@
 //! The two server adapters over real HTTP, beyond what the behaviour suite shows: a body
 //! streamed without `Content-Length`, HEAD's `Content-Length`, the raw query, a method rocket
-//! does not know, starting and stopping a server, and the limits on connections (warp applies
+//! does not know, request targets that are not paths, starting and stopping a server, and the limits on connections (warp applies
 //! them; rocket 0.5 cannot).
 //!
 //! Each check is written once as `async fn(TestApp)` and run by [`each_server!`] on the warp
@@ -48,6 +48,7 @@ each_server!(
     head_answers_the_content_length_of_get,
     the_raw_query_reaches_the_core,
     an_unknown_method_gets_each_servers_answer,
+    a_target_that_is_not_a_path_is_a_json_400,
     stop_ends_the_server_and_frees_the_port,
     a_taken_address_is_an_error_from_start,
 );
@@ -142,6 +143,38 @@ async fn an_unknown_method_gets_each_servers_answer(app: TestApp) {
             );
         }
     }
+}
+
+/// Authority-form and asterisk-form targets get the core's 400 `invalid_request_target`, except
+/// those rocket refuses before any route (an authority-form target), which get its JSON 400
+/// `invalid_request`; an absolute-form target is served as its path.
+async fn a_target_that_is_not_a_path_is_a_json_400(app: TestApp) {
+    let (address, server) = (app.address, app.server);
+    let rocket_refuses = |code| match server {
+        Server::Warp => "invalid_request_target",
+        Server::Rocket => code,
+    };
+    let cases = [
+        ("CONNECT 127.0.0.1:80", rocket_refuses("invalid_request")),
+        ("GET api", rocket_refuses("invalid_request")),
+        ("OPTIONS *", "invalid_request_target"),
+        ("GET *", "invalid_request_target"),
+    ];
+    for (request_line, code) in cases {
+        let answer = blocking(move || exchange(address, request_line)).await;
+        assert!(
+            answer.starts_with("HTTP/1.1 400 Bad Request\r\n"),
+            "{request_line}: {answer}"
+        );
+        assert!(
+            answer.contains(&format!(r#""code":"{code}""#)),
+            "{request_line}: {answer}"
+        );
+    }
+    let absolute = format!("GET http://{address}/api");
+    let served = blocking(move || exchange(address, &absolute)).await;
+    assert!(served.starts_with("HTTP/1.1 200 OK\r\n"), "{served}");
+    app.get("/api").await.success();
 }
 
 /// Needs a server of its own to stop: the app's one is stopped by the harness.
@@ -268,6 +301,23 @@ fn answered_connection(address: SocketAddr) -> TcpStream {
         Heard::Line("HTTP/1.1 200 OK".to_owned())
     );
     stream
+}
+
+/// The whole answer to `request_line` (`METHOD target`) sent with `Connection: close`, or what
+/// came before the server closed the connection.
+fn exchange(address: SocketAddr, request_line: &str) -> String {
+    let mut stream = TcpStream::connect(address).expect("a connection");
+    stream
+        .set_read_timeout(Some(PATIENCE))
+        .expect("a read timeout");
+    let request =
+        format!("{request_line} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream
+        .write_all(request.as_bytes())
+        .expect("the request is sent");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 /// Runs blocking socket work off the runtime's thread, so that the server keeps serving;

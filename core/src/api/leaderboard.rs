@@ -5,10 +5,10 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-use super::session;
 use crate::App;
 use crate::domain::{FriendCode, GameMode};
-use crate::http::presented_keys::only_key;
+use crate::http::key_owner;
+use crate::http::presented_keys::presented_keys;
 use crate::http::{ApiError, Incoming, Query, Reply};
 use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
@@ -140,23 +140,13 @@ fn render(top: &TopRows) -> Result<&RawValue, ApiError> {
     Ok(top.rendered.get_or_init(|| rendered))
 }
 
-/// The caller's account, from a key resolved a moment ago when possible (the board is public:
-/// a key only picks the caller's own row).
+/// The caller's account, from keys resolved a moment ago when possible (the board is public:
+/// a key only picks the caller's own row), named by the rule of the session.
 async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, ApiError> {
-    let now = app.clock.now();
-    let key = only_key(incoming).map(|key| key.hash());
-    if let Some(account) = key
-        .as_ref()
-        .and_then(|key| app.recent_callers.account(key, now))
-    {
-        return Ok(Some(account));
-    }
-    let session = session::optional(app, incoming).await?;
-    if let (Some(session), Some(key)) = (&session, key) {
-        app.recent_callers
-            .remember(key, session.account.id, session.expires, now);
-    }
-    Ok(session.map(|session| session.account.id))
+    let keys = presented_keys(incoming);
+    key_owner::named_account(&keys, |text| key_owner::recent_account(app, text))
+        .await?
+        .into_caller()
 }
 
 /// The board named by `mode`, `time` and `category` (400 naming a bad one).

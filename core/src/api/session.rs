@@ -5,9 +5,10 @@ use time::OffsetDateTime;
 
 use crate::App;
 use crate::domain::UserKey;
-use crate::http::presented_keys::{KeySource, presented_keys};
+use crate::http::key_owner::{self, OpensAccount};
+use crate::http::presented_keys::presented_keys;
 use crate::http::{ApiError, Incoming};
-use crate::store::Account;
+use crate::store::{Account, AccountId};
 
 /// A caller with a valid key.
 pub(super) struct Session {
@@ -19,6 +20,12 @@ pub(super) struct Session {
     pub account: Account,
 }
 
+impl OpensAccount for Session {
+    fn account_id(&self) -> AccountId {
+        self.account.id
+    }
+}
+
 /// The caller's session; no key is a 401 `missing_user_key`.
 pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, ApiError> {
     optional(app, incoming)
@@ -28,33 +35,15 @@ pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, 
 
 /// The caller's session, or `None` when no key was presented at all.
 ///
-/// A presented key must be valid (401 otherwise). When the path or query names a key and the
-/// bearer header or query presents another, both must open the same account (403 otherwise),
-/// so that one account's key never opens another account's paths.
+/// The keys presented name the account by the rule that the rate limiter follows too
+/// ([`key_owner`]): the primary key must open an account (401 otherwise), and no other key may
+/// open another one (403 `key_mismatch`), so that one account's key never opens another
+/// account's paths.
 pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Session>, ApiError> {
     let keys = presented_keys(incoming);
-    let Some((_, primary)) = keys.first() else {
-        return Ok(None);
-    };
-    let session = resolve(app, primary)
+    key_owner::named_account(&keys, |text| resolve(app, text))
         .await?
-        .ok_or(ApiError::InvalidUserKey)?;
-    for (source, other) in keys.iter().skip(1) {
-        if *source == KeySource::Cookie || other == primary {
-            continue;
-        }
-        let same_account = resolve(app, other)
-            .await?
-            .is_some_and(|other| other.account.id == session.account.id);
-        if !same_account {
-            return Err(ApiError::Forbidden {
-                code: "key_mismatch",
-                message: "the user keys sent in this request do not belong to one account"
-                    .to_owned(),
-            });
-        }
-    }
-    Ok(Some(session))
+        .into_caller()
 }
 
 /// Resolves one key text: `None` when malformed, unknown, expired, revoked, or its account gone.

@@ -47,6 +47,8 @@ pub enum ApiError {
     },
     /// The path is not validly percent-encoded UTF-8.
     InvalidPathEncoding,
+    /// The request target is not a path (`CONNECT host:port`, `OPTIONS *`).
+    InvalidRequestTarget,
     /// No user key came with a request that needs one.
     MissingUserKey,
     /// The user key is malformed, unknown, expired or revoked.
@@ -187,7 +189,8 @@ impl ApiError {
             | Self::ExactlyOneOf { .. }
             | Self::InvalidReceipt { .. }
             | Self::InvalidHeader { .. }
-            | Self::InvalidPathEncoding => StatusCode::BAD_REQUEST,
+            | Self::InvalidPathEncoding
+            | Self::InvalidRequestTarget => StatusCode::BAD_REQUEST,
             Self::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::MissingUserKey | Self::InvalidUserKey | Self::Unauthorized { .. } => {
                 StatusCode::UNAUTHORIZED
@@ -219,6 +222,7 @@ impl ApiError {
             Self::InvalidBody { .. } => "invalid_body",
             Self::BodyTooLarge { .. } => "body_too_large",
             Self::InvalidPathEncoding => "invalid_path_encoding",
+            Self::InvalidRequestTarget => "invalid_request_target",
             Self::InvalidHeader { .. } => "invalid_header",
             Self::InvalidReceipt { .. } => "invalid_receipt",
             Self::InsufficientFunds { .. } => "insufficient_funds",
@@ -268,6 +272,9 @@ impl ApiError {
                 format!("request body is larger than the limit of {limit} bytes")
             }
             Self::InvalidPathEncoding => "the path is not validly percent-encoded UTF-8".to_owned(),
+            Self::InvalidRequestTarget => {
+                "the request target must be a path such as /api, not host:port or *".to_owned()
+            }
             Self::MissingUserKey => "a user key is required (path, `userKey` parameter, \
                 `userKey` cookie or `Authorization: Bearer`)"
                 .to_owned(),

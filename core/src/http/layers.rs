@@ -1,6 +1,7 @@
 //! The tower layers every request passes, outermost first:
-//! request id -> tracing (redacted path) -> request id echoed -> security headers -> panic
-//! catch -> CORS (answers preflights) -> cap on requests in flight (beyond it a JSON 503
+//! request id (a client's own kept only when short visible ASCII, see `request_id.rs`) ->
+//! tracing (redacted path) -> request id echoed -> security headers -> panic
+//! catch -> a target that is not a path refused (`request_target.rs`) -> CORS (answers preflights) -> cap on requests in flight (beyond it a JSON 503
 //! `overloaded`, at once) -> timeout (as a JSON 503) -> router (which checks the rate limits
 //! of the route it matched).
 //! Body size is limited at routing (declared `Content-Length`) and while reading (streamed
@@ -28,6 +29,8 @@ use tower_http::{
 use tracing::Level;
 
 use super::cors::cors_layer;
+use super::request_id::without_unfit_client_id;
+use super::request_target::PathTargetsLayer;
 use super::security_headers::SecurityHeaders;
 use super::{ApiError, Router, redact_path};
 use crate::App;
@@ -84,6 +87,7 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
     };
     let stack = ServiceBuilder::new()
         .map_response(box_body)
+        .map_request(without_unfit_client_id::<RequestBody>)
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
         .layer(
             TraceLayer::new_for_http()
@@ -108,6 +112,7 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
             response
         })
         .layer(CatchPanicLayer::custom(panic_reply))
+        .layer(PathTargetsLayer)
         .layer(cors)
         .service(answered);
     BoxCloneSyncService::new(stack)
@@ -508,8 +513,16 @@ mod tests {
     }
 
     async fn get(path: &str) -> (u16, http::HeaderMap, serde_json::Value) {
+        send(Method::GET, path).await
+    }
+
+    async fn send(method: Method, target: &str) -> (u16, http::HeaderMap, serde_json::Value) {
         let body: RequestBody = Empty::new().map_err(|never| match never {}).boxed_unsync();
-        let request = Request::get(path).body(body).unwrap();
+        let request = Request::builder()
+            .method(method)
+            .uri(target)
+            .body(body)
+            .unwrap();
         let Ok(response) = stack().oneshot(request).await;
         let (parts, body) = response.into_parts();
         let bytes = body.collect().await.unwrap().to_bytes();
@@ -543,6 +556,27 @@ mod tests {
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "the timeout did not cut in"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_target_that_is_not_a_path_is_a_json_400_with_a_request_id() {
+        for (method, target) in [
+            (Method::OPTIONS, "*"),
+            (Method::GET, "*"),
+            (Method::CONNECT, "example.com:443"),
+            (Method::GET, "api"),
+        ] {
+            let (status, headers, body) = send(method.clone(), target).await;
+            assert_eq!(status, 400, "{method} {target}");
+            assert_eq!(body["code"], "invalid_request_target", "{method} {target}");
+            assert!(headers.contains_key("x-request-id"));
+            assert_eq!(headers["x-content-type-options"], "nosniff");
+        }
+        let (status, _, body) = send(Method::GET, "http://example.com/nowhere").await;
+        assert_eq!(
+            (status, &body["code"]),
+            (404, &serde_json::json!("not_found"))
         );
     }
 }

@@ -6,6 +6,7 @@ pub mod cookies;
 mod cors;
 mod endpoint_group;
 mod error;
+pub(crate) mod key_owner;
 mod layers;
 mod page_policy;
 pub mod pages;
@@ -15,6 +16,8 @@ mod rate_limiter;
 mod redact;
 mod reply;
 mod request;
+mod request_id;
+mod request_target;
 mod router;
 mod security_headers;
 
@@ -27,6 +30,7 @@ pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;
 pub use reply::Reply;
 pub use request::{Incoming, Query};
+pub use request_target::is_path_target;
 pub use router::{Handler, MatchedRoute, Router, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
 

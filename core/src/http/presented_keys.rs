@@ -1,7 +1,7 @@
 //! The user keys a request presents: in the path, `Authorization: Bearer`, the `userKey` query
-//! parameter or the `userKey` cookie. Resolving them to an account is the API's session's work.
+//! parameter or the `userKey` cookie. Which account they name is decided in
+//! [`key_owner`](super::key_owner).
 
-use crate::domain::UserKey;
 use crate::http::{Incoming, cookies::USER_KEY_COOKIE};
 
 /// Where a presented key came from; earlier sources take precedence.
@@ -33,15 +33,4 @@ pub(crate) fn presented_keys(incoming: &Incoming) -> Vec<(KeySource, String)> {
     .into_iter()
     .filter_map(|(source, key)| key.filter(|key| !key.is_empty()).map(|key| (source, key)))
     .collect()
-}
-
-/// The one key the request presents (the same text from several places counts once), or
-/// `None` when it presents none or several different ones.
-pub(crate) fn only_key(incoming: &Incoming) -> Option<UserKey> {
-    let presented = presented_keys(incoming);
-    let (_, first) = presented.first()?;
-    if presented.iter().any(|(_, other)| other != first) {
-        return None;
-    }
-    UserKey::parse(first)
 }

@@ -2,11 +2,16 @@
 //! kept in this node's memory, swept of idle keys every minute.
 //!
 //! The account scope counts by account, not by key: each sign-in mints a new key, so counting
-//! by key would let a client multiply its allowance. The account is read from the keys
-//! resolved in the last 10 seconds (`recent_callers`), else from the store once, which fills
-//! that cache: at most one extra query per key and 10 seconds. A key that opens no account is
-//! not counted here (its request is refused 401 by the handler, and the address limit counts
-//! it).
+//! by key would let a client multiply its allowance. The account is the one the request's keys
+//! name by the rule the session follows too ([`key_owner`]), so that a request is counted
+//! against the account that serves it whatever other keys it carries; keys that name two
+//! accounts are refused (403 `key_mismatch`) here, before they are counted. Keys are resolved
+//! through the keys resolved in the last 10 seconds (`recent_callers`), else from the store
+//! once, which fills that cache: at most one extra query per key and 10 seconds. A request
+//! whose primary key opens no account is not counted here (the handler refuses it 401, and the
+//! address limit counts it).
+//!
+//! [`key_owner`]: super::key_owner
 
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Weak};
@@ -15,9 +20,10 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota};
 
-use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope, presented_keys};
+use super::key_owner::{self, Named};
+use super::presented_keys::presented_keys;
+use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope};
 use crate::AppState;
-use crate::domain::UserKey;
 use crate::store::AccountId;
 
 /// How often keys whose allowance is whole again are forgotten.
@@ -47,8 +53,9 @@ impl RateLimiter {
     }
 
     /// Checks a request to `group` from `address` against the group's limits: 429
-    /// `rate_limited` when one is spent. The key the request presents is only looked at when
-    /// the group has an account limit.
+    /// `rate_limited` when one is spent, the address's first. The keys the request presents
+    /// are only looked at when the group has an account limit; then keys of two accounts are
+    /// a 403 `key_mismatch`, uncounted.
     pub(crate) async fn admit(
         &self,
         app: &AppState,
@@ -62,15 +69,17 @@ impl RateLimiter {
         let Some(limiter) = &self.account[group.index()] else {
             return Ok(());
         };
-        let Some(key) = presented_keys::only_key(incoming) else {
-            return Ok(());
-        };
-        if let Some(account) = account_of(app, &key).await {
-            limiter
+        let keys = presented_keys(incoming);
+        let named = key_owner::named_account(&keys, |text| key_owner::recent_account(app, text));
+        match named.await {
+            Ok(Named::Opened(account)) => limiter
                 .check_key(&account)
-                .map_err(|spent| refusal(group, Scope::Account, limiter, &spent))?;
+                .map_err(|spent| refusal(group, Scope::Account, limiter, &spent)),
+            Ok(Named::Mismatch) => Err(key_owner::key_mismatch()),
+            // No key, or a primary key that opens nothing: the handler answers. The store not
+            // answering: the handler meets the same failure and answers it.
+            Ok(Named::Nobody | Named::Unknown) | Err(_) => Ok(()),
         }
-        Ok(())
     }
 
     /// Counts a request to `group` from `address`.
@@ -127,21 +136,6 @@ fn network_of(address: IpAddr) -> IpAddr {
         IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
         v4 => v4,
     }
-}
-
-/// The account `key` opens, from the recently resolved keys or else the store (which then
-/// fills them); `None` for a key that opens none, or when the store does not answer (the
-/// handler meets the same failure and answers it).
-async fn account_of(app: &AppState, key: &UserKey) -> Option<AccountId> {
-    let hash = key.hash();
-    let now = app.clock.now();
-    if let Some(account) = app.recent_callers.account(&hash, now) {
-        return Some(account);
-    }
-    let session = app.store.session(&hash, now).await.ok()??;
-    app.recent_callers
-        .remember(hash, session.account.id, session.expires, now);
-    Some(session.account.id)
 }
 
 /// The 429 for a spent limit of `limiter`, with the wait rounded up to whole seconds.

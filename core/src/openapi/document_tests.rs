@@ -66,7 +66,7 @@ fn the_document_is_openapi_3_1_with_unique_operation_ids_and_resolvable_referenc
             let id = operation["operationId"].as_str().expect("an operation id");
             assert!(ids.insert(id.to_owned()), "operation id {id} is used twice");
             let responses = operation["responses"].as_object().expect("responses");
-            for status in ["429", "503"] {
+            for status in ["403", "429", "503"] {
                 assert!(
                     responses.contains_key(status),
                     "{method} {path} lacks {status}"

@@ -56,6 +56,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
         for (_, operation) in operations(item) {
             shared::add_common_responses(operation);
             user_key::add_path_key_responses(operation);
+            user_key::add_key_mismatch(operation);
             user_key::add_user_key_security(operation);
             idempotency::add_replayed_header(operation);
         }

@@ -5,6 +5,8 @@
 //! (its own 403 when it declares one). Another operation names its 401 answer; that answer
 //! says how it takes the key, so the security requirements follow from it and are added here: [`UserKeyRequired`] means the key is sent
 //! in one of its three places, [`PresentedUserKeyInvalid`] that it may also be left out.
+//! Every other operation gets 403 [`KeyMismatch`]: the rate limiter refuses keys of two
+//! accounts on any operation.
 
 use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::security::SecurityRequirement;
@@ -106,4 +108,15 @@ pub(super) fn add_path_key_responses(operation: &mut Operation) {
             .entry(status.to_owned())
             .or_insert_with(|| Ref::from_response_name(name).into());
     }
+}
+
+/// Adds 403 [`KeyMismatch`] to an operation that declares no 403 of its own (after
+/// [`add_path_key_responses`]): the rate limits of an operation's group (when it has a limit
+/// per account) refuse keys of two accounts in one request, whatever the operation.
+pub(super) fn add_key_mismatch(operation: &mut Operation) {
+    operation
+        .responses
+        .responses
+        .entry("403".to_owned())
+        .or_insert_with(|| Ref::from_response_name(KeyMismatch::response().0).into());
 }

@@ -11,6 +11,7 @@ each_combination!(
     malformed_percent_encoding_is_400,
     oversized_bodies_are_413,
     request_ids_come_back,
+    only_short_visible_request_ids_are_kept,
     deprecated_validate_endpoints_are_gone,
 );
 
@@ -79,6 +80,37 @@ async fn request_ids_come_back(app: TestApp) {
         .send(Method::GET, "/api", &[("x-request-id", "abc-123")], None)
         .await;
     assert_eq!(answer.header_values("x-request-id"), ["abc-123"]);
+}
+
+/// A client's id of 1 to 64 visible ASCII characters comes back; a longer one, one with a
+/// space or a tab, or two ids, are replaced by a fresh id (a UUID).
+async fn only_short_visible_request_ids_are_kept(app: TestApp) {
+    let longest = "~".repeat(64);
+    for kept in ["!", "abc-123", longest.as_str()] {
+        let answer = app
+            .send(Method::GET, "/api", &[("x-request-id", kept)], None)
+            .await;
+        assert_eq!(answer.header_values("x-request-id"), [kept]);
+    }
+    let too_long = "a".repeat(65);
+    let three_kilobytes = "b".repeat(3000);
+    let unfit: [&[(&str, &str)]; 5] = [
+        &[("x-request-id", &too_long)],
+        &[("x-request-id", &three_kilobytes)],
+        &[("x-request-id", "abc def")],
+        &[("x-request-id", "abc\tdef")],
+        &[("x-request-id", "one"), ("x-request-id", "two")],
+    ];
+    for headers in unfit {
+        let answer = app.send(Method::GET, "/api", headers, None).await;
+        answer.success();
+        let fresh = answer.header_values("x-request-id");
+        assert_eq!(fresh.len(), 1, "{headers:?}: {fresh:?}");
+        assert!(
+            uuid::Uuid::parse_str(&fresh[0]).is_ok(),
+            "{headers:?}: {fresh:?}"
+        );
+    }
 }
 
 async fn deprecated_validate_endpoints_are_gone(app: TestApp) {

@@ -63,6 +63,8 @@ macro_rules! each_combination_limited {
 each_combination_limited!(
     sign_in_is_limited_per_address_with_retry_after,
     reads_are_limited_per_account_across_addresses_and_keys,
+    other_keys_a_request_carries_never_take_it_past_its_accounts_limit,
+    keys_of_two_accounts_are_refused_before_they_are_counted,
     security_headers_are_on_every_answer,
     cors_allows_only_the_configured_origins,
     requests_beyond_the_cap_in_flight_are_shed,
@@ -161,6 +163,87 @@ async fn reads_are_limited_per_account_across_addresses_and_keys(app: TestApp) {
     let (_, other) = app.new_device().await;
     let other = other["user"]["key"].as_str().expect("a key");
     app.get(&format!("/api/user/{other}")).await.success();
+}
+
+/// The key of a sign-in of `device` as if from `address`.
+async fn key_from(app: &TestApp, device: &str, address: &str) -> String {
+    sign_in_from(app, device, address).await.success()["user"]["key"]
+        .as_str()
+        .expect("a key")
+        .to_owned()
+}
+
+/// `GET /api/user/{key}` with the `extra` headers.
+async fn read_account(app: &TestApp, key: &str, extra: &[(&str, &str)]) -> Answer {
+    app.send(Method::GET, &format!("/api/user/{key}"), extra, None)
+        .await
+}
+
+/// A cookie that opens no account (malformed, or unknown) is ignored, and a second key of the
+/// same account as the bearer agrees with the path's: the request is served, and counted
+/// against the path key's account all the same.
+async fn other_keys_a_request_carries_never_take_it_past_its_accounts_limit(app: TestApp) {
+    let device = "android-two-keys";
+    let first = key_from(&app, device, "203.0.113.21").await;
+    let second = key_from(&app, device, "203.0.113.22").await;
+    let unknown_cookie = format!("userKey={}", "f".repeat(48));
+    let second_as_bearer = format!("Bearer {second}");
+    let extras = [
+        ("cookie", "userKey=not-a-key"),
+        ("cookie", unknown_cookie.as_str()),
+        ("authorization", second_as_bearer.as_str()),
+    ];
+    for (index, extra) in extras.into_iter().enumerate() {
+        let key = if extra.0 == "authorization" {
+            first.clone()
+        } else {
+            key_from(
+                &app,
+                &format!("android-stale-cookie-{index}"),
+                &format!("203.0.113.{}", 30 + index),
+            )
+            .await
+        };
+        for _ in 0..3 {
+            read_account(&app, &key, &[extra]).await.success();
+        }
+        read_account(&app, &key, &[extra])
+            .await
+            .error(429, "rate_limited");
+        read_account(&app, &key, &[])
+            .await
+            .error(429, "rate_limited");
+    }
+    app.get(&format!("/api/user/{second}"))
+        .await
+        .error(429, "rate_limited");
+}
+
+/// Another account's key besides the path's, as the cookie or the bearer, is a 403 that is
+/// counted against neither account.
+async fn keys_of_two_accounts_are_refused_before_they_are_counted(app: TestApp) {
+    let mine = key_from(&app, "android-mine", "203.0.113.41").await;
+    let theirs = key_from(&app, "android-theirs", "203.0.113.42").await;
+    let cookie = format!("userKey={theirs}");
+    let bearer = format!("Bearer {theirs}");
+    for _ in 0..3 {
+        for extra in [
+            ("cookie", cookie.as_str()),
+            ("authorization", bearer.as_str()),
+        ] {
+            read_account(&app, &mine, &[extra])
+                .await
+                .error(403, "key_mismatch");
+        }
+    }
+    for key in [&mine, &theirs] {
+        for _ in 0..3 {
+            read_account(&app, key, &[]).await.success();
+        }
+        read_account(&app, key, &[])
+            .await
+            .error(429, "rate_limited");
+    }
 }
 
 /// Asserts the headers every answer carries.
