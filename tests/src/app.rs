@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
 use safezone_core::cli::RunningServer;
+use safezone_core::content::Content;
 use safezone_core::metrics::Metrics;
 use safezone_core::{
     Safezone, SafezoneService, ServerToken, Settings, clock::ManualClock, store::Store,
@@ -73,14 +74,19 @@ pub struct TestApp {
     pub metrics: Arc<Metrics>,
 }
 
-/// Runs one behaviour test on a fresh database and server, then stops the server and drops
-/// the database.
-pub async fn run<F, Fut>(server: Server, database: Database, test: F)
+/// The content every test server serves unless its test names another: the shipped file.
+pub fn shipped_content() -> Content {
+    Content::shipped()
+}
+
+/// Runs one behaviour test on a fresh database and a server serving `content`, then stops the
+/// server and drops the database.
+pub async fn run_with_content<F, Fut>(server: Server, database: Database, content: Content, test: F)
 where
     F: FnOnce(TestApp) -> Fut,
     Fut: Future<Output = ()>,
 {
-    run_with_settings(server, database, test_settings(), test).await;
+    run_configured(server, database, test_settings(), content, test).await;
 }
 
 /// The settings of every test server: [`Settings::default`] (no rate limits) with the
@@ -94,12 +100,27 @@ pub fn test_settings() -> Settings {
     }
 }
 
-/// Runs one behaviour test like [`run`], on a server with these `settings` (start from
-/// [`test_settings`]).
+/// Runs one behaviour test like [`run_with_content`], on a server serving the shipped content
+/// with these `settings` (start from [`test_settings`]).
 pub async fn run_with_settings<F, Fut>(
     server: Server,
     database: Database,
     settings: Settings,
+    test: F,
+) where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    run_configured(server, database, settings, shipped_content(), test).await;
+}
+
+/// Runs one behaviour test on a fresh database and a server with `settings` and `content`,
+/// then stops the server and drops the database.
+async fn run_configured<F, Fut>(
+    server: Server,
+    database: Database,
+    settings: Settings,
+    content: Content,
     test: F,
 ) where
     F: FnOnce(TestApp) -> Fut,
@@ -111,7 +132,7 @@ pub async fn run_with_settings<F, Fut>(
         Database::Postgres => test_support::fresh_postgres_url().await,
     };
     let clock = ManualClock::new(time::OffsetDateTime::now_utc());
-    let (running, app) = start_app(server, database, &url, clock, settings).await;
+    let (running, app) = start_app(server, database, &url, clock, settings, content).await;
     test(app).await;
     running.stop().await;
     if database == Database::Postgres {
@@ -173,8 +194,8 @@ impl TestApp {
     }
 }
 
-/// A server of its own on a fresh SQLite file, outside [`run`]: for the checks that start and
-/// stop a server themselves.
+/// A server of its own on a fresh SQLite file, outside [`run_with_content`]: for the checks
+/// that start and stop a server themselves.
 pub struct Standalone {
     running: RunningServer,
     _directory: TempDir,
@@ -206,18 +227,20 @@ impl Standalone {
 }
 
 /// Starts `server`'s adapter on a free port over its own store on the database at `url`, with
-/// `settings` and `clock`; answers the running server and the app to test.
+/// `settings`, `clock` and `content`; answers the running server and the app to test.
 async fn start_app(
     server: Server,
     database: Database,
     url: &str,
     clock: ManualClock,
     settings: Settings,
+    content: Content,
 ) -> (RunningServer, TestApp) {
     let store = safezone_storage::open(url).await.expect("store opens");
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
         .settings(settings)
+        .content(content)
         .service();
     let metrics = service.metrics();
     let running = server
@@ -270,6 +293,7 @@ impl Nodes {
             &self.url,
             self.clock.clone(),
             test_settings(),
+            shipped_content(),
         )
         .await;
         self.running

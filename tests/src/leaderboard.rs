@@ -157,7 +157,7 @@ impl Tally {
     }
 
     /// A board's row of the player with friend code `code` (`Name#0001`).
-    pub fn row(&self, rank: Option<i64>, code: &str) -> Value {
+    pub fn row(&self, rank: i64, code: &str) -> Value {
         let (name, _) = code.rsplit_once('#').expect("a friend code Name#dddd");
         let mut row = self.stats();
         row["rank"] = json!(rank);
@@ -350,13 +350,14 @@ impl Played {
             .iter()
             .map(|(account, score, tally)| {
                 let rank = 1 + ranked.iter().filter(|other| other.1 > *score).count();
-                tally.row(Some(rank_number(rank)), self.code(*account))
+                tally.row(rank_number(rank), self.code(*account))
             })
             .collect()
     }
 
-    /// The caller's `user` row on a board: null without games in that mode and window (or
-    /// hidden); `rank` null on a ratio board below the minimum rounds.
+    /// The caller's `user` row on a board, with its rank: null when the caller is not listed
+    /// on it (no games in that mode and window, too few rounds for a ratio board, or hidden),
+    /// never a row with a null rank.
     pub fn user_row(
         &self,
         caller: AccountId,
@@ -369,11 +370,8 @@ impl Played {
             return Value::Null;
         }
         let tally = self.tally(caller, mode, window, now);
-        if tally.rounds == 0 {
-            return Value::Null;
-        }
         if !tally.listed_on(category) {
-            return tally.row(None, self.code(caller));
+            return Value::Null;
         }
         let score = tally.score(category);
         let above = self
@@ -381,7 +379,7 @@ impl Played {
             .iter()
             .filter(|other| other.1 > score)
             .count();
-        tally.row(Some(rank_number(above + 1)), self.code(caller))
+        tally.row(rank_number(above + 1), self.code(caller))
     }
 
     /// The whole answer of a board at `now`, for `caller` when given.

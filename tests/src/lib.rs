@@ -17,39 +17,47 @@ pub mod progression;
 
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{
-    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run, run_nodes,
-    run_with_settings, test_settings,
+    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run_nodes,
+    run_with_content, run_with_settings, shipped_content, test_settings,
 };
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
-/// combination of server (warp, rocket) and database (SQLite, PostgreSQL).
+/// combination of server (warp, rocket) and database (SQLite, PostgreSQL). The servers serve
+/// the shipped content file, or with `content = f;` first, the content `f()` answers (a
+/// `fn() -> Content` of the test file).
 #[macro_export]
 macro_rules! each_combination {
-    ($($test:ident),* $(,)?) => {
+    (content = $content:ident; $($test:ident),* $(,)?) => {
+        $crate::each_combination!(@serving super::$content(); $($test),*);
+    };
+    (@serving $content:expr; $($test:ident),*) => {
         $(
             mod $test {
-                use $crate::{Database, Server, run};
+                use $crate::{Database, Server, run_with_content};
 
                 #[tokio::test]
                 async fn warp_sqlite() {
-                    run(Server::Warp, Database::Sqlite, super::$test).await;
+                    run_with_content(Server::Warp, Database::Sqlite, $content, super::$test).await;
                 }
 
                 #[tokio::test]
                 async fn warp_postgres() {
-                    run(Server::Warp, Database::Postgres, super::$test).await;
+                    run_with_content(Server::Warp, Database::Postgres, $content, super::$test).await;
                 }
 
                 #[tokio::test]
                 async fn rocket_sqlite() {
-                    run(Server::Rocket, Database::Sqlite, super::$test).await;
+                    run_with_content(Server::Rocket, Database::Sqlite, $content, super::$test).await;
                 }
 
                 #[tokio::test]
                 async fn rocket_postgres() {
-                    run(Server::Rocket, Database::Postgres, super::$test).await;
+                    run_with_content(Server::Rocket, Database::Postgres, $content, super::$test).await;
                 }
             }
         )*
+    };
+    ($($test:ident),* $(,)?) => {
+        $crate::each_combination!(@serving $crate::shipped_content(); $($test),*);
     };
 }

@@ -49,9 +49,10 @@ struct ExtrasView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Value>)]
     giveaway: Option<&'a serde_json::Value>,
+    /// The changelog, as the content file writes it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Value>)]
-    changelog: Option<&'a serde_json::Value>,
+    #[schema(min_length = 1, max_length = 10000)]
+    changelog: Option<&'a str>,
 }
 
 /// A limited-time event that has not ended.
@@ -177,7 +178,7 @@ fn extras_view(extras: &Extras, now: OffsetDateTime, account: Option<AccountId>)
             .filter(|preview| preview.timer_ends > now)
             .map(|preview| season_preview_view(preview, now)),
         giveaway: extras.giveaway.as_ref(),
-        changelog: extras.changelog.as_ref(),
+        changelog: extras.changelog.as_deref(),
     }
 }
 

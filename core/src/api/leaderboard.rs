@@ -20,17 +20,19 @@ struct BoardReply<'a> {
     /// The board's first rows, best first.
     #[schema(value_type = Vec<RowView>)]
     players: &'a RawValue,
-    /// The caller's own row; null without a key.
+    /// The caller's own row with its rank; null when the caller is not ranked on this board:
+    /// no key, no game in its mode and window, fewer than 10 rounds on a ratio board, or
+    /// banned. A row never has a null rank.
     user: Option<RowView<'a>>,
 }
 
 /// A row: `{rank, name, friend_code, rounds, wins, top10, winrate, kills, kills_per_round,
-/// time_alive}`; `rank` is null for a caller not ranked on this board.
+/// time_alive}`.
 #[derive(Serialize, ToSchema)]
 struct RowView<'a> {
-    /// The place on the board (from 1); null for a caller not ranked on it.
+    /// The place on the board (from 1).
     #[schema(minimum = 1)]
-    rank: Option<u64>,
+    rank: u64,
     /// The name part of the friend code.
     name: &'a str,
     #[schema(value_type = FriendCode)]
@@ -92,8 +94,10 @@ impl<'a> RowView<'a> {
     path = "/api/leaderboard/live",
     tag = "leaderboards",
     operation_id = "liveLeaderboard",
-    description = "A live board's first rows and, with a key, the caller's own row and rank. \
-        Also served at `/api/leaderboard`.",
+    description = "A live board's first rows and, with a key, the caller's own row and rank \
+        (`user`); `user` is null when the caller is not ranked on the board (no game in its \
+        mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has \
+        a null rank. Also served at `/api/leaderboard`.",
     params(
         ("mode" = Option<GameMode>, Query, description = "The game mode (`solo` when left out)"),
         ("time" = Option<TimeWindow>, Query, description = "The time window (`all` when left out)"),

@@ -82,8 +82,13 @@ struct ItemView<'a> {
     id: ItemId,
     sku: &'a str,
     name: &'a str,
+    /// What it is, the content file's label as written (`outfit`, `OutfitSkin`).
     #[serde(rename = "type")]
+    #[schema(min_length = 1, max_length = 32)]
     kind: &'a str,
+    /// The collection the shop groups it in, the content file's label as written
+    /// (`winter-storm`, `Outfit`).
+    #[schema(min_length = 1, max_length = 32)]
     category: &'a str,
     rarity: Rarity,
     cost_coins: i64,

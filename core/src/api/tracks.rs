@@ -1,6 +1,6 @@
 //! Reward tracks (season passes): `GET /api/reward/tracks`, `POST
 //! /api/reward/tracks/{trackId}/buy` and `.../skip?tiers=` (also spelled `/api/reward/track/`),
-//! and the obsolete mid-season endpoints, which answer 410.
+//! and the obsolete mid-season endpoints, which answer that nothing is available.
 
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -15,8 +15,8 @@ use crate::content::RewardTrack;
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
-    ErrorBody, IdempotencyKey, InsufficientFunds, KeyMismatch, Obsolete, PresentedUserKeyInvalid,
-    Success, UserKeyRequired,
+    ErrorBody, IdempotencyKey, InsufficientFunds, KeyMismatch, PresentedUserKeyInvalid, Success,
+    UserKeyRequired,
 };
 use crate::progression::{
     TrackRefusal, challenge_counter, plan_track_buy, plan_track_skip, track_counter,
@@ -283,23 +283,37 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
     change::answer(&app, &session, &outcome, ()).await
 }
 
-/// `GET /api/reward/tracks/mid-season` and `POST .../mid-season/buy`: obsolete, 410.
+/// `{status, is_available, cost_gems}` of the obsolete mid-season endpoints: never available.
+#[derive(Serialize, ToSchema)]
+struct MidSeasonAnswer {
+    /// Always false: there is no mid-season track to buy.
+    is_available: bool,
+    /// Always 0.
+    #[schema(minimum = 0, maximum = 0)]
+    cost_gems: u32,
+}
+
+/// `GET /api/reward/tracks/mid-season` and `POST .../mid-season/buy`: obsolete, they answer
+/// `{status: "success", is_available: false, cost_gems: 0}` (the wire contract's shape, which
+/// existing clients parse) and change nothing. A key, good or bad, is not read: the answer is
+/// the same for everyone.
 #[utoipa::path(
     get,
     path = "/api/reward/tracks/mid-season",
     tag = "progression",
     operation_id = "midSeasonTrack",
-    description = "Obsolete: the mid-season track is gone; buy a track with \
-        `/api/reward/tracks/{trackId}/buy`. Also `POST /api/reward/tracks/mid-season/buy`.",
+    description = "Obsolete: there is no mid-season track. Answers `is_available: false` and \
+        `cost_gems: 0` to everyone, without reading a key, and changes nothing; buy a track \
+        with `/api/reward/tracks/{trackId}/buy`. Also `POST /api/reward/tracks/mid-season/buy`.",
     responses(
-        (status = 410, response = Obsolete),
+        (status = 200, description = "Never available", body = Success<MidSeasonAnswer>),
     )
 )]
 pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
-    Err(ApiError::Gone {
-        message: "the mid-season track is obsolete; use /api/reward/tracks/{trackId}/buy"
-            .to_owned(),
-    })
+    Ok(Reply::success(&MidSeasonAnswer {
+        is_available: false,
+        cost_gems: 0,
+    }))
 }
 
 /// The caller's progress.

@@ -351,6 +351,68 @@ fn an_item_sku_starts_with_its_type() {
 }
 
 #[test]
+fn item_types_and_categories_are_labels_sent_as_written() {
+    for (kind, category) in [
+        ("OutfitSkin", "Outfit"),
+        ("Outfit Skin", "Winter Storm 2026"),
+        ("outfit", "Équipe été"),
+    ] {
+        let item = ITEM
+            .replace("type = \"outfit\"", &format!("type = \"{kind}\""))
+            .replace("\"winter-storm\"", &format!("\"{category}\""));
+        let catalog = parse(&format!("{MINIMAL}{item}")).catalog;
+        let item = catalog.item(ItemId(7)).unwrap();
+        assert_eq!(
+            (item.kind.as_str(), item.category.as_str()),
+            (kind, category)
+        );
+        assert_eq!(item.sku, "outfit-frostbite");
+    }
+    let longest = "x".repeat(32);
+    let item = ITEM
+        .replace(
+            "type = \"outfit\"",
+            &format!("type = \"X{}\"", &longest[1..]),
+        )
+        .replace("\"winter-storm\"", &format!("\"{longest}\""));
+    let catalog = parse(&format!("{MINIMAL}{item}")).catalog;
+    assert_eq!(catalog.item(ItemId(7)).unwrap().category, longest);
+}
+
+#[test]
+fn empty_long_and_hidden_labels_are_refused_at_their_line() {
+    let too_long = "x".repeat(33);
+    let cases = [
+        ("", "must not be empty"),
+        ("   ", "must not be empty"),
+        (too_long.as_str(), "is longer than 32 characters"),
+        ("Outfit\\u0007Skin", "(U+0007 at character 7)"),
+        ("Outfit\\tSkin", "(U+0009 at character 7)"),
+        ("Outfit\\u200BSkin", "(U+200B at character 7)"),
+    ];
+    for (bad, problem) in cases {
+        let written = format!("\"{bad}\"");
+        let text = format!(
+            "{MINIMAL}{}",
+            ITEM.replace("\"outfit\"\n", &format!("{written}\n"))
+        );
+        assert_refused(
+            &text,
+            &format!("type = {written}"),
+            "items[0].type",
+            problem,
+        );
+        let text = format!("{MINIMAL}{}", ITEM.replace("\"winter-storm\"", &written));
+        assert_refused(
+            &text,
+            &format!("category = {written}"),
+            "items[0].category",
+            problem,
+        );
+    }
+}
+
+#[test]
 fn negative_and_huge_prices_are_refused() {
     let text = format!(
         "{MINIMAL}{}",

@@ -1,5 +1,5 @@
-//! Checks shared by the catalog and reward sections: where an entry is, SKUs, names, amounts and
-//! unique ids.
+//! Checks shared by the catalog and reward sections: where an entry is, SKUs, names, labels,
+//! amounts and unique ids.
 
 use std::collections::HashMap;
 use std::fmt::Display;
@@ -11,6 +11,10 @@ use time::format_description::well_known::Rfc3339;
 use toml::Spanned;
 
 use super::{ContentError, Locate};
+use crate::domain::check_shown_text;
+
+/// The longest label (an item's type or category), in characters.
+pub(super) const LABEL_MAX_CHARS: usize = 32;
 
 /// One entry of an array of tables (`items[3]`), named in its errors by what it is
 /// ("item `outfit-frostbite`"), so that a message says where and which.
@@ -114,6 +118,30 @@ impl<'l, 'a> Entry<'l, 'a> {
         }
     }
 
+    /// A label that clients show or group by as written (an item's type or category, e.g.
+    /// `outfit`, `OutfitSkin`, `Winter Storm`): 1 to [`LABEL_MAX_CHARS`] characters, not blank,
+    /// and no control, format or invisible characters.
+    pub(super) fn shown_label(
+        &self,
+        value: &Spanned<String>,
+        field: &str,
+    ) -> Result<String, ContentError> {
+        let label = value.get_ref();
+        if label.trim().is_empty() {
+            Err(self.error(value.span(), field, "must not be empty"))
+        } else if label.chars().count() > LABEL_MAX_CHARS {
+            Err(self.error(
+                value.span(),
+                field,
+                format!("`{label}` is longer than {LABEL_MAX_CHARS} characters"),
+            ))
+        } else if let Err(hidden) = check_shown_text(label) {
+            Err(self.error(value.span(), field, hidden))
+        } else {
+            Ok(label.clone())
+        }
+    }
+
     /// A TOML date-time with an offset (`2026-12-31T23:59:59Z`) as a point in time.
     pub(super) fn instant(
         &self,
@@ -131,8 +159,8 @@ impl<'l, 'a> Entry<'l, 'a> {
     }
 }
 
-/// Whether `text` is a well-formed SKU (see [`Entry::sku`]); also used for item kinds and
-/// categories.
+/// Whether `text` is a well-formed SKU (see [`Entry::sku`]); also tells an item type written
+/// in the SKUs' style (`weapon-skin`), which its SKU starts with.
 pub(super) fn is_sku(text: &str) -> bool {
     (1..=64).contains(&text.len())
         && text.starts_with(|c: char| c.is_ascii_lowercase())

@@ -1,5 +1,5 @@
 //! The optional extras of `GET /api/config`: announcement, limited event, patch notes, A/B test,
-//! season preview, giveaway and changelog.
+//! season preview, giveaway and changelog (a text).
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -22,9 +22,12 @@ pub struct Extras {
     pub season_preview: Option<SeasonPreview>,
     /// A giveaway, passed to clients as written.
     pub giveaway: Option<serde_json::Value>,
-    /// A changelog, passed to clients as written.
-    pub changelog: Option<serde_json::Value>,
+    /// The changelog: text shown as written (not blank, at most 10,000 characters).
+    pub changelog: Option<String>,
 }
+
+/// The longest changelog the content file may hold, in characters.
+const CHANGELOG_MAX_CHARS: usize = 10_000;
 
 /// A banner: `{type, title, message, action}`.
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -121,7 +124,7 @@ pub(super) struct ExtrasSection {
     ab_test: Option<AbTestSection>,
     season_preview: Option<SeasonPreviewSection>,
     giveaway: Option<serde_json::Value>,
-    changelog: Option<serde_json::Value>,
+    changelog: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -192,6 +195,10 @@ impl ExtrasSection {
                 })
             })
             .transpose()?;
+        let changelog = self
+            .changelog
+            .map(|changelog| validate_changelog(changelog, locate))
+            .transpose()?;
         Ok(Extras {
             announcement: self.announcement,
             limited_event,
@@ -199,9 +206,25 @@ impl ExtrasSection {
             ab_test,
             season_preview,
             giveaway: self.giveaway,
-            changelog: self.changelog,
+            changelog,
         })
     }
+}
+
+/// The changelog's text: not blank, at most [`CHANGELOG_MAX_CHARS`] characters.
+fn validate_changelog(
+    changelog: Spanned<String>,
+    locate: &Locate<'_>,
+) -> Result<String, ContentError> {
+    let text = changelog.get_ref();
+    let problem = if text.trim().is_empty() {
+        "must not be empty".to_owned()
+    } else if text.chars().count() > CHANGELOG_MAX_CHARS {
+        format!("is longer than {CHANGELOG_MAX_CHARS} characters")
+    } else {
+        return Ok(changelog.into_inner());
+    };
+    Err(locate(changelog.span(), "extras.changelog", problem))
 }
 
 /// A TOML date-time with an offset (`2026-12-31T23:59:59Z`) as a point in time.
@@ -218,4 +241,62 @@ fn instant(
             format!("`{text}` needs a date, a time and an offset, e.g. 2026-12-31T23:59:59Z"),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{MINIMAL, assert_refused, parse};
+    use super::super::{Content, SHIPPED};
+
+    #[test]
+    fn the_shipped_changelog_is_text() {
+        let changelog = Content::shipped().extras.changelog.unwrap();
+        assert!(changelog.starts_with("2.8.1: "), "{changelog}");
+        assert!(SHIPPED.contains(&changelog));
+    }
+
+    #[test]
+    fn a_changelog_is_read_as_written() {
+        let text = format!("{MINIMAL}\n[extras]\nchangelog = \"2.0: faster matchmaking\"\n");
+        assert_eq!(
+            parse(&text).extras.changelog.as_deref(),
+            Some("2.0: faster matchmaking")
+        );
+        assert_eq!(parse(MINIMAL).extras.changelog, None);
+    }
+
+    #[test]
+    fn a_blank_or_huge_changelog_is_refused() {
+        for blank in ["", "  \\n "] {
+            let text = format!("{MINIMAL}\n[extras]\nchangelog = \"{blank}\"\n");
+            assert_refused(
+                &text,
+                "changelog = ",
+                "extras.changelog",
+                "must not be empty",
+            );
+        }
+        let huge = "é".repeat(10_001);
+        let text = format!("{MINIMAL}\n[extras]\nchangelog = \"{huge}\"\n");
+        assert_refused(
+            &text,
+            "changelog = ",
+            "extras.changelog",
+            "is longer than 10000 characters",
+        );
+        let longest = format!("{MINIMAL}\n[extras]\nchangelog = \"{}\"\n", &huge[2..]);
+        assert!(parse(&longest).extras.changelog.is_some());
+    }
+
+    #[test]
+    fn a_changelog_table_is_refused_at_its_line() {
+        let text = format!("{MINIMAL}\n[extras.changelog]\nurl = \"https://example.com\"\n");
+        let error = Content::parse(&text, "test.toml").unwrap_err().to_string();
+        let line = text[..text.find("[extras.changelog]").unwrap()]
+            .matches('\n')
+            .count()
+            + 1;
+        assert!(error.contains(&format!("line {line}")), "{error}");
+        assert!(error.contains("string"), "{error}");
+    }
 }

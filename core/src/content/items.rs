@@ -76,10 +76,12 @@ pub struct Item {
     pub sku: String,
     /// Its name, as shown to players.
     pub name: String,
-    /// What it is (the wire field `type`): `outfit`, `emote`, `glider`, `weapon-skin`,
-    /// `backpack`, `spray`, `banner`, ...; its SKU starts with it.
+    /// What it is (the wire field `type`), a label sent as written: `outfit`, `emote`,
+    /// `weapon-skin`, ... or the live catalog's own (`OutfitSkin`); a type written in the SKUs'
+    /// style is the start of the item's SKU.
     pub kind: String,
-    /// The collection it belongs to, by which the shop groups items (`winter-storm`, `classic`).
+    /// The collection it belongs to, by which the shop groups items, a label sent as written
+    /// (`winter-storm`, `classic`, `Outfit`).
     pub category: String,
     /// How rare it is.
     pub rarity: Rarity,
@@ -144,29 +146,17 @@ impl ItemSection {
     fn validate(&self, entry: &Entry<'_, '_>) -> Result<Item, ContentError> {
         let id = ItemId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
-        let kind = self.kind.get_ref();
-        if !is_sku(kind) {
-            return Err(entry.error(
-                self.kind.span(),
-                "type",
-                format!("`{kind}` is not an item type; write lower-case words with dashes (e.g. outfit, weapon-skin)"),
-            ));
-        }
-        if !sku.starts_with(&format!("{kind}-")) {
+        let kind = entry.shown_label(&self.kind, "type")?;
+        // A type in the SKUs' own style names the SKU's first words; a label of the live
+        // catalog's (`OutfitSkin`) cannot, and is only shown.
+        if is_sku(&kind) && !sku.starts_with(&format!("{kind}-")) {
             return Err(entry.error(
                 self.sku.span(),
                 "sku",
                 format!("an item's SKU starts with its type: `{kind}-...`"),
             ));
         }
-        let category = self.category.get_ref();
-        if !is_sku(category) {
-            return Err(entry.error(
-                self.category.span(),
-                "category",
-                format!("`{category}` is not a category; write lower-case words with dashes (e.g. winter-storm)"),
-            ));
-        }
+        let category = entry.shown_label(&self.category, "category")?;
         let rarity = Rarity::parse(self.rarity.get_ref()).ok_or_else(|| {
             entry.error(
                 self.rarity.span(),
@@ -196,8 +186,8 @@ impl ItemSection {
             id,
             sku,
             name: entry.name(&self.name, "name")?,
-            kind: kind.clone(),
-            category: category.clone(),
+            kind,
+            category,
             rarity,
             price,
             is_stock: self.is_stock,

@@ -27,9 +27,8 @@ pub type WindowTotals = [Totals; 5];
 /// One row of a board, ready to show.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
-    /// 1 + the players with a strictly greater score; `None` when the player is not ranked on
-    /// this board (too few rounds for a ratio, or banned).
-    pub rank: Option<u64>,
+    /// 1 + the players with a strictly greater score.
+    pub rank: u64,
     /// The player's friend code (its name is the board's name).
     pub friend_code: FriendCode,
     /// The player's totals in the board's mode and window.
@@ -218,26 +217,23 @@ impl BoardIndex {
                 rank = position as u64 + 1;
                 previous = Some(score.0);
             }
-            players.push(self.tables.standing(*slot, mode, window, Some(rank)));
+            players.push(self.tables.standing(*slot, mode, window, rank));
         }
         players
     }
 
-    /// The account's row on the board with its rank; `None` when it has no game in the
-    /// board's mode and window.
+    /// The account's row on the board with its rank; `None` when it is not ranked on the
+    /// board: no game in the board's mode and window, too few rounds for a ratio, or banned.
     pub fn standing_of(&self, id: BoardId, account: AccountId) -> Option<Standing> {
         let mode = mode_index(id.mode);
         let window = id.window.index();
         let board = &self.tables.boards[id.position()];
         let slot = *self.tables.slots.get(&account)?;
-        let totals = self.tables.totals(slot, mode)?[window];
-        if !totals.has_games() {
+        if self.tables.players[slot as usize].hidden {
             return None;
         }
-        let rank = totals
-            .score(id.category)
-            .filter(|_| !self.tables.players[slot as usize].hidden)
-            .map(|score| board.histogram.players_above(score) + 1);
+        let score = self.tables.totals(slot, mode)?[window].score(id.category)?;
+        let rank = board.histogram.players_above(score) + 1;
         Some(self.tables.standing(slot, mode, window, rank))
     }
 
@@ -440,7 +436,7 @@ impl Tables {
         board.version += 1;
     }
 
-    fn standing(&self, slot: u32, mode: usize, window: usize, rank: Option<u64>) -> Standing {
+    fn standing(&self, slot: u32, mode: usize, window: usize, rank: u64) -> Standing {
         Standing {
             rank,
             friend_code: self.players[slot as usize].friend_code.clone(),

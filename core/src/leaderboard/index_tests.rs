@@ -77,7 +77,7 @@ impl Model {
         ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let rank_of =
             |score: u64| ranked.iter().filter(|(other, ..)| *other > score).count() as u64 + 1;
-        let standing = |account: AccountId, totals: Totals, rank: Option<u64>| Standing {
+        let standing = |account: AccountId, totals: Totals, rank: u64| Standing {
             rank,
             friend_code: self.names[&account].clone(),
             totals,
@@ -85,18 +85,12 @@ impl Model {
         let top = ranked
             .iter()
             .take(TOP_ROWS)
-            .map(|(score, account, totals)| standing(*account, *totals, Some(rank_of(*score))))
+            .map(|(score, account, totals)| standing(*account, *totals, rank_of(*score)))
             .collect();
-        let user = (!self.deleted.contains(&caller))
-            .then(|| all.get(&caller).copied().unwrap_or_default())
-            .filter(Totals::has_games)
-            .map(|totals| {
-                let rank = totals
-                    .score(id.category)
-                    .filter(|_| !self.banned.contains(&caller))
-                    .map(rank_of);
-                standing(caller, totals, rank)
-            });
+        let user = ranked
+            .iter()
+            .find(|(_, account, _)| *account == caller)
+            .map(|(score, account, totals)| standing(*account, *totals, rank_of(*score)));
         (top, user)
     }
 }

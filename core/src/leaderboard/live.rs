@@ -66,7 +66,7 @@ pub struct TopRows {
 pub struct BoardAnswer {
     /// The first rows.
     pub top: Arc<TopRows>,
-    /// The caller's row; `None` without a caller or when the caller has no game here.
+    /// The caller's row; `None` without a caller or when the caller is not ranked here.
     pub user: Option<Standing>,
 }
 

@@ -10,6 +10,7 @@ each_combination!(
     polled_updates_leave_out_extras,
     signed_in_callers_get_a_stable_ab_group,
     timed_extras_follow_the_clock,
+    the_changelog_is_text,
 );
 
 async fn config_answers_the_shipped_configuration(app: TestApp) {
@@ -169,4 +170,14 @@ async fn timed_extras_follow_the_clock(app: TestApp) {
     let season_over = extras_at(time::macros::datetime!(2027-02-28 23:59:59 UTC)).await;
     assert!(season_over.get("season_preview").is_none(), "{season_over}");
     assert!(season_over.get("announcement").is_some());
+}
+
+/// `extras.changelog` is a JSON string, the content file's text as written (typed clients
+/// read a string).
+async fn the_changelog_is_text(app: TestApp) {
+    let body = app.get("/api/config").await.success().clone();
+    let changelog = body["extras"]["changelog"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {}", body["extras"]["changelog"]));
+    assert!(changelog.starts_with("2.8.1: "), "{changelog}");
 }

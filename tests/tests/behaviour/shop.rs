@@ -1,7 +1,7 @@
 //! `GET /api/shop/available`: sections, the items signature, `can_purchase` with and without a
 //! key, deal windows and in-app purchase products.
 
-use safezone_core::content::Content;
+use safezone_core::content::{Content, SHIPPED};
 use safezone_tests::economy::{coins, gems, int};
 use safezone_tests::{TestApp, each_combination};
 use serde_json::Value;
@@ -17,6 +17,8 @@ each_combination!(
     iaps_list_dollars_as_floats,
     invalid_keys_are_401,
 );
+
+each_combination!(content = live_catalog_labels; the_shop_answers_item_labels_as_written);
 
 /// Where the shop lists things.
 const SHOP: &str = "/api/shop/available";
@@ -304,4 +306,40 @@ async fn invalid_keys_are_401(app: TestApp) {
     app.get(&format!("{SHOP}?userKey={unknown}"))
         .await
         .error(401, "invalid_user_key");
+}
+
+/// The Ranger outfit as the shipped content file writes it.
+const RANGER: &str = "sku = \"outfit-ranger\"\nname = \"Ranger\"\ntype = \"outfit\"\n\
+                      category = \"classic\"";
+
+/// The shipped content with the Ranger outfit labelled as the live catalog labels its items:
+/// `type = "OutfitSkin"`, `category = "Outfit"`.
+fn live_catalog_labels() -> Content {
+    assert!(SHIPPED.contains(RANGER));
+    let labelled = RANGER
+        .replace("type = \"outfit\"", "type = \"OutfitSkin\"")
+        .replace("category = \"classic\"", "category = \"Outfit\"");
+    Content::parse(
+        &SHIPPED.replacen(RANGER, &labelled, 1),
+        "live catalog labels",
+    )
+    .expect("a content file with the live catalog's labels loads")
+}
+
+/// A content file may carry the live catalog's own item labels (`OutfitSkin`, `Outfit`): the
+/// shop answers them as written, for typed clients that switch on them.
+async fn the_shop_answers_item_labels_as_written(app: TestApp) {
+    let body = app.get(SHOP).await.success().clone();
+    let ranger = body["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|item| item["sku"] == "outfit-ranger")
+        .cloned()
+        .expect("the Ranger outfit is listed");
+    assert_eq!(ranger["type"], "OutfitSkin", "{ranger}");
+    assert_eq!(ranger["category"], "Outfit", "{ranger}");
+    let recruit = entry(&body["items"], 1);
+    assert_eq!(recruit["type"], "outfit", "{recruit}");
+    assert_eq!(recruit["category"], "starter", "{recruit}");
 }

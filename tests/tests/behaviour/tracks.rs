@@ -29,7 +29,7 @@ each_combination!(
     skips_never_pass_the_last_tier,
     skipping_a_pass_needs_the_pass,
     track_errors_change_nothing,
-    mid_season_endpoints_are_gone,
+    mid_season_endpoints_answer_not_available,
     the_singular_spelling_buys_and_skips,
     buy_and_skip_accept_an_idempotency_key,
 );
@@ -653,25 +653,31 @@ async fn track_errors_change_nothing(app: TestApp) {
     assert_eq!(app.snapshot(&late.key).await, before);
 }
 
-/// The obsolete mid-season endpoints answer 410 `gone`, with or without a key, and charge
-/// nothing.
-async fn mid_season_endpoints_are_gone(app: TestApp) {
+/// The obsolete mid-season endpoints answer `{status: "success", is_available: false,
+/// cost_gems: 0}` with 200, as the wire contract shapes them, to everyone: with a key, without
+/// one and with a key that opens no account (it is not read); and they charge nothing.
+async fn mid_season_endpoints_answer_not_available(app: TestApp) {
     let (_, player, mut model) = start(&app).await;
     fund(&app, &player, &mut model, 10_000).await;
     let before = app.snapshot(&player.key).await;
-    let key = &player.key;
-    app.get("/api/reward/tracks/mid-season")
-        .await
-        .error(410, "gone");
-    app.get(&format!("/api/reward/tracks/mid-season?userKey={key}"))
-        .await
-        .error(410, "gone");
-    app.post(&format!("/api/reward/tracks/mid-season/buy?userKey={key}"))
-        .await
-        .error(410, "gone");
-    app.post("/api/reward/tracks/mid-season/buy")
-        .await
-        .error(410, "gone");
+    let unknown = "0".repeat(48);
+    let not_available = json!({"status": "success", "is_available": false, "cost_gems": 0});
+    for key in [
+        Some(player.key.as_str()),
+        None,
+        Some(unknown.as_str()),
+        Some("not-a-key"),
+    ] {
+        let query = key.map_or_else(String::new, |key| format!("?userKey={key}"));
+        let listed = app
+            .get(&format!("/api/reward/tracks/mid-season{query}"))
+            .await;
+        assert_eq!(listed.success(), &not_available, "{key:?}");
+        let bought = app
+            .post(&format!("/api/reward/tracks/mid-season/buy{query}"))
+            .await;
+        assert_eq!(bought.success(), &not_available, "{key:?}");
+    }
     assert_eq!(app.snapshot(&player.key).await, before);
 }
 
