@@ -14,7 +14,10 @@
 //! (see [`LOCK_ACCOUNT`](crate::community_sql::LOCK_ACCOUNT)). So the `clan_member_left`
 //! trigger always runs with the clan locked and, at PostgreSQL's READ COMMITTED, sees every
 //! earlier change of the members committed; and an account being deleted is never made a
-//! member, an invitee or whitelisted behind the deletion's back.
+//! member, an invitee or whitelisted behind the deletion's back. Votes and tournament joins
+//! lock the account's row first too, so a deletion racing them either ends first (the account
+//! is missing) or waits and takes the vote or entry with it; and the deletion frees its
+//! entries' places under their tournaments' row locks, after the clan's.
 
 /// Implements the `*_sql` methods behind the community methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
@@ -414,11 +417,14 @@ macro_rules! impl_community {
                     .await
             }
 
+            /// The voter's row is locked first (see [`sql::LOCK_ACCOUNT`]): a concurrent
+            /// deletion of the account either ends first, and the voter is missing, or waits
+            /// and takes the vote with the account.
             async fn vote_in(
                 tx: &mut Transaction<'_, $db>,
                 vote: &Vote,
             ) -> Result<Result<(), VoteRefusal>, sqlx::Error> {
-                match is_banned(tx, vote.account).await? {
+                match lock_account(tx, vote.account).await? {
                     None => return Ok(Err(VoteRefusal::NoAccount)),
                     Some(true) => return Ok(Err(VoteRefusal::Banned)),
                     Some(false) => {}
@@ -455,6 +461,9 @@ macro_rules! impl_community {
                 })
             }
 
+            /// The account's row is locked first and the tournament's (by taking the place)
+            /// after it, in the order account deletion takes them: a concurrent deletion either
+            /// ends first, and the account is missing, or waits and frees the place it took.
             /// The entry is inserted before the place is taken, so that a second join of one
             /// account is refused by the primary key and never takes a place.
             async fn join_in(
@@ -463,7 +472,7 @@ macro_rules! impl_community {
                 account: AccountId,
                 now: OffsetDateTime,
             ) -> Result<Result<Tournament, TournamentRefusal>, sqlx::Error> {
-                match is_banned(tx, account).await? {
+                match lock_account(tx, account).await? {
                     None => return Ok(Err(TournamentRefusal::NoAccount)),
                     Some(true) => return Ok(Err(TournamentRefusal::Banned)),
                     Some(false) => {}
@@ -677,6 +686,29 @@ macro_rules! impl_community {
                     .execute(&mut **tx)
                     .await?;
                 Ok(true)
+            }
+
+            /// Frees the place of every tournament entry of an account about to be deleted
+            /// (its row locked by [`lock_departing`]), locking the tournaments' rows one by one
+            /// in code order: after the account's row, as joins and whitelist edits take them,
+            /// and in one order among deletions, so that none deadlock. With the account locked
+            /// no entry of it comes or goes meanwhile, so each count stays the number of
+            /// entries once the cascade takes them.
+            pub(super) async fn free_places(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<(), sqlx::Error> {
+                let entered = sqlx::query_scalar::<_, String>(sql::TOURNAMENTS_ENTERED)
+                    .bind(account.0)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                for code in entered {
+                    sqlx::query(sql::FREE_PLACE)
+                        .bind(code)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                Ok(())
             }
 
             /// `Ok(())` when the account exists (`banned` is `Some`) and is not banned.

@@ -11,10 +11,12 @@ pub(crate) const SET_BANNED: &str = "UPDATE accounts SET is_banned = $2 WHERE id
 pub(crate) const IS_BANNED: &str = "SELECT is_banned FROM accounts WHERE id = $1";
 
 /// Locks an account's row for the rest of the transaction (a no-op update) and answers whether
-/// it is banned; no row without the account. The clan transactions, whitelist edits and
-/// account deletion lock account rows first, in id order, and only then a clan or tournament
-/// row: so they never deadlock, and while an account's row is locked no clan gains it as a
-/// member or an invitee and no whitelist gains it. Binds: account id.
+/// it is banned; no row without the account. The clan transactions, whitelist edits, votes,
+/// tournament joins and account deletion lock account rows first, in id order, and only then a
+/// clan or tournament row (deletion: its clan's, then its tournaments' in code order): so they
+/// never deadlock, and while an account's row is locked no clan gains it as a member or an
+/// invitee, no whitelist, poll or tournament gains it, and no deletion takes it away.
+/// Binds: account id.
 pub(crate) const LOCK_ACCOUNT: &str =
     "UPDATE accounts SET is_banned = is_banned WHERE id = $1 RETURNING is_banned";
 
@@ -122,6 +124,14 @@ pub(crate) const INSERT_ENTRY: &str = "\
 pub(crate) const TAKE_PLACE: &str = "\
     UPDATE tournaments SET entrants = entrants + 1 WHERE code = $1 AND entrants < capacity \
     RETURNING entrants";
+
+/// The codes of the tournaments an account entered, in code order. Binds: account id.
+pub(crate) const TOURNAMENTS_ENTERED: &str =
+    "SELECT code FROM tournament_entries WHERE account_id = $1 ORDER BY code";
+
+/// Gives back the place of an entry about to go (with its account). Binds: code.
+pub(crate) const FREE_PLACE: &str =
+    "UPDATE tournaments SET entrants = entrants - 1 WHERE code = $1";
 
 /// A tournament's whitelist as friend-code parts (name, digits), in the order added.
 /// Binds: code.

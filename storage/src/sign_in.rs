@@ -13,7 +13,8 @@ pub(crate) enum Attempt {
     /// The identity has no account and the offered friend code is taken; nothing was written.
     CodeTaken,
     /// The identity has no account; nothing was written. Offered a code, this means the
-    /// account was deleted between the insert and the select (possible in PostgreSQL).
+    /// account was deleted between the insert and the lock of its row (possible in
+    /// PostgreSQL); the next attempt with the same code creates a fresh account.
     NoAccount,
 }
 

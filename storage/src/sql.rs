@@ -13,9 +13,13 @@ pub(crate) const INSERT_ACCOUNT: &str = "\
     ON CONFLICT (provider, identifier) DO NOTHING \
     RETURNING id";
 
-/// The id of an identity's account. Binds: provider, identifier.
-pub(crate) const ACCOUNT_ID: &str =
-    "SELECT id FROM accounts WHERE provider = $1 AND identifier = $2";
+/// Locks an identity's account row for the rest of the transaction (a no-op update) and
+/// returns its id; no row without the account. Locked, the account cannot be deleted before the
+/// sign-in's key is written: a deletion either ends first (and the sign-in creates a fresh
+/// account) or waits and takes the key with the account. Binds: provider, identifier.
+pub(crate) const LOCK_ACCOUNT_OF_IDENTITY: &str = "\
+    UPDATE accounts SET is_banned = is_banned WHERE provider = $1 AND identifier = $2 \
+    RETURNING id";
 
 /// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow) with a
 /// condition; the longer form adds columns and joins to `accounts`.

@@ -66,7 +66,7 @@ macro_rules! impl_store {
                     let id = match created {
                         Some(id) => id,
                         None => {
-                            let existing = sqlx::query_scalar::<_, i64>(sql::ACCOUNT_ID)
+                            let existing = sqlx::query_scalar::<_, i64>(sql::LOCK_ACCOUNT_OF_IDENTITY)
                                 .bind(&sign_in.provider)
                                 .bind(&sign_in.identifier)
                                 .fetch_optional(&mut *tx)
@@ -93,11 +93,45 @@ macro_rules! impl_store {
                     Ok(Attempt::SignedIn(Box::new(account), created.is_some()))
                 }
 
+                /// Links a chat user to the account in one transaction that locks the
+                /// account's row first, so that a concurrent deletion either ends first (and
+                /// nothing is linked) or waits and takes the link with the account. Answers
+                /// whether the account exists.
+                async fn link_chat_sql(
+                    &self,
+                    account: AccountId,
+                    chat_user: &str,
+                    premium: bool,
+                    now: OffsetDateTime,
+                ) -> Result<bool, sqlx::Error> {
+                    let now = to_micros(now);
+                    let mut tx = self.begin().await?;
+                    let locked = sqlx::query_scalar::<_, bool>(economy_sql::LOCK_ACCOUNT)
+                        .bind(account.0)
+                        .bind(now)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    if locked.is_none() {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
+                    sqlx::query(economy_sql::LINK_CHAT)
+                        .bind(account.0)
+                        .bind(chat_user)
+                        .bind(premium)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    Ok(true)
+                }
+
                 /// Deletes an account (its rows go by cascade) and appends the deletion to the
                 /// account log, in one transaction; answers whether the account existed. The
                 /// account's row and then its clan's are locked first, as the clan transactions
                 /// lock them, so that the cascade takes it out of its clan one after the other
-                /// with joins, leaves and other deletions.
+                /// with joins, leaves and other deletions; then the places of its tournament
+                /// entries are freed, each under its tournament's row lock.
                 async fn delete_account_sql(
                     &self,
                     account: AccountId,
@@ -107,6 +141,7 @@ macro_rules! impl_store {
                         tx.rollback().await?;
                         return Ok(false);
                     }
+                    community::free_places(&mut tx, account).await?;
                     let done = sqlx::query(sql::DELETE_ACCOUNT)
                         .bind(account.0)
                         .execute(&mut *tx)
@@ -269,16 +304,10 @@ macro_rules! impl_store {
                     chat_user: &str,
                     premium: bool,
                     now: OffsetDateTime,
-                ) -> Result<(), StoreError> {
-                    sqlx::query(economy_sql::LINK_CHAT)
-                        .bind(account.0)
-                        .bind(chat_user)
-                        .bind(premium)
-                        .bind(to_micros(now))
-                        .execute(&self.pool)
+                ) -> Result<bool, StoreError> {
+                    self.link_chat_sql(account, chat_user, premium, now)
                         .await
-                        .map_err(store_error)?;
-                    Ok(())
+                        .map_err(store_error)
                 }
 
                 async fn set_role(

@@ -33,6 +33,11 @@ safezone_storage::store_conformance!(
     a_join_racing_a_deletion_is_a_membership_or_refused,
     an_invite_racing_the_invitees_deletion_is_made_or_refused,
     a_whitelist_edit_racing_a_deletion_leaves_the_account_off,
+    a_vote_racing_the_voters_deletion_counts_or_is_refused,
+    deleting_an_entrants_account_frees_its_places,
+    a_join_racing_the_joiners_deletion_takes_no_place,
+    a_join_racing_an_entrants_deletion_takes_the_freed_place,
+    racing_deletions_of_two_entrants_free_both_places,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00 UTC);
@@ -1114,5 +1119,203 @@ async fn a_whitelist_edit_racing_a_deletion_leaves_the_account_off(store: Arc<dy
             store.whitelist(&code("listed")).await.expect("read"),
             Some(vec![stays.friend_code.clone()])
         );
+    }
+}
+
+/// A player votes while deleting the account: the vote is counted (and goes with the account)
+/// or refused as from a missing account, never a store error; no vote is left behind.
+async fn a_vote_racing_the_voters_deletion_counts_or_is_refused(store: Arc<dyn Store>) {
+    let open = store
+        .create_poll(poll("Race?", NOW - hours(1), NOW + hours(1)))
+        .await
+        .expect("poll created");
+    for n in 0..TRIES {
+        let voter = account(&store, &format!("Voter#{n:04}")).await;
+        let vote = Vote {
+            account: voter.id,
+            poll: open.id,
+            option: open.options[0].id,
+            now: NOW,
+        };
+        let voting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.vote(vote).await })
+        };
+        let deleting = delete(&store, voter.id);
+        let voted = voting.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        assert!(
+            matches!(voted, Ok(()) | Err(VoteRefusal::NoAccount)),
+            "unexpected vote answer {voted:?}"
+        );
+    }
+    let results = store.poll_results(open.id).await.expect("read");
+    assert_eq!(results.map(|r| r.votes), Some(vec![0, 0]));
+}
+
+/// A deleted account's entries go with it and free their places, in open, full and closed
+/// tournaments alike: the count always matches the entries.
+async fn deleting_an_entrants_account_frees_its_places(store: Arc<dyn Store>) {
+    for (text, capacity) in [("full", 1), ("roomy", 5), ("ended", 5)] {
+        store
+            .create_tournament(tournament(text, capacity, false))
+            .await
+            .expect("create");
+    }
+    let [gone, stays, next] = ["Gone#0001", "Stays#0001", "Next#0001"];
+    let (gone, stays, next) = (
+        account(&store, gone).await,
+        account(&store, stays).await,
+        account(&store, next).await,
+    );
+    let join = |text: &str, account: AccountId| {
+        let store = Arc::clone(&store);
+        let code = code(text);
+        async move {
+            store
+                .join_tournament(&code, account, NOW)
+                .await
+                .expect("no store error")
+                .map(|joined| joined.entrants)
+        }
+    };
+    assert_eq!(join("full", gone.id).await, Ok(1));
+    assert_eq!(join("roomy", gone.id).await, Ok(1));
+    assert_eq!(join("roomy", stays.id).await, Ok(2));
+    assert_eq!(join("ended", gone.id).await, Ok(1));
+    store
+        .close_tournament(&code("ended"), NOW)
+        .await
+        .expect("close");
+    assert_eq!(
+        join("full", next.id).await,
+        Err(TournamentRefusal::Full { capacity: 1 })
+    );
+
+    assert!(store.delete_account(gone.id).await.expect("delete"));
+    for (text, entrants) in [("full", 0), ("roomy", 1), ("ended", 0)] {
+        let stored = store.tournament(&code(text)).await.expect("read");
+        assert_eq!(stored.map(|t| t.entrants), Some(entrants), "{text}");
+    }
+    assert_eq!(
+        join("full", next.id).await,
+        Ok(1),
+        "the freed place is taken"
+    );
+    let standing = store
+        .tournament_standing(&code("roomy"), stays.id)
+        .await
+        .expect("read");
+    assert!(standing.joined, "the other entrant stays");
+}
+
+/// How many entrants a tournament counts, read from the database.
+async fn entrants(store: &Arc<dyn Store>, text: &str) -> i64 {
+    store
+        .tournament(&code(text))
+        .await
+        .expect("read")
+        .expect("the tournament exists")
+        .entrants
+}
+
+/// A player joins a tournament while deleting the account: the join is made (and its place
+/// freed by the deletion) or refused as from a missing account, never a store error; no place
+/// stays taken.
+async fn a_join_racing_the_joiners_deletion_takes_no_place(store: Arc<dyn Store>) {
+    store
+        .create_tournament(tournament("rush", 100, false))
+        .await
+        .expect("create");
+    for n in 0..TRIES {
+        let joiner = account(&store, &format!("Joiner#{n:04}")).await;
+        let joining = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.join_tournament(&code("rush"), joiner.id, NOW).await })
+        };
+        let deleting = delete(&store, joiner.id);
+        let joined = joining.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        assert!(
+            matches!(joined, Ok(_) | Err(TournamentRefusal::NoAccount)),
+            "unexpected join answer {joined:?}"
+        );
+        assert_eq!(entrants(&store, "rush").await, 0, "try {n}");
+    }
+}
+
+/// A player joins a full tournament of one place while its entrant deletes the account: the
+/// join is refused as full (before the deletion) or takes the freed place, and the count
+/// matches the entries.
+async fn a_join_racing_an_entrants_deletion_takes_the_freed_place(store: Arc<dyn Store>) {
+    for n in 0..TRIES {
+        let text = format!("solo-{n}");
+        store
+            .create_tournament(tournament(&text, 1, false))
+            .await
+            .expect("create");
+        let entrant = account(&store, &format!("Entrant#{n:04}")).await;
+        let joiner = account(&store, &format!("Joiner#{n:04}")).await;
+        store
+            .join_tournament(&code(&text), entrant.id, NOW)
+            .await
+            .expect("no store error")
+            .expect("the entrant joins");
+        let joining = {
+            let store = Arc::clone(&store);
+            let code = code(&text);
+            tokio::spawn(async move { store.join_tournament(&code, joiner.id, NOW).await })
+        };
+        let deleting = delete(&store, entrant.id);
+        let joined = joining.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("no store error"));
+        let standing = store
+            .tournament_standing(&code(&text), joiner.id)
+            .await
+            .expect("read");
+        match joined {
+            Ok(tournament) => {
+                assert_eq!(tournament.entrants, 1);
+                assert!(standing.joined);
+                assert_eq!(entrants(&store, &text).await, 1);
+            }
+            Err(TournamentRefusal::Full { capacity: 1 }) => {
+                assert!(!standing.joined);
+                assert_eq!(entrants(&store, &text).await, 0);
+            }
+            other => panic!("unexpected join answer {other:?}"),
+        }
+    }
+}
+
+/// Two entrants of the same two tournaments (joined in opposite orders) delete their accounts
+/// at once: both deletions end, neither deadlocked, and every place is free again.
+async fn racing_deletions_of_two_entrants_free_both_places(store: Arc<dyn Store>) {
+    for n in 0..TRIES {
+        let texts = [format!("first-{n}"), format!("second-{n}")];
+        for text in &texts {
+            store
+                .create_tournament(tournament(text, 2, false))
+                .await
+                .expect("create");
+        }
+        let pair = [
+            account(&store, &format!("Ace#{n:04}")).await,
+            account(&store, &format!("Bee#{n:04}")).await,
+        ];
+        for (player, order) in pair.iter().zip([[0, 1], [1, 0]]) {
+            for index in order {
+                store
+                    .join_tournament(&code(&texts[index]), player.id, NOW)
+                    .await
+                    .expect("no store error")
+                    .expect("joins");
+            }
+        }
+        let deleted = finish(vec![delete(&store, pair[0].id), delete(&store, pair[1].id)]).await;
+        assert_eq!(deleted, [true, true]);
+        for text in &texts {
+            assert_eq!(entrants(&store, text).await, 0, "{text}");
+        }
     }
 }

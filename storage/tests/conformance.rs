@@ -23,6 +23,7 @@ safezone_storage::store_conformance!(
     concurrent_first_sign_ins_create_one_account,
     concurrent_new_accounts_get_distinct_codes,
     concurrent_sign_ins_of_an_existing_account,
+    a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00.123456 UTC);
@@ -300,5 +301,54 @@ async fn concurrent_sign_ins_of_an_existing_account(store: Arc<dyn Store>) {
         let signed_in = signed_in.expect("every sign-in succeeds");
         assert!(!signed_in.first_login);
         assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
+    }
+}
+
+/// An identity signs in several times at once while its account is deleted: each sign-in
+/// answers the old account, whose deletion then takes the key, or the deletion wins and the
+/// sign-in finds or creates one fresh account whose key works; never a store error.
+async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store: Arc<dyn Store>) {
+    for n in 0..16 {
+        let identifier = format!("racer-{n}");
+        let code = format!("Racer#{n:04}");
+        let (before, _) = sign_in(&store, &identifier, &[&code], NOW).await;
+        let signing_in: Vec<_> = (0..8)
+            .map(|_| {
+                let store = Arc::clone(&store);
+                let (request, key) = device(&identifier, &[&code], NOW);
+                tokio::spawn(async move { (store.sign_in(request).await, key) })
+            })
+            .collect();
+        let deleting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.delete_account(before.account.id).await })
+        };
+        let mut answers = Vec::new();
+        for task in signing_in {
+            let (signed_in, key) = task.await.expect("the task completes");
+            answers.push((signed_in.expect("the sign-in succeeds"), key));
+        }
+        assert!(
+            deleting
+                .await
+                .expect("the task completes")
+                .expect("deletes")
+        );
+        let mut fresh = HashSet::new();
+        let mut first_logins = 0;
+        for (signed_in, key) in answers {
+            let account = signed_in.account.id;
+            first_logins += usize::from(signed_in.first_login);
+            let resolved = resolves_to(&store, &key, NOW).await;
+            if account == before.account.id {
+                assert!(!signed_in.first_login);
+                assert_eq!(resolved, None, "the key went with the account");
+            } else {
+                fresh.insert(account);
+                assert_eq!(resolved, Some(account), "the fresh account's key works");
+            }
+        }
+        assert!(fresh.len() <= 1, "one fresh account at most: {fresh:?}");
+        assert_eq!(first_logins, fresh.len(), "the fresh account is new once");
     }
 }

@@ -30,7 +30,12 @@ safezone_storage::store_conformance!(
     concurrent_repeats_of_one_key_apply_once,
     purchases_are_recorded_once_per_store_transaction,
     windows_are_checked_at_the_change_time,
+    a_change_racing_the_accounts_deletion_applies_or_is_refused,
+    a_chat_link_racing_the_accounts_deletion_links_or_is_refused,
 );
+
+/// How many times each race with an account's deletion is run.
+const DELETION_TRIES: u16 = 16;
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
 
@@ -457,6 +462,9 @@ async fn premium_needs_a_premium_chat_link(store: Arc<dyn Store>) {
         .expect("links again");
     assert_eq!(store.chat_premium(id).await.expect("reads"), Some(true));
     assert_eq!(apply(&store, premium()).await, Applied::Done(Vec::new()));
+    let unknown = AccountId(999_999);
+    let linked = store.link_chat(unknown, "chat-user-2", true, NOW).await;
+    assert!(!linked.expect("no store error"), "no account, no link");
 }
 
 async fn unknown_accounts_are_refused(store: Arc<dyn Store>) {
@@ -628,4 +636,75 @@ async fn windows_are_checked_at_the_change_time(store: Arc<dyn Store>) {
         );
     }
     assert_eq!(balances(&store, id).await, (2, 0));
+}
+
+/// A purchase with an idempotency key runs while the account is deleted: it is applied (and
+/// everything it wrote goes with the account) or refused as for a missing account, never a
+/// store error; nothing of the account is left.
+async fn a_change_racing_the_accounts_deletion_applies_or_is_refused(store: Arc<dyn Store>) {
+    for n in 0..DELETION_TRIES {
+        let id = account(&store, &format!("Buyer#{n:04}")).await;
+        apply(&store, change(id, vec![credit(Currency::Coins, 100)])).await;
+        let purchase = Change {
+            idempotency: Some(Idempotency {
+                key: format!("buy-{n}"),
+                fingerprint: "buy".to_owned(),
+            }),
+            ..change(
+                id,
+                vec![
+                    debit(Currency::Coins, 10),
+                    Step::AddItem { item: ItemId(7) },
+                    Step::Claim {
+                        keys: vec!["daily".to_owned()],
+                    },
+                ],
+            )
+        };
+        let buying = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.apply(purchase).await })
+        };
+        let deleting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.delete_account(id).await })
+        };
+        let bought = buying.await.expect("task").expect("the change runs");
+        assert!(deleting.await.expect("task").expect("deletes"));
+        assert!(
+            matches!(
+                bought,
+                Applied::Done(_) | Applied::Refused(Refusal::NoAccount)
+            ),
+            "unexpected answer {bought:?}"
+        );
+        assert!(store.account(id).await.expect("reads").is_none());
+        assert!(store.ledger(id).await.expect("reads").is_empty());
+    }
+}
+
+/// A chat sign-in links the chat user while the account is deleted: the link is made (and goes
+/// with the account) or answered as without the account, never a store error; either way no
+/// link is left.
+async fn a_chat_link_racing_the_accounts_deletion_links_or_is_refused(store: Arc<dyn Store>) {
+    for n in 0..DELETION_TRIES {
+        let id = account(&store, &format!("Fan#{n:04}")).await;
+        let linking = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.link_chat(id, &format!("chat-{n}"), true, NOW).await })
+        };
+        let deleting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.delete_account(id).await })
+        };
+        linking.await.expect("task").expect("no store error");
+        assert!(deleting.await.expect("task").expect("deletes"));
+        assert_eq!(store.chat_premium(id).await.expect("reads"), None);
+        // No link is left behind: the chat user links to a fresh account.
+        let fresh = account(&store, &format!("Fresh#{n:04}")).await;
+        let relinked = store
+            .link_chat(fresh, &format!("chat-{n}"), true, NOW)
+            .await;
+        assert!(relinked.expect("no store error"));
+    }
 }

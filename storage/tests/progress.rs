@@ -34,6 +34,7 @@ safezone_storage::store_conformance!(
     concurrent_reports_of_overlapping_players_never_apply_a_version_twice,
     a_follower_of_the_log_misses_no_concurrent_report,
     deleting_an_account_removes_its_log_and_stats,
+    a_report_racing_a_players_deletion_applies_or_is_refused,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
@@ -957,4 +958,45 @@ async fn deleting_an_account_removes_its_log_and_stats(store: Arc<dyn Store>) {
         report(&store, &match_record, &changes).await,
         MatchApplied::Replayed { .. }
     ));
+}
+
+/// A match is reported while one of its two players deletes the account: the report is
+/// applied (and the deleted player's share goes with the account) or refused as naming a
+/// missing account, never a store error; the other player's share is then there once or not
+/// at all.
+async fn a_report_racing_a_players_deletion_applies_or_is_refused(store: Arc<dyn Store>) {
+    let kept = account(&store, "Kept#0001").await;
+    let mut reported = 0;
+    for n in 0..16 {
+        let gone = account(&store, &format!("Gone#{n:04}")).await;
+        let match_record = record(
+            &format!("m-race-{n}"),
+            NOW,
+            vec![player(kept, 1, 1), player(gone, 2, 0)],
+        );
+        let changes = vec![change(gone, vec![coins(5)])];
+        let reporting = {
+            let store = Arc::clone(&store);
+            let match_record = match_record.clone();
+            tokio::spawn(async move { store.report_match(&match_record, &changes).await })
+        };
+        let deleting = {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.delete_account(gone).await })
+        };
+        let applied = reporting.await.expect("task").expect("the report runs");
+        assert!(deleting.await.expect("task").expect("delete runs"));
+        match applied {
+            MatchApplied::Done(_) => reported += 1,
+            MatchApplied::Refused {
+                account,
+                refusal: Refusal::NoAccount,
+            } => assert_eq!(account, gone),
+            other => panic!("unexpected report answer {other:?}"),
+        }
+        let log = whole_log(&store).await;
+        assert!(log.iter().all(|entry| entry.account == kept), "{log:?}");
+        assert_eq!(log.len(), reported);
+        assert!(store.ledger(gone).await.expect("ledger").is_empty());
+    }
 }

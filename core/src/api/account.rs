@@ -95,7 +95,7 @@ pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply
     path = "/api/user/{userKey}/delete-account",
     tag = "account",
     operation_id = "deleteAccount",
-    description = "Deletes the account and everything personal in it, confirmed by a second valid key of the same account.",
+    description = "Deletes the account and everything personal in it, confirmed by a second valid key of the same account. Its tournament entries go with it and free their places.",
     params(
         UserKeyPath,
         ("confirmationKey" = String, Query, description = "Another valid key of the same account", pattern = "^[0-9a-f]{48}$"),

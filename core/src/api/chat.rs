@@ -9,6 +9,10 @@ use crate::openapi::{ErrorBody, Success};
 /// The provider name of chat-platform accounts.
 const CHAT_PROVIDER: &str = "chat";
 
+/// Sign-ins tried while each one's account is deleted before its chat link is recorded; then
+/// 503 (retryable).
+const SIGN_IN_TRIES: usize = 3;
+
 #[utoipa::path(
     post,
     path = "/api/validate/chat/{authToken}",
@@ -49,21 +53,27 @@ pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiE
     let user = read_user(&body, &chat.fields).ok_or_else(unavailable)?;
     let premium = is_truthy(body.get(&chat.premium_field));
     let chat_user = user.id.clone();
-    let signed_in = sign_in::complete(
-        &app,
-        Identity {
-            provider: CHAT_PROVIDER.to_owned(),
-            identifier: user.id,
-            name: user.name,
-            avatar: user.avatar,
-            email: user.email,
-        },
-    )
-    .await?;
-    app.store
-        .link_chat(signed_in.account.id, &chat_user, premium, app.clock.now())
-        .await?;
-    Ok(signed_in.answer())
+    let identity = Identity {
+        provider: CHAT_PROVIDER.to_owned(),
+        identifier: user.id,
+        name: user.name,
+        avatar: user.avatar,
+        email: user.email,
+    };
+    for _ in 0..SIGN_IN_TRIES {
+        let signed_in = sign_in::complete(&app, identity.clone()).await?;
+        let linked = app
+            .store
+            .link_chat(signed_in.account.id, &chat_user, premium, app.clock.now())
+            .await?;
+        if linked {
+            return Ok(signed_in.answer());
+        }
+        // The account was deleted right after its sign-in, taking the new key with it: the
+        // deletion wins and the chat user is signed in again, to a fresh account.
+        tracing::debug!("account deleted during chat sign-in; signing in again");
+    }
+    Err(ApiError::Unavailable)
 }
 
 fn unavailable() -> ApiError {

@@ -17,6 +17,7 @@ use crate::store::{Account, Clan, Holdings, NewSignIn};
 const FRIEND_CODE_TRIES: usize = 24;
 
 /// Who is signing in.
+#[derive(Clone)]
 pub(super) struct Identity {
     /// The sign-in provider (`device`, `idpone`, `chat`, ...).
     pub provider: String,

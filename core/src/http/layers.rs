@@ -283,7 +283,7 @@ mod tests {
             _: &str,
             _: bool,
             _: OffsetDateTime,
-        ) -> Result<(), StoreError> {
+        ) -> Result<bool, StoreError> {
             unavailable()
         }
         async fn set_role(&self, _: AccountId, _: crate::store::Role) -> Result<bool, StoreError> {

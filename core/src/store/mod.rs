@@ -50,7 +50,9 @@ pub trait Store: Send + Sync + 'static {
     ///
     /// In one transaction: finds or creates the account (a new account takes the first free
     /// friend code of `sign_in.friend_code_candidates`), then records the new key's hash with its
-    /// expiry. Concurrent first sign-ins of one identity create exactly one account.
+    /// expiry. Concurrent first sign-ins of one identity create exactly one account. A
+    /// deletion of the account racing the sign-in either ends first, and the sign-in creates a
+    /// fresh account, or waits for it and takes the new key with the account.
     /// Fails with [`StoreError::FriendCodesExhausted`] when every candidate is taken.
     async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError>;
 
@@ -70,7 +72,9 @@ pub trait Store: Send + Sync + 'static {
     /// Revokes every key of the account. Answers how many were revoked.
     async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError>;
 
-    /// Deletes the account with its identities, keys and personal data. Answers whether it existed.
+    /// Deletes the account with its identities, keys and personal data, freeing the places of
+    /// its tournament entries. Answers whether it existed. A write of the account racing its
+    /// deletion either ends before it (and goes with the account) or finds no account.
     async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError>;
 
     /// The account with this friend code (the name compared regardless of letter case).
@@ -102,14 +106,15 @@ pub trait Store: Send + Sync + 'static {
     async fn chat_premium(&self, account: AccountId) -> Result<Option<bool>, StoreError>;
 
     /// Links a chat-platform account (`chat_user`) to the account, recording whether it has a
-    /// premium subscription; a later link replaces the earlier one.
+    /// premium subscription; a later link replaces the earlier one. Answers whether the account
+    /// exists: nothing is linked to an account deleted before (or while) linking.
     async fn link_chat(
         &self,
         account: AccountId,
         chat_user: &str,
         premium: bool,
         now: OffsetDateTime,
-    ) -> Result<(), StoreError>;
+    ) -> Result<bool, StoreError>;
 
     /// Sets the account's role. Answers whether the account exists.
     async fn set_role(&self, account: AccountId, role: Role) -> Result<bool, StoreError>;
