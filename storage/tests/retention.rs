@@ -29,7 +29,11 @@ const CUTOFF: OffsetDateTime = datetime!(2026-11-15 08:00 UTC);
 
 /// Signs `identifier`'s device account in (creating it with `Name#0001` the first time) with a
 /// new key that expires at `expires`; answers the key's hash.
-async fn key_expiring(store: &Arc<dyn Store>, identifier: &str, expires: OffsetDateTime) -> KeyHash {
+async fn key_expiring(
+    store: &Arc<dyn Store>,
+    identifier: &str,
+    expires: OffsetDateTime,
+) -> KeyHash {
     let key = UserKey::generate().hash();
     let code = FriendCode::new(identifier, 1).expect("a friend code");
     store
@@ -116,7 +120,11 @@ async fn expired_keys_go_and_live_keys_stay(store: Arc<dyn Store>) {
     assert_eq!(delete().await.expect("a batch"), 2, "a batch holds 2");
     assert_eq!(delete().await.expect("a batch"), 2);
     assert_eq!(delete().await.expect("a batch"), 1);
-    assert_eq!(delete().await.expect("a batch"), 0, "nothing left to delete");
+    assert_eq!(
+        delete().await.expect("a batch"),
+        0,
+        "nothing left to delete"
+    );
     for key in &expired {
         assert!(!stored(&store, key).await, "an expired key stayed");
     }
@@ -185,7 +193,9 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
         let at = CUTOFF - Duration::minutes(i64::try_from(n).expect("small") + 1);
         let applied = store.apply(keyed_credit(id, &format!("old-{n}"), at)).await;
         assert!(matches!(applied, Ok(Applied::Done(_))));
-        let applied = store.apply(keyed_credit(id, &format!("new-{n}"), NOW)).await;
+        let applied = store
+            .apply(keyed_credit(id, &format!("new-{n}"), NOW))
+            .await;
         assert!(matches!(applied, Ok(Applied::Done(_))));
     }
     // The account's own key, from its sign-up 30 days before the cutoff, has expired too.
@@ -224,7 +234,9 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
     assert_eq!(counts.iter().map(|c| c.1).sum::<u64>(), OLD);
     assert!(stored(&store, &live).await);
     for n in 0..OLD {
-        let again = store.apply(keyed_credit(id, &format!("new-{n}"), NOW)).await;
+        let again = store
+            .apply(keyed_credit(id, &format!("new-{n}"), NOW))
+            .await;
         assert_eq!(again.expect("replayed"), Applied::Replayed(ten_coins()));
     }
 }
@@ -238,7 +250,9 @@ async fn replays_racing_the_sweep_never_fail(store: Arc<dyn Store>) {
     for round in 0..40 {
         let keys: Vec<String> = (0..4).map(|n| format!("race-{round}-{n}")).collect();
         for key in &keys {
-            let applied = store.apply(keyed_credit(id, key, CUTOFF - Duration::hours(1))).await;
+            let applied = store
+                .apply(keyed_credit(id, key, CUTOFF - Duration::hours(1)))
+                .await;
             assert!(matches!(applied, Ok(Applied::Done(_))));
             credits += 1;
         }

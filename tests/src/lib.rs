@@ -22,34 +22,41 @@ pub use app::{
 };
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
-/// combination of server (warp, rocket) and database (SQLite, PostgreSQL).
+/// combination of server (warp, rocket) and database (SQLite, PostgreSQL). With
+/// `settings = f;` first, every server runs with the [`Settings`](safezone_core::Settings)
+/// of `f()`, a function of the calling module (start from [`test_settings`]).
 #[macro_export]
 macro_rules! each_combination {
-    ($($test:ident),* $(,)?) => {
-        $(
-            mod $test {
-                use $crate::{Database, Server, run};
+    (@combinations $test:ident, $settings:expr) => {
+        mod $test {
+            use $crate::{Database, Server, run_with_settings};
 
-                #[tokio::test]
-                async fn warp_sqlite() {
-                    run(Server::Warp, Database::Sqlite, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn warp_postgres() {
-                    run(Server::Warp, Database::Postgres, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_sqlite() {
-                    run(Server::Rocket, Database::Sqlite, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_postgres() {
-                    run(Server::Rocket, Database::Postgres, super::$test).await;
-                }
+            #[tokio::test]
+            async fn warp_sqlite() {
+                run_with_settings(Server::Warp, Database::Sqlite, $settings, super::$test).await;
             }
-        )*
+
+            #[tokio::test]
+            async fn warp_postgres() {
+                run_with_settings(Server::Warp, Database::Postgres, $settings, super::$test).await;
+            }
+
+            #[tokio::test]
+            async fn rocket_sqlite() {
+                run_with_settings(Server::Rocket, Database::Sqlite, $settings, super::$test).await;
+            }
+
+            #[tokio::test]
+            async fn rocket_postgres() {
+                run_with_settings(Server::Rocket, Database::Postgres, $settings, super::$test)
+                    .await;
+            }
+        }
+    };
+    (settings = $settings:ident; $($test:ident),* $(,)?) => {
+        $( $crate::each_combination!(@combinations $test, super::$settings()); )*
+    };
+    ($($test:ident),* $(,)?) => {
+        $( $crate::each_combination!(@combinations $test, $crate::test_settings()); )*
     };
 }

@@ -137,7 +137,10 @@ impl<'a> ApiUser<'a> {
             id: account.id.0,
             provider: &account.provider,
             identifier: &account.identifier,
-            name: account.name.as_deref().unwrap_or(account.friend_code.name()),
+            name: account
+                .name
+                .as_deref()
+                .unwrap_or(account.friend_code.name()),
             avatar: account.avatar.as_deref(),
             email: account.email.as_deref(),
             friend_code: account.friend_code.to_string(),
