@@ -32,6 +32,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod operator;
 pub mod progression;
+mod retention;
 pub mod serve;
 mod service;
 mod settings;

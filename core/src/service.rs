@@ -120,6 +120,7 @@ impl Safezone {
             metrics: Arc::clone(&metrics),
             rate_limiter,
         });
+        crate::retention::start(&app);
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app)),

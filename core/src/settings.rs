@@ -10,6 +10,12 @@ use crate::http::RateLimits;
 pub struct Settings {
     /// How long a new user key stays valid.
     pub key_lifetime: time::Duration,
+    /// How long an idempotency key is remembered: a repeat within this time of the first
+    /// application replays it; the retention sweep forgets older keys.
+    pub idempotency_retention: time::Duration,
+    /// How often this node's retention sweep deletes expired user keys and forgets idempotency
+    /// keys past their retention.
+    pub retention_sweep_every: Duration,
     /// The largest request body accepted, in bytes.
     pub body_limit: usize,
     /// The longest a request may take before it is answered 503 `timeout`.
@@ -88,12 +94,15 @@ impl std::fmt::Debug for ServerToken {
 }
 
 impl Default for Settings {
-    /// Keys live 30 days, bodies up to 64 KiB, requests up to 30 seconds; no game-server
+    /// Keys live 30 days, idempotency keys are remembered 7 days and swept every 10 minutes,
+    /// bodies up to 64 KiB, requests up to 30 seconds; no game-server
     /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
     /// flight nor on connections, 10 seconds to send a request's head.
     fn default() -> Self {
         Self {
             key_lifetime: time::Duration::days(30),
+            idempotency_retention: time::Duration::days(7),
+            retention_sweep_every: Duration::from_secs(10 * 60),
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
             game_server_token: None,

@@ -90,22 +90,30 @@ macro_rules! impl_change {
                 let Some(idempotency) = &change.idempotency else {
                     return Ok(None);
                 };
-                let recorded = sqlx::query(sql::INSERT_IDEMPOTENCY)
-                    .bind(change.account.0)
-                    .bind(&idempotency.key)
-                    .bind(&idempotency.fingerprint)
-                    .bind(to_micros(change.now))
-                    .execute(&mut **tx)
-                    .await?;
-                if recorded.rows_affected() == 1 {
-                    return Ok(None);
-                }
-                let (fingerprint, granted) =
-                    sqlx::query_as::<_, (String, String)>(sql::IDEMPOTENCY)
+                // The retention sweep may forget the key between the insert that found it and
+                // the read (PostgreSQL reads each statement's own snapshot): then it is free
+                // again and the next insert records it. The sweep forgets only old keys, so a
+                // key recorded anew stays, and this ends by the second turn.
+                let (fingerprint, granted) = loop {
+                    let recorded = sqlx::query(sql::INSERT_IDEMPOTENCY)
                         .bind(change.account.0)
                         .bind(&idempotency.key)
-                        .fetch_one(&mut **tx)
+                        .bind(&idempotency.fingerprint)
+                        .bind(to_micros(change.now))
+                        .execute(&mut **tx)
                         .await?;
+                    if recorded.rows_affected() == 1 {
+                        return Ok(None);
+                    }
+                    let used = sqlx::query_as::<_, (String, String)>(sql::IDEMPOTENCY)
+                        .bind(change.account.0)
+                        .bind(&idempotency.key)
+                        .fetch_optional(&mut **tx)
+                        .await?;
+                    if let Some(used) = used {
+                        break used;
+                    }
+                };
                 if fingerprint != idempotency.fingerprint {
                     return Ok(Some(Applied::Refused(Refusal::IdempotencyKeyReused)));
                 }

@@ -215,7 +215,7 @@ macro_rules! select_clans {
         concat!(
             "SELECT c.id AS clan_id, c.creator_id, c.tag, c.name AS clan_name, c.description, ",
             "c.max_members, c.created, a.id AS account_id, a.friend_name, a.friend_digits, ",
-            "a.name, a.avatar, a.status ",
+            "a.avatar, a.status ",
             "FROM clans c JOIN clan_members m ON m.clan_id = c.id ",
             "JOIN accounts a ON a.id = m.account_id WHERE ",
             $condition,

@@ -17,6 +17,13 @@ pub(crate) const INSERT_IDEMPOTENCY: &str = "\
 pub(crate) const IDEMPOTENCY: &str =
     "SELECT fingerprint, granted FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2";
 
+/// Forgets up to a number of idempotency keys recorded before a time. The subquery bounds the
+/// batch (the `idempotency_keys_created` index finds it); a key another transaction deleted
+/// meanwhile is skipped. Binds: the time, the most keys.
+pub(crate) const FORGET_IDEMPOTENCY: &str = "\
+    DELETE FROM idempotency_keys WHERE (account_id, idem_key) IN \
+        (SELECT account_id, idem_key FROM idempotency_keys WHERE created < $1 LIMIT $2)";
+
 /// Stores what the change under an idempotency key granted. Binds: account id, key, grants.
 pub(crate) const SAVE_GRANTED: &str =
     "UPDATE idempotency_keys SET granted = $3 WHERE account_id = $1 AND idem_key = $2";

@@ -319,7 +319,6 @@ pub(crate) struct ClanRow {
     account_id: i64,
     friend_name: String,
     friend_digits: i32,
-    name: Option<String>,
     avatar: Option<String>,
     status: String,
 }
@@ -332,7 +331,6 @@ impl ClanRow {
             let member = ClanMember {
                 account: AccountId(row.account_id),
                 friend_code: friend_code(&row.friend_name, row.friend_digits)?,
-                name: row.name,
                 avatar: row.avatar,
                 status: row.status,
             };

@@ -69,5 +69,12 @@ pub(crate) const DELETE_KEY: &str = "DELETE FROM user_keys WHERE key_hash = $1";
 /// Revokes every key of an account. Binds: account id.
 pub(crate) const DELETE_KEYS_OF_ACCOUNT: &str = "DELETE FROM user_keys WHERE account_id = $1";
 
+/// Deletes up to a number of keys that expired at or before a time. The subquery bounds the
+/// batch (the `user_keys_expires` index finds it); a key another transaction deleted meanwhile
+/// is skipped. Binds: now, the most keys.
+pub(crate) const DELETE_EXPIRED_KEYS: &str = "\
+    DELETE FROM user_keys WHERE key_hash IN \
+        (SELECT key_hash FROM user_keys WHERE expires <= $1 LIMIT $2)";
+
 /// Deletes an account; its keys go by cascade. Binds: account id.
 pub(crate) const DELETE_ACCOUNT: &str = "DELETE FROM accounts WHERE id = $1";

@@ -32,6 +32,27 @@ macro_rules! impl_store {
             use crate::sql;
 
             impl $store {
+                /// Runs `statement`, a bounded delete binding a time and the most rows, in a
+                /// write transaction of its own; answers how many rows went.
+                async fn delete_batch(
+                    &self,
+                    statement: &'static str,
+                    time: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    let deleted = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(statement)
+                            .bind(to_micros(time))
+                            .bind(i64::from(limit))
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(done.rows_affected())
+                    };
+                    deleted.await.map_err(store_error)
+                }
+
                 /// One sign-in transaction, offering `code` if the identity has no account yet.
                 async fn attempt(
                     &self,
@@ -181,6 +202,23 @@ macro_rules! impl_store {
                         .map_err(store_error)?
                         .map(SessionRow::into_session)
                         .transpose()
+                }
+
+                async fn delete_expired_keys(
+                    &self,
+                    now: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_batch(sql::DELETE_EXPIRED_KEYS, now, limit).await
+                }
+
+                async fn forget_idempotency_keys(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_batch(economy_sql::FORGET_IDEMPOTENCY, before, limit)
+                        .await
                 }
 
                 async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError> {

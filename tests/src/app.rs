@@ -79,16 +79,6 @@ pub fn shipped_content() -> Content {
     Content::shipped()
 }
 
-/// Runs one behaviour test on a fresh database and a server serving `content`, then stops the
-/// server and drops the database.
-pub async fn run_with_content<F, Fut>(server: Server, database: Database, content: Content, test: F)
-where
-    F: FnOnce(TestApp) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    run_configured(server, database, test_settings(), content, test).await;
-}
-
 /// The settings of every test server: [`Settings::default`] (no rate limits) with the
 /// game-server credential [`GAME_SERVER_TOKEN`].
 pub fn test_settings() -> Settings {
@@ -100,23 +90,10 @@ pub fn test_settings() -> Settings {
     }
 }
 
-/// Runs one behaviour test like [`run_with_content`], on a server serving the shipped content
-/// with these `settings` (start from [`test_settings`]).
-pub async fn run_with_settings<F, Fut>(
-    server: Server,
-    database: Database,
-    settings: Settings,
-    test: F,
-) where
-    F: FnOnce(TestApp) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    run_configured(server, database, settings, shipped_content(), test).await;
-}
-
-/// Runs one behaviour test on a fresh database and a server with `settings` and `content`,
-/// then stops the server and drops the database.
-async fn run_configured<F, Fut>(
+/// Runs one behaviour test on a fresh database and a server with `settings` (start from
+/// [`test_settings`]) and `content` (usually [`shipped_content`]), then stops the server and
+/// drops the database.
+pub async fn run<F, Fut>(
     server: Server,
     database: Database,
     settings: Settings,
@@ -194,7 +171,7 @@ impl TestApp {
     }
 }
 
-/// A server of its own on a fresh SQLite file, outside [`run_with_content`]: for the checks
+/// A server of its own on a fresh SQLite file, outside [`run`]: for the checks
 /// that start and stop a server themselves.
 pub struct Standalone {
     running: RunningServer,

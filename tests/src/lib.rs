@@ -17,47 +17,61 @@ pub mod progression;
 
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{
-    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run_nodes,
-    run_with_content, run_with_settings, shipped_content, test_settings,
+    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run, run_nodes,
+    shipped_content, test_settings,
 };
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
-/// combination of server (warp, rocket) and database (SQLite, PostgreSQL). The servers serve
-/// the shipped content file, or with `content = f;` first, the content `f()` answers (a
-/// `fn() -> Content` of the test file).
+/// combination of server (warp, rocket) and database (SQLite, PostgreSQL). The servers run with
+/// [`test_settings`] and serve the shipped content file; with `settings = f;` first, with the
+/// [`Settings`](safezone_core::Settings) of `f()`, and with `content = f;` first, serving the
+/// content of `f()` (functions of the calling module).
 #[macro_export]
 macro_rules! each_combination {
-    (content = $content:ident; $($test:ident),* $(,)?) => {
-        $crate::each_combination!(@serving super::$content(); $($test),*);
-    };
-    (@serving $content:expr; $($test:ident),*) => {
-        $(
-            mod $test {
-                use $crate::{Database, Server, run_with_content};
+    (@combinations $test:ident, $settings:expr, $content:expr) => {
+        mod $test {
+            use $crate::{Database, Server, run};
 
-                #[tokio::test]
-                async fn warp_sqlite() {
-                    run_with_content(Server::Warp, Database::Sqlite, $content, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn warp_postgres() {
-                    run_with_content(Server::Warp, Database::Postgres, $content, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_sqlite() {
-                    run_with_content(Server::Rocket, Database::Sqlite, $content, super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_postgres() {
-                    run_with_content(Server::Rocket, Database::Postgres, $content, super::$test).await;
-                }
+            #[tokio::test]
+            async fn warp_sqlite() {
+                run(Server::Warp, Database::Sqlite, $settings, $content, super::$test).await;
             }
+
+            #[tokio::test]
+            async fn warp_postgres() {
+                run(Server::Warp, Database::Postgres, $settings, $content, super::$test).await;
+            }
+
+            #[tokio::test]
+            async fn rocket_sqlite() {
+                run(Server::Rocket, Database::Sqlite, $settings, $content, super::$test).await;
+            }
+
+            #[tokio::test]
+            async fn rocket_postgres() {
+                run(Server::Rocket, Database::Postgres, $settings, $content, super::$test).await;
+            }
+        }
+    };
+    (settings = $settings:ident; $($test:ident),* $(,)?) => {
+        $(
+            $crate::each_combination!(
+                @combinations $test, super::$settings(), $crate::shipped_content()
+            );
+        )*
+    };
+    (content = $content:ident; $($test:ident),* $(,)?) => {
+        $(
+            $crate::each_combination!(
+                @combinations $test, $crate::test_settings(), super::$content()
+            );
         )*
     };
     ($($test:ident),* $(,)?) => {
-        $crate::each_combination!(@serving $crate::shipped_content(); $($test),*);
+        $(
+            $crate::each_combination!(
+                @combinations $test, $crate::test_settings(), $crate::shipped_content()
+            );
+        )*
     };
 }

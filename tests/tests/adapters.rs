@@ -25,17 +25,17 @@ macro_rules! each_server {
     (settings = $settings:ident; $($check:ident),* $(,)?) => {
         $(
             mod $check {
-                use safezone_tests::{Database, Server, run_with_settings};
+                use safezone_tests::{Database, Server, run, shipped_content};
 
                 #[tokio::test]
                 async fn warp() {
-                    run_with_settings(Server::Warp, Database::Sqlite, super::$settings(), super::$check)
+                    run(Server::Warp, Database::Sqlite, super::$settings(), shipped_content(), super::$check)
                         .await;
                 }
 
                 #[tokio::test]
                 async fn rocket() {
-                    run_with_settings(Server::Rocket, Database::Sqlite, super::$settings(), super::$check)
+                    run(Server::Rocket, Database::Sqlite, super::$settings(), shipped_content(), super::$check)
                         .await;
                 }
             }

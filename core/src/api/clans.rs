@@ -58,7 +58,8 @@ pub(crate) struct ClanView<'a> {
 struct MemberView<'a> {
     id: i64,
     friend_code: String,
-    name: Option<&'a str>,
+    /// The player's name: its friend code's, as on the leaderboards.
+    name: &'a str,
     avatar: Option<&'a str>,
     status: &'a str,
 }
@@ -82,7 +83,7 @@ impl<'a> ClanView<'a> {
                 .map(|member| MemberView {
                     id: member.account.0,
                     friend_code: member.friend_code.to_string(),
-                    name: member.name.as_deref(),
+                    name: member.friend_code.name(),
                     avatar: member.avatar.as_deref(),
                     status: &member.status,
                 })

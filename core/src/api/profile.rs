@@ -25,7 +25,8 @@ struct ProfileAnswer<'a> {
 #[derive(Serialize, ToSchema)]
 struct PublicUser<'a> {
     id: i64,
-    name: Option<&'a str>,
+    /// The player's name: its friend code's, as on the leaderboards.
+    name: &'a str,
     avatar: Option<&'a str>,
     #[schema(value_type = FriendCode)]
     friend_code: String,
@@ -129,7 +130,7 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
 fn public_user<'a>(account: &'a Account, clan: Option<&'a crate::store::Clan>) -> PublicUser<'a> {
     PublicUser {
         id: account.id.0,
-        name: account.name.as_deref(),
+        name: account.friend_code.name(),
         avatar: account.avatar.as_deref(),
         friend_code: account.friend_code.to_string(),
         status: &account.status,

@@ -122,7 +122,7 @@ struct DropView<'a> {
     weighting: u32,
 }
 
-/// A timed deal that has not ended.
+/// A timed deal on sale now.
 #[derive(Serialize, ToSchema)]
 #[schema(as = ShopDeal)]
 struct DealView<'a> {
@@ -168,7 +168,7 @@ struct Owned {
     path = "/api/shop/available",
     tag = "shop",
     operation_id = "shopAvailable",
-    description = "The shop's items, packs, timed deals and in-app purchase products. With a key, `can_purchase` is false for items the caller owns and deals the caller bought.",
+    description = "The shop's items, packs, the timed deals on sale now and in-app purchase products. With a key, `can_purchase` is false for items the caller owns and deals the caller bought.",
     params(
         ("sections" = Option<String>, Query, description = "A comma-separated list of `all`, `items`, `iaps`, `packs`, `timedDeals`; all when absent or empty", pattern = "^((all|items|iaps|packs|timedDeals)(,(all|items|iaps|packs|timedDeals))*)?$"),
     ),
@@ -181,7 +181,7 @@ struct Owned {
 )]
 /// `GET /api/shop/available?sections=&userKey=`. With a key, `can_purchase` is false for items
 /// the caller owns and deals the caller bought; funds never matter to it. Deals are listed
-/// until they end, purchasable while they run.
+/// only while they run (`starts <= now < ends`): one not started yet is neither shown nor sold.
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let sections = Sections::parse(incoming.query.optional("sections"))?;
     let catalog = &app.content.catalog;
@@ -222,10 +222,9 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
             catalog
                 .timed_deals
                 .iter()
-                .filter(|deal| deal.ends > now)
+                .filter(|deal| deal.is_open(now))
                 .map(|deal| {
-                    let can_purchase =
-                        deal.is_open(now) && !owned.deals.contains(&deal_claim_key(deal.id));
+                    let can_purchase = !owned.deals.contains(&deal_claim_key(deal.id));
                     deal_view(catalog, deal, can_purchase)
                 })
                 .collect()

@@ -75,7 +75,7 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         .sign_in(NewSignIn {
             provider: identity.provider,
             identifier: identity.identifier,
-            name: Some(identity.name.unwrap_or(code_name)),
+            name: identity.name,
             avatar: identity.avatar,
             email: identity.email,
             friend_code_candidates,

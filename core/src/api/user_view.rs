@@ -16,7 +16,8 @@ pub(crate) struct ApiUser<'a> {
     id: i64,
     provider: &'a str,
     identifier: &'a str,
-    name: Option<&'a str>,
+    /// The display name the sign-in provider gave, else the friend code's name.
+    name: &'a str,
     avatar: Option<&'a str>,
     email: Option<&'a str>,
     #[schema(pattern = "^[0-9A-Za-z]{3,16}#[0-9]{4}$")]
@@ -136,7 +137,10 @@ impl<'a> ApiUser<'a> {
             id: account.id.0,
             provider: &account.provider,
             identifier: &account.identifier,
-            name: account.name.as_deref(),
+            name: account
+                .name
+                .as_deref()
+                .unwrap_or(account.friend_code.name()),
             avatar: account.avatar.as_deref(),
             email: account.email.as_deref(),
             friend_code: account.friend_code.to_string(),

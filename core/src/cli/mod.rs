@@ -129,6 +129,11 @@ pub struct ServerArgs {
     #[arg(long, env = "SAFEZONE_KEY_LIFETIME_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..))]
     pub key_lifetime_days: u16,
 
+    /// Hours an idempotency key is remembered: a repeat within them replays the first answer;
+    /// older keys are forgotten.
+    #[arg(long, env = "SAFEZONE_IDEMPOTENCY_RETENTION_HOURS", default_value_t = 7 * 24, value_parser = clap::value_parser!(u32).range(1..))]
+    pub idempotency_retention_hours: u32,
+
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "SAFEZONE_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
@@ -173,6 +178,9 @@ impl ServerArgs {
     pub fn settings(&self) -> Settings {
         let mut settings = Settings {
             key_lifetime: time::Duration::days(i64::from(self.key_lifetime_days)),
+            idempotency_retention: time::Duration::hours(i64::from(
+                self.idempotency_retention_hours,
+            )),
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             game_server_token: self.game_server_token.clone(),
@@ -400,5 +408,30 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => tracing::info!("Ctrl-C: shutting down"),
         () = terminate => tracing::info!("SIGTERM: shutting down"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(args: &[&str]) -> Settings {
+        Cli::try_parse_from(std::iter::once("safezone").chain(args.iter().copied()))
+            .expect("flags parse")
+            .server
+            .settings()
+    }
+
+    #[test]
+    fn idempotency_keys_are_remembered_7_days_unless_told() {
+        assert_eq!(settings(&[]).idempotency_retention, time::Duration::days(7));
+        assert_eq!(
+            settings(&["--idempotency-retention-hours", "24"]).idempotency_retention,
+            time::Duration::hours(24)
+        );
+        assert!(
+            Cli::try_parse_from(["safezone", "--idempotency-retention-hours", "0"]).is_err(),
+            "a retention of 0 would forget a key before its repeat"
+        );
     }
 }

@@ -253,6 +253,16 @@ mod tests {
         async fn revoke_all_keys(&self, _: AccountId) -> Result<u64, StoreError> {
             unavailable()
         }
+        async fn delete_expired_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+            unavailable()
+        }
+        async fn forget_idempotency_keys(
+            &self,
+            _: OffsetDateTime,
+            _: u32,
+        ) -> Result<u64, StoreError> {
+            unavailable()
+        }
         async fn delete_account(&self, _: AccountId) -> Result<bool, StoreError> {
             unavailable()
         }

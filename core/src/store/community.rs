@@ -513,10 +513,8 @@ pub struct Clan {
 pub struct ClanMember {
     /// The account.
     pub account: AccountId,
-    /// Its friend code.
+    /// Its friend code, whose name is the member's name.
     pub friend_code: FriendCode,
-    /// Its display name.
-    pub name: Option<String>,
     /// Its avatar address.
     pub avatar: Option<String>,
     /// Its presence.

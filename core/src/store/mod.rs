@@ -72,6 +72,23 @@ pub trait Store: Send + Sync + 'static {
     /// Revokes every key of the account. Answers how many were revoked.
     async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError>;
 
+    /// Deletes up to `limit` user keys that expired at or before `now` (keys no session
+    /// accepts any more), in one short transaction; answers how many went. Safe to run on
+    /// several nodes at once: a key deleted by another is not counted.
+    async fn delete_expired_keys(&self, now: OffsetDateTime, limit: u32)
+    -> Result<u64, StoreError>;
+
+    /// Forgets up to `limit` idempotency keys recorded before `before`, in one short
+    /// transaction; answers how many went. A forgotten key used again applies its request
+    /// afresh. Nothing refers to an idempotency key (ledger rows carry the change's reason and
+    /// reference), so forgetting one leaves every holding and ledger row as it is. Safe to run
+    /// on several nodes at once.
+    async fn forget_idempotency_keys(
+        &self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<u64, StoreError>;
+
     /// Deletes the account with its identities, keys and personal data, freeing the places of
     /// its tournament entries. Answers whether it existed. A write of the account racing its
     /// deletion either ends before it (and goes with the account) or finds no account.

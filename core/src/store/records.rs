@@ -80,7 +80,7 @@ pub struct NewSignIn {
     pub provider: String,
     /// The account's id at that provider (for devices, the device id).
     pub identifier: String,
-    /// Display name for a new account.
+    /// The display name the provider gave, if any, for a new account.
     pub name: Option<String>,
     /// Avatar address for a new account.
     pub avatar: Option<String>,

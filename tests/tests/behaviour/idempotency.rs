@@ -1,9 +1,14 @@
 //! The `Idempotency-Key` header of the POSTs that move currency: a repeat answers the first
 //! answer and changes nothing.
 
+use std::time::Duration as StdDuration;
+
 use reqwest::Method;
+use safezone_core::Settings;
 use safezone_tests::economy::{coins, gems, int, pack_count};
-use safezone_tests::{Answer, TestApp, each_combination};
+use safezone_tests::leaderboard::within;
+use safezone_tests::{Answer, TestApp, each_combination, test_settings};
+use time::Duration;
 use time::macros::datetime;
 
 each_combination!(
@@ -15,6 +20,20 @@ each_combination!(
     claims_opens_and_renames_are_idempotent,
     a_repeat_after_the_deal_closed_replays_the_purchase,
 );
+
+each_combination!(
+    settings = swept_often;
+    a_replay_within_the_retention_survives_the_sweep,
+);
+
+/// The test settings with the retention sweep running every 50 ms, so that a round follows
+/// soon after the test moves the clock.
+fn swept_often() -> Settings {
+    Settings {
+        retention_sweep_every: StdDuration::from_millis(50),
+        ..test_settings()
+    }
+}
 
 /// The answer header that marks a replay.
 const REPLAYED: &str = "idempotent-replayed";
@@ -218,4 +237,40 @@ async fn a_repeat_after_the_deal_closed_replays_the_purchase(app: TestApp) {
     assert_eq!(retry.header_values(REPLAYED), ["true"]);
     assert_eq!(retry_body["rewards"], first_body["rewards"]);
     assert_eq!(app.snapshot(&key).await, before);
+}
+
+/// Idempotency keys are remembered for the retention (7 days by default): after a sweep past
+/// it, a key used 7 days and a minute ago is forgotten (its repeat is a new request, refused
+/// here because the item is owned), while a key used an hour ago still replays its first
+/// answer with `Idempotent-Replayed` and changes nothing.
+async fn a_replay_within_the_retention_survives_the_sweep(app: TestApp) {
+    let key = app.new_key().await;
+    app.grant_to(&key, coins(5000)).await;
+    let item = "itemId=16&quantity=1";
+    app.buy_once(&key, item, "early").await.success();
+    app.clock.advance(Duration::days(6) + Duration::hours(23));
+    let pack = "packId=1&quantity=1";
+    let first = app.buy_once(&key, pack, "late").await.success().clone();
+    app.clock.advance(Duration::hours(1) + Duration::minutes(1));
+
+    // Once a round has run at the new time, the early key is forgotten.
+    let forgotten = within(StdDuration::from_secs(30), || async {
+        let again = app.buy_once(&key, item, "early").await;
+        if again.header_values(REPLAYED) == ["true"] {
+            return Err(format!("not swept yet: {}", again.text));
+        }
+        Ok(again)
+    })
+    .await;
+    forgotten
+        .expect("a sweep forgets the early key")
+        .error(409, "already_owned");
+
+    let again = app.buy_once(&key, pack, "late").await;
+    let body = again.success().clone();
+    assert_eq!(again.header_values(REPLAYED), ["true"]);
+    assert_eq!(body["rewards"], first["rewards"]);
+    assert_eq!(int(&body["user"], "coins"), int(&first["user"], "coins"));
+    assert_eq!(pack_count(&body["user"], 1), 1);
+    assert_eq!(rows(&app, &key, "buy").await, 2, "one item, one pack");
 }

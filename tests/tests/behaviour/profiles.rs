@@ -4,7 +4,7 @@
 //! key 401.
 
 use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
-use safezone_tests::leaderboard::{CATEGORIES, Played, WINDOWS, encoded, lines_summing};
+use safezone_tests::leaderboard::{CATEGORIES, Played, WINDOWS, encoded, lines_summing, query};
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination};
 use serde_json::{Value, json};
@@ -14,6 +14,7 @@ each_combination!(
     a_profile_shows_public_fields_only,
     profile_stats_follow_windows_and_modes,
     the_friend_code_arrives_percent_encoded,
+    a_rename_shows_the_new_name_everywhere_at_once,
     unknown_friend_codes_are_404,
     malformed_friend_codes_are_400_naming_the_parameter,
     a_profile_needs_a_user_key,
@@ -234,6 +235,60 @@ async fn the_friend_code_arrives_percent_encoded(app: TestApp) {
     assert_eq!(body["user"]["id"], zero.id.0);
     assert_eq!(body["stats"], played.stats(zero.id, app.now()));
     app.get(&path).await.error(404, "profile_not_found");
+}
+
+/// A player's name is its friend code's name in every view: after a rename, the profile, the
+/// clan lists (the player's own, another's invitation, the largest clans), the player's own
+/// user and the leaderboard rows all show the new name on the next request.
+async fn a_rename_shows_the_new_name_everywhere_at_once(app: TestApp) {
+    let mut played = Played::new();
+    let renamed = app.joined(&mut played).await;
+    let invited = app.joined(&mut played).await;
+    let clan = app
+        .post(&format!(
+            "/api/clan/create?tag=Nym&name=Names&userKey={}",
+            renamed.key
+        ))
+        .await
+        .success()["clan"]["id"]
+        .clone();
+    app.post(&format!(
+        "/api/clan/{clan}/invite?userId={}&userKey={}",
+        invited.id.0, renamed.key
+    ))
+    .await
+    .success();
+    app.report_now(&mut played, Solo, vec![Line::new(renamed.id, 1, 3, 600)])
+        .await;
+    let old_name = renamed.friend_code.name().to_owned();
+    assert_eq!(app.user(&renamed.key).await["name"], old_name.as_str());
+
+    for name in ["Frosty", "Snowy2"] {
+        let code = app.rename_to(&renamed.key, name).await;
+        let profile = app.profile(&code, &invited.key).await;
+        assert_eq!(profile["user"]["name"], name, "the profile");
+        assert_eq!(
+            profile["user"]["clans"][0]["members"][0]["name"], name,
+            "the profile's clan"
+        );
+        assert_eq!(app.user(&renamed.key).await["name"], name, "the own user");
+        let lists = [
+            format!("/api/clan/available?userKey={}", renamed.key),
+            format!("/api/clan/available?userKey={}", invited.key),
+            "/api/clan/available".to_owned(),
+        ];
+        for list in lists {
+            let body = app.get(&list).await.success().clone();
+            let member = &body["clans"][0]["members"][0];
+            assert_eq!(member["friend_code"], code.as_str(), "{list}");
+            assert_eq!(member["name"], name, "{list}");
+        }
+        let board = app
+            .board(&query(Solo, "all", "wins", Some(&renamed.key)))
+            .await;
+        assert_eq!(board["players"][0]["name"], name, "the board");
+        assert_eq!(board["user"]["name"], name, "the caller's row");
+    }
 }
 
 /// A well-formed code that no account has is 404 with the JSON envelope.

@@ -226,8 +226,8 @@ async fn deal_windows_decide_listing_and_purchase(app: TestApp) {
         .await
         .success()
         .clone();
-    // Deal 2 ended in 2026-01: not listed. Deal 3 starts in 2027-03: listed, not purchasable.
-    assert_eq!(ids(&deals(&body)), [1, 3]);
+    // Deal 2 ended in 2026-01 and deal 3 starts on 2027-03-20: neither is listed.
+    assert_eq!(ids(&deals(&body)), [1]);
     let running = entry(&deals(&body), 1);
     assert_eq!(running["can_purchase"], true);
     assert_eq!(running["cost_gems"], 500);
@@ -235,9 +235,12 @@ async fn deal_windows_decide_listing_and_purchase(app: TestApp) {
     assert_eq!(running["created"]["date"], "2026-11-01 00:00:00.000000");
     assert_eq!(running["expires"]["date"], "2027-06-30 23:59:59.000000");
     assert!(!running["rewards"].as_array().expect("rewards").is_empty());
-    assert_eq!(entry(&deals(&body), 3)["can_purchase"], false);
 
     app.grant_to(&key, gems(500)).await;
+    // A deal not started is not sold either, and the refusal takes nothing.
+    app.buy(&key, "timedDealId=3&quantity=1")
+        .await
+        .error(409, "deal_closed");
     app.buy(&key, "timedDealId=1&quantity=1").await.success();
     let body = app
         .get(&format!("{SHOP}?sections=timedDeals&userKey={key}"))
@@ -252,13 +255,18 @@ async fn deal_windows_decide_listing_and_purchase(app: TestApp) {
         .clone();
     assert_eq!(entry(&deals(&anonymous), 1)["can_purchase"], true);
 
+    // From its start on, deal 3 is listed and sold (to a new player: keys last 30 days).
     app.clock.set(datetime!(2027-03-20 00:00 UTC));
     let spring = app
         .get(&format!("{SHOP}?sections=timedDeals"))
         .await
         .success()
         .clone();
+    assert_eq!(ids(&deals(&spring)), [1, 3]);
     assert_eq!(entry(&deals(&spring), 3)["can_purchase"], true);
+    let key = app.new_key().await;
+    app.grant_to(&key, gems(800)).await;
+    app.buy(&key, "timedDealId=3&quantity=1").await.success();
 
     app.clock.set(datetime!(2027-07-01 00:00 UTC));
     let summer = app

@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::Method;
 use safezone_core::Settings;
 use safezone_core::http::{EndpointGroup, Rate, RateLimits, Scope};
-use safezone_tests::{Answer, GAME_SERVER_TOKEN, TestApp, test_settings};
+use safezone_tests::{Answer, GAME_SERVER_TOKEN, TestApp, each_combination, test_settings};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
@@ -29,38 +29,8 @@ fn traffic_settings() -> Settings {
     }
 }
 
-/// Like `each_combination!`, on a server with [`traffic_settings`].
-macro_rules! each_combination_limited {
-    ($($test:ident),* $(,)?) => {
-        $(
-            mod $test {
-                use safezone_tests::{Database, Server, run_with_settings};
-
-                #[tokio::test]
-                async fn warp_sqlite() {
-                    run_with_settings(Server::Warp, Database::Sqlite, super::traffic_settings(), super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn warp_postgres() {
-                    run_with_settings(Server::Warp, Database::Postgres, super::traffic_settings(), super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_sqlite() {
-                    run_with_settings(Server::Rocket, Database::Sqlite, super::traffic_settings(), super::$test).await;
-                }
-
-                #[tokio::test]
-                async fn rocket_postgres() {
-                    run_with_settings(Server::Rocket, Database::Postgres, super::traffic_settings(), super::$test).await;
-                }
-            }
-        )*
-    };
-}
-
-each_combination_limited!(
+each_combination!(
+    settings = traffic_settings;
     sign_in_is_limited_per_address_with_retry_after,
     reads_are_limited_per_account_across_addresses_and_keys,
     other_keys_a_request_carries_never_take_it_past_its_accounts_limit,

@@ -1,0 +1,85 @@
+//! The retention sweep: each node deletes, now and then, the user keys that have expired and
+//! forgets the idempotency keys older than [`Settings::idempotency_retention`], so that neither
+//! table only grows.
+//!
+//! A round deletes in batches of [`BATCH`] rows, each its own short transaction, and at most
+//! [`BATCHES_PER_ROUND`] batches per table: no long lock, and a backlog is worked off over
+//! several rounds. Several nodes on one database may sweep at once; a row deleted by one is
+//! simply not found by the other.
+//!
+//! [`Settings::idempotency_retention`]: crate::Settings::idempotency_retention
+
+use std::future::Future;
+use std::sync::{Arc, Weak};
+
+use crate::AppState;
+use crate::store::StoreError;
+
+/// The most rows one batch deletes.
+const BATCH: u32 = 1_000;
+
+/// The most batches per table in one round.
+const BATCHES_PER_ROUND: u32 = 20;
+
+/// Starts this node's sweep: a round at once, then one every
+/// [`Settings::retention_sweep_every`](crate::Settings::retention_sweep_every), until the
+/// service is dropped. Needs a Tokio runtime; without one nothing is swept.
+pub(crate) fn start(app: &Arc<AppState>) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    runtime.spawn(sweep(Arc::downgrade(app)));
+}
+
+/// The sweep's rounds, while the service lives.
+async fn sweep(app: Weak<AppState>) {
+    let Some(every) = app.upgrade().map(|app| app.settings.retention_sweep_every) else {
+        return;
+    };
+    let mut rounds = tokio::time::interval(every);
+    rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        rounds.tick().await;
+        let Some(app) = app.upgrade() else {
+            return;
+        };
+        if let Err(error) = round(&app).await {
+            tracing::warn!(%error, "the retention sweep failed; trying again next round");
+        }
+    }
+}
+
+/// One round: expired user keys, then idempotency keys past their retention, both as of the
+/// service's clock now.
+async fn round(app: &AppState) -> Result<(), StoreError> {
+    let now = app.clock.now();
+    let keys = in_batches(|| app.store.delete_expired_keys(now, BATCH)).await?;
+    let before = now - app.settings.idempotency_retention;
+    let idempotency = in_batches(|| app.store.forget_idempotency_keys(before, BATCH)).await?;
+    if keys > 0 || idempotency > 0 {
+        tracing::info!(
+            expired_user_keys = keys,
+            idempotency_keys = idempotency,
+            "retention sweep"
+        );
+    }
+    Ok(())
+}
+
+/// Runs `batch` until it deletes less than a whole batch, at most [`BATCHES_PER_ROUND`] times;
+/// answers how many rows went.
+async fn in_batches<F, Fut>(mut batch: F) -> Result<u64, StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<u64, StoreError>>,
+{
+    let mut deleted = 0;
+    for _ in 0..BATCHES_PER_ROUND {
+        let gone = batch().await?;
+        deleted += gone;
+        if gone < u64::from(BATCH) {
+            break;
+        }
+    }
+    Ok(deleted)
+}
