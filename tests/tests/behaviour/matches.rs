@@ -1,7 +1,7 @@
 //! `POST /internal/matches`: a game server's report of a finished match moves each player's
 //! experience, level and level rewards, statistics, quests and reward tracks exactly once; a
-//! repeated match id answers the first result; a bad report, a missing or wrong credential or an
-//! unknown player is refused whole, writing nothing; banned players are skipped.
+//! repeated match id answers the first result; a bad report or a missing or wrong credential is
+//! refused whole, writing nothing; banned, deleted and unknown players are skipped.
 
 use reqwest::Method;
 use safezone_core::content::Content;
@@ -24,9 +24,10 @@ each_combination!(
     wrongly_typed_fields_are_refused_naming_the_field,
     the_limits_themselves_are_accepted,
     reports_need_the_game_server_credential,
-    unknown_players_are_422_and_nothing_is_written,
+    unknown_players_are_skipped,
     a_player_may_be_named_by_user_key,
     banned_players_are_skipped,
+    any_number_of_players_is_skipped_at_once,
 );
 
 /// The answer header that marks a replay.
@@ -726,64 +727,141 @@ async fn reports_need_the_game_server_credential(app: TestApp) {
     );
 }
 
-/// A player line naming no account (an unknown id, an unknown well-formed key) is 422
-/// `unknown_player` naming `players[i].accountId` or `players[i].userKey`, and the known
-/// players of the report get nothing.
-async fn unknown_players_are_422_and_nothing_is_written(app: TestApp) {
+/// Player lines naming no account are skipped, not refused: an id no account has (never
+/// created, or deleted) is `account_unknown` with its `accountId`; a well-formed user key that
+/// opens no account (never issued, or revoked) is `user_key_unknown` with its line's index as
+/// `player`. They get nothing and are not logged; the known players get their match.
+async fn unknown_players_are_skipped(app: TestApp) {
     let [a, b] = two_players(&app).await;
-    let before = [app.standing(&a.key).await, app.standing(&b.key).await];
-    let unknown_key = "0123456789abcdef".repeat(3);
-    let reports = [
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![
-                    Line::best(a.id),
-                    Line::new(AccountId(987_654_321), 2, 0, 10),
-                ],
-            ),
-            "players[1].accountId",
-        ),
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![Line::by_key(&unknown_key, 1, 0, 10), Line::best(b.id)],
-            ),
-            "players[0].userKey",
-        ),
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![
-                    Line::new(a.id, 1, 0, 10),
-                    Line::new(b.id, 2, 0, 10),
-                    Line::by_key(&"f".repeat(48), 3, 0, 10),
-                ],
-            ),
-            "players[2].userKey",
-        ),
-    ];
-    for (report, field) in &reports {
-        app.send_report(&report.body()).await.error_naming(
-            422,
-            "unknown_player",
-            &format!("`{field}`"),
+    let revoked = app.player().await;
+    let deleted = app.player().await;
+    app.store
+        .revoke_all_keys(revoked.id)
+        .await
+        .expect("keys revoked");
+    assert!(
+        app.store
+            .delete_account(deleted.id)
+            .await
+            .expect("account deleted")
+    );
+    let before = app.standing(&b.key).await;
+    let never_issued = "0123456789abcdef".repeat(3);
+    let mut model = Model::new(a.id);
+    let report = app.finished(
+        "eu-1:9",
+        GameMode::Squad,
+        vec![
+            Line::by_key(&never_issued, 1, 0, 10),
+            Line::new(AccountId(987_654_321), 2, 0, 10),
+            Line::new(a.id, 3, 2, 600),
+            Line::new(deleted.id, 4, 0, 10),
+            Line::by_key(&revoked.key, 5, 0, 10),
+        ],
+    );
+    let body = app.report(&report).await;
+    assert_eq!(
+        body["skipped"],
+        json!([
+            {"player": 0, "reason": "user_key_unknown"},
+            {"accountId": 987_654_321, "reason": "account_unknown"},
+            {"accountId": deleted.id.0, "reason": "account_unknown"},
+            {"player": 4, "reason": "user_key_unknown"},
+        ])
+    );
+    let players = body["players"].as_array().expect("players");
+    assert_eq!(players.len(), 1, "{body}");
+    assert_player(&players[0], &model.play(&report, &report.lines[2]));
+    app.assert_model(&a.key, &model).await;
+    assert_eq!(app.standing(&b.key).await, before);
+    let log = app.match_log().await;
+    assert_eq!(
+        log.iter().map(|entry| entry.account).collect::<Vec<_>>(),
+        [a.id]
+    );
+    // A replay answers the same skips.
+    let again = app.send_report(&report.body()).await;
+    assert_eq!(again.header_values(REPLAYED), ["true"]);
+    assert_eq!(again.json, body);
+}
+
+/// However many of a report's players are banned, deleted or unknown, the report is recorded
+/// on its first sending with all of them in `skipped` (in report order) and the others get
+/// their match: one planning read tells who exists and who is banned.
+async fn any_number_of_players_is_skipped_at_once(app: TestApp) {
+    app.clock.set(IN_SEASON);
+    let playing = app.players(3).await;
+    let banned = app.players(30).await;
+    for player in &banned {
+        app.set_banned(player, true).await;
+    }
+    let deleted = app.players(3).await;
+    for player in &deleted {
+        assert!(
+            app.store
+                .delete_account(player.id)
+                .await
+                .expect("account deleted")
         );
     }
-    assert_eq!(
-        [app.standing(&a.key).await, app.standing(&b.key).await],
-        before
-    );
-    assert!(app.match_log().await.is_empty());
-    // The refused reports did not take the match id.
-    let report = app.finished("eu-1:9", GameMode::Squad, vec![Line::best(a.id)]);
-    let mut model = Model::new(a.id);
+    let unknown_key = "abcdef0123456789".repeat(3);
+    let mut lines = Vec::new();
+    let mut expected_skips = Vec::new();
+    for (index, player) in banned.iter().enumerate() {
+        // Every third banned player is named by key.
+        lines.push(if index % 3 == 0 {
+            Line::by_key(&player.key, 1, 0, 10)
+        } else {
+            Line::new(player.id, 1, 0, 10)
+        });
+        expected_skips.push(json!({"accountId": player.id.0, "reason": "account_banned"}));
+    }
+    for player in &deleted {
+        lines.push(Line::new(player.id, 1, 0, 10));
+        expected_skips.push(json!({"accountId": player.id.0, "reason": "account_unknown"}));
+    }
+    for unknown in [AccountId(987_654_321), AccountId(987_654_322)] {
+        lines.push(Line::new(unknown, 1, 0, 10));
+        expected_skips.push(json!({"accountId": unknown.0, "reason": "account_unknown"}));
+    }
+    expected_skips.push(json!({"player": lines.len(), "reason": "user_key_unknown"}));
+    lines.push(Line::by_key(&unknown_key, 1, 0, 10));
+    let first_playing = lines.len();
+    for player in &playing {
+        lines.push(Line::new(player.id, 2, 3, 900));
+    }
+    // Placements must be each player's own: number them in line order.
+    for (placement, line) in (1..).zip(lines.iter_mut()) {
+        line.placement = placement;
+    }
+    let report = app.finished("eu-9:1", GameMode::Solo, lines);
     let body = app.report(&report).await;
-    assert_player(&body["players"][0], &model.play(&report, &report.lines[0]));
-    app.assert_model(&a.key, &model).await;
+    assert_eq!(body["skipped"], json!(expected_skips));
+    let answered = body["players"].as_array().expect("players");
+    assert_eq!(answered.len(), playing.len(), "{body}");
+    for ((player, line), answered) in playing
+        .iter()
+        .zip(&report.lines[first_playing..])
+        .zip(answered)
+    {
+        let mut model = Model::new(player.id);
+        assert_player(answered, &model.play(&report, line));
+        app.assert_model(&player.key, &model).await;
+    }
+    let mut logged: Vec<AccountId> = app
+        .match_log()
+        .await
+        .iter()
+        .map(|entry| entry.account)
+        .collect();
+    logged.sort_by_key(|account| account.0);
+    assert_eq!(
+        logged,
+        playing.iter().map(|player| player.id).collect::<Vec<_>>()
+    );
+    for player in &banned {
+        assert!(app.match_log_of(player.id).await.is_empty());
+    }
 }
 
 /// A player named by a user key instead of an account id gets the match like any other, and the
