@@ -88,10 +88,12 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
 
     let skips = join_all((0..10).map(|_| app.skip_track(&player.key, pass.id, 1))).await;
     assert_eq!(tally(&skips), expected_tally(&[(200, "", 10)]));
+    let level_before = model.level;
     for _ in 0..10 {
         model.skip(pass.id, 1);
     }
-    // Every skip granted a different tier, together each tier from 1 once.
+    // Every skip granted a different tier, together each tier from 1 once, and the levels their
+    // experience reached once each.
     let rewards: Vec<Value> = skips
         .iter()
         .flat_map(|answer| {
@@ -102,8 +104,10 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
         })
         .collect();
     let tiers = i64::try_from(skipped).expect("a small count") + 10;
+    let levels = &content.progression.levels;
     let expected: usize = (tiers - 9..=tiers)
         .map(|tier| pass.tier_rewards(tier).len())
+        .chain((level_before + 1..=model.level).map(|level| levels.rewards_for(level).len()))
         .sum();
     assert_eq!(rewards.len(), expected);
     assert_eq!(

@@ -4,13 +4,14 @@
 //! refused whole, writing nothing; banned, deleted and unknown players are skipped.
 
 use reqwest::Method;
-use safezone_core::content::Content;
+use safezone_core::content::{Content, RewardSpec};
 use safezone_core::domain::GameMode;
-use safezone_core::store::AccountId;
+use safezone_core::store::{AccountId, Currency};
 use safezone_tests::community::Player;
-use safezone_tests::economy::int;
+use safezone_tests::economy::{gems, int};
 use safezone_tests::progression::{
     IN_SEASON, Line, MATCH_SECS, Model, Report, Who, assert_player, reward_json, rfc3339,
+    stock_track,
 };
 use safezone_tests::{GAME_SERVER_TOKEN, TestApp, each_combination};
 use serde_json::{Value, json};
@@ -19,6 +20,7 @@ use time::Duration;
 each_combination!(
     a_report_moves_every_kind_of_progress_once,
     the_account_shows_its_level_progress,
+    a_tier_rewards_experience_levels_up_in_the_same_report,
     a_repeated_match_id_is_replayed_and_moves_nothing,
     bad_reports_are_refused_naming_the_field,
     wrongly_typed_fields_are_refused_naming_the_field,
@@ -200,9 +202,9 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
 }
 
 /// `GET /api/user/{key}` shows the experience and level a report gave: the progress within the
-/// level, what the next level needs, the rewards of the level reached, whether the stored level
-/// lags behind the experience (after an experience reward), and the next level's rewards; the
-/// next report catches the level up.
+/// level, what the next level needs, the rewards of the level reached, that the stored level
+/// does not lag behind the experience (`isStale` false: a report's experience rewards level up
+/// in the same report), and the next level's rewards.
 async fn the_account_shows_its_level_progress(app: TestApp) {
     let [player, _] = two_players(&app).await;
     let content = Content::shipped();
@@ -254,7 +256,7 @@ async fn the_account_shows_its_level_progress(app: TestApp) {
                 "currentExperience": model.experience - curve.total_for(reached),
                 "requiredExperience": curve.required_for_next(reached).unwrap_or(0),
                 "rewards": rewards,
-                "isStale": reached != model.level,
+                "isStale": false,
             }),
             "after report {index}"
         );
@@ -265,9 +267,89 @@ async fn the_account_shows_its_level_progress(app: TestApp) {
             .collect();
         assert_eq!(user["nextLevelRewards"], json!(next));
         assert_eq!(int(&body["players"][0], "levelAfter"), int(&user, "level"));
+        assert_eq!(model.level, reached);
     }
     // The second report started from the level the first one stored.
     assert!(model.level > 1);
+}
+
+/// A match whose free-track tier reward of experience takes the player over a level boundary
+/// that the match's own experience does not reach: the same report answers the new level, the
+/// account shows it (`isStale` false) and the level's rewards are granted by that report (its
+/// coins in the ledger under the match, its claim recorded), not by the next match.
+async fn a_tier_rewards_experience_levels_up_in_the_same_report(app: TestApp) {
+    let [player, _] = two_players(&app).await;
+    let content = Content::shipped();
+    let curve = &content.progression.levels;
+    let stock = stock_track(&content, IN_SEASON);
+    let mut model = Model::new(player.id);
+    // Two tiers bought ahead: the next tier (3, 500 experience) is one damage challenge away.
+    app.grant_to(&player.key, gems(2 * stock.cost_gems_per_tier))
+        .await;
+    model.fund(0, 2 * stock.cost_gems_per_tier);
+    app.skip_track(&player.key, stock.id, 2).await.success();
+    model.skip(stock.id, 2);
+    let tier_experience = experience_in(stock.tier_rewards(3));
+    assert!(
+        tier_experience > 0,
+        "tier 3 of the free track gives experience"
+    );
+
+    let line = Line::new(player.id, 20, 4, 4200).stat("damage", 10_000);
+    let report = app.finished("eu-5:1", GameMode::Squad, vec![line]);
+    let match_experience = report.lines[0].experience(&content);
+    let own_level = curve.level_for(model.experience + match_experience);
+    let body = app.report(&report).await;
+    let expected = model.play(&report, &report.lines[0]);
+    assert_player(&body["players"][0], &expected);
+    assert_eq!(int(&expected["tracks"][0], "tierAfter"), 3, "{expected}");
+    assert!(
+        model.level > own_level,
+        "the tier's experience reached level {} beyond the match's own {own_level}",
+        model.level
+    );
+    assert_eq!(model.level, curve.level_for(model.experience));
+    assert_eq!(int(&body["players"][0], "levelAfter"), model.level);
+    app.assert_model(&player.key, &model).await;
+
+    let user = app.user(&player.key).await;
+    assert_eq!(int(&user, "level"), model.level);
+    assert_eq!(user["progression"]["isStale"], false);
+    // Every level's coins were credited by the report itself (its only coins).
+    let level_coins: Vec<i64> = (2..=model.level)
+        .map(|level| coins_in(&curve.rewards_for(level)))
+        .collect();
+    let ledger = app.ledger_of(&player.key).await;
+    let match_coins: Vec<i64> = ledger
+        .iter()
+        .filter(|entry| entry.reason == "match" && entry.reference == "eu-5:1")
+        .filter(|entry| entry.currency == Currency::Coins)
+        .map(|entry| entry.delta)
+        .collect();
+    assert_eq!(match_coins, level_coins);
+    assert!(model.claims.contains(&format!("level/{}", model.level)));
+}
+
+/// The experience among `rewards`.
+fn experience_in(rewards: &[RewardSpec]) -> i64 {
+    rewards
+        .iter()
+        .map(|reward| match reward {
+            RewardSpec::Experience(quantity) => *quantity,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The coins among `rewards`.
+fn coins_in(rewards: &[RewardSpec]) -> i64 {
+    rewards
+        .iter()
+        .map(|reward| match reward {
+            RewardSpec::Coins(quantity) => *quantity,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// A match id reported again (with the same or other lines, an hour or a month later)
