@@ -130,16 +130,17 @@ macro_rules! impl_matches {
                     for ids in accounts.chunks(ROWS_PER_STATEMENT) {
                         let mut query = in_list(sql::PROGRESS_ACCOUNTS, ids);
                         let rows = query
-                            .build_query_as::<(i64, i64, i64, i64)>()
+                            .build_query_as::<(i64, i64, i64, i64, bool)>()
                             .fetch_all(&mut *conn)
                             .await?;
-                        for (id, version, experience, level) in rows {
+                        for (id, version, experience, level, banned) in rows {
                             found.insert(
                                 id,
                                 Progress {
                                     version,
                                     experience,
                                     level,
+                                    banned,
                                     ..Progress::default()
                                 },
                             );

@@ -68,11 +68,11 @@ pub(crate) const BOARD_PLAYERS: &str = "\
 pub(crate) const BOARD_PLAYERS_OF: &str =
     "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id IN (";
 
-/// The start of the query for accounts' progress versions, experience and levels as
-/// `(id, version, experience, level)`, built with a `QueryBuilder`: the list of account ids
+/// The start of the query for accounts' progress versions, experience, levels and bans as
+/// `(id, version, experience, level, is_banned)`, built with a `QueryBuilder`: the list of account ids
 /// follows, then `)`.
 pub(crate) const PROGRESS_ACCOUNTS: &str =
-    "SELECT id, progress_version, experience, level FROM accounts WHERE id IN (";
+    "SELECT id, progress_version, experience, level, is_banned FROM accounts WHERE id IN (";
 
 /// The start of the query for accounts' progress counters as `(account id, counter, value)`;
 /// the list of account ids follows, then `)`.

@@ -17,6 +17,7 @@ use time::{Duration, OffsetDateTime};
 
 safezone_storage::store_conformance!(
     new_accounts_have_empty_progress,
+    progress_tells_which_accounts_are_banned_and_leaves_out_deleted_ones,
     progress_versions_refuse_stale_plans,
     counters_levels_items_and_passes_show_in_progress,
     once_grants_once_and_skips_silently,
@@ -192,6 +193,37 @@ async fn new_accounts_have_empty_progress(store: Arc<dyn Store>) {
     assert_eq!(store.progress(&[]).await.expect("progress reads"), vec![]);
 }
 
+/// One progress read of many accounts tells which exist (deleted ones are left out) and which
+/// are banned, whatever their number: what a match report is planned from.
+async fn progress_tells_which_accounts_are_banned_and_leaves_out_deleted_ones(
+    store: Arc<dyn Store>,
+) {
+    let players = accounts(&store, 40).await;
+    let (banned, rest) = players.split_at(30);
+    let (deleted, clean) = rest.split_at(4);
+    for &account in banned {
+        assert!(store.set_banned(account, true).await.expect("ban"));
+    }
+    for &account in deleted {
+        assert!(store.delete_account(account).await.expect("deletion"));
+    }
+    let found = store.progress(&players).await.expect("progress reads");
+    let expected: Vec<(AccountId, bool)> = banned
+        .iter()
+        .map(|&account| (account, true))
+        .chain(clean.iter().map(|&account| (account, false)))
+        .collect();
+    assert_eq!(
+        found
+            .iter()
+            .map(|(account, progress)| (*account, progress.banned))
+            .collect::<Vec<_>>(),
+        expected
+    );
+    assert!(store.set_banned(banned[0], false).await.expect("unban"));
+    assert!(!progress(&store, banned[0]).await.banned);
+}
+
 async fn progress_versions_refuse_stale_plans(store: Arc<dyn Store>) {
     let id = account(&store, "Planner#0001").await;
     let plan = |value| {
@@ -261,6 +293,7 @@ async fn counters_levels_items_and_passes_show_in_progress(store: Arc<dyn Store>
             counters: stats(&[("quest/12", 7), ("track/1/stars", 9)]),
             track_passes: [TrackId(2)].into(),
             items: [ItemId(31)].into(),
+            banned: false,
         }
     );
     let both = store.progress(&[id, other]).await.expect("progress reads");

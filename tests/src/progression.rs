@@ -595,20 +595,12 @@ impl Model {
         let stats = line.counted_stats(report.mode);
         let experience = line.experience(&content);
         let items_before = self.items.clone();
-        let curve = &content.progression.levels;
         let level_before = self.level;
-        let level_after = curve
-            .level_for(self.experience + experience)
-            .max(level_before);
         self.experience += experience;
-        self.level = level_after;
         // The answer lists the match's own experience among what it granted, first.
         let mut rewards = Vec::new();
         if experience > 0 {
             rewards.push(json!({"type": "experience", "quantity": experience}));
-        }
-        for level in level_before + 1..=level_after {
-            rewards.extend(self.once(&format!("level/{level}"), &curve.rewards_for(level)));
         }
         let mut quests = Vec::new();
         for quest in content.quests.active(report.ended) {
@@ -635,11 +627,13 @@ impl Model {
         {
             tracks.push(self.play_track(track, &stats, experience, &items_before, &mut rewards));
         }
+        // Last, the levels of all the match's experience: its own and its rewards'.
+        rewards.extend(self.level_up());
         json!({
             "accountId": self.account.0,
             "experience": experience,
             "levelBefore": level_before,
-            "levelAfter": level_after,
+            "levelAfter": self.level,
             "quests": quests,
             "tracks": tracks,
             "rewards": rewards,
@@ -723,7 +717,9 @@ impl Model {
         self.gems -= price.gems;
         self.passes.insert(track.id);
         let reached = track.tier_for(self.counter(&format!("track/{}/stars", track.id.0)));
-        self.tiers(track, 1..=reached)
+        let mut rewards = self.tiers(track, 1..=reached);
+        rewards.extend(self.level_up());
+        rewards
     }
 
     /// Skips `tiers` tiers of `track`: answers the skipped tiers' rewards.
@@ -736,7 +732,23 @@ impl Model {
         self.gems -= track.cost_gems_per_tier * tiers;
         self.counters
             .insert(key, stars + tiers * track.stars_per_tier);
-        self.tiers(track, tier + 1..=tier + tiers)
+        let mut rewards = self.tiers(track, tier + 1..=tier + tiers);
+        rewards.extend(self.level_up());
+        rewards
+    }
+
+    /// Reaches the levels the experience now gives, granting each level's rewards once (their
+    /// own experience counting too); answers what was granted. Levels never go down.
+    fn level_up(&mut self) -> Vec<Value> {
+        let content = Arc::clone(&self.content);
+        let curve = &content.progression.levels;
+        let mut rewards = Vec::new();
+        while curve.level_for(self.experience) > self.level {
+            self.level += 1;
+            let level = self.level;
+            rewards.extend(self.once(&format!("level/{level}"), &curve.rewards_for(level)));
+        }
+        rewards
     }
 
     /// The once-only grants of `tiers` of `track`.

@@ -13,6 +13,7 @@ use crate::content::Catalog;
 use crate::domain::format_plain_datetime;
 use crate::http::{ApiError, Reply};
 use crate::metrics::Counted;
+use crate::progression;
 use crate::store::{Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
 
 /// The request header that makes a currency-moving POST idempotent.
@@ -33,7 +34,9 @@ pub(super) struct Outcome {
 }
 
 /// Applies `steps` to the caller's account as one change, described for the ledger by `reason`
-/// and `reference` (which, together, also identify the request for idempotency).
+/// and `reference` (which, together, also identify the request for idempotency). Steps that
+/// give experience are planned from the caller's progress, with the levels it reaches
+/// ([`progression::with_levels`]).
 pub(super) async fn apply(
     app: &App,
     headers: &HeaderMap,
@@ -42,6 +45,16 @@ pub(super) async fn apply(
     reference: String,
     steps: Vec<Step>,
 ) -> Result<Outcome, ApiError> {
+    if progression::experience_of(&steps) > 0 {
+        return apply_planned(app, headers, session, reason, reference, |progress| {
+            Ok(progression::with_levels(
+                &app.content,
+                progress,
+                steps.clone(),
+            ))
+        })
+        .await;
+    }
     let change = change(app, headers, session, reason, reference, steps)?;
     let counted = Counted::of(&change);
     outcome(app, app.store.apply(change).await?, counted)

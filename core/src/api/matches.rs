@@ -3,10 +3,12 @@
 //! A game server authenticates with the configured credential (`Authorization: Bearer ...`)
 //! and reports a finished match once it ends. The report is checked whole, every player's
 //! progress is planned ([`progression::plan_player`]), and the store records the match, its
-//! statistics and every player's change in one transaction. A repeated match id changes
-//! nothing and answers the first report's result, before the repeat itself is checked.
+//! statistics and every player's change in one transaction. Players who cannot take part
+//! (banned, no such account, a user key that opens none) are skipped, never a reason to refuse
+//! the report. A repeated match id changes nothing and answers the first report's result,
+//! before the repeat itself is checked.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -27,14 +29,16 @@ use crate::store::{
 };
 
 /// What is stored with a match and answered for it: each player's summary, and the players
-/// left out because an operator banned them.
+/// left out.
 #[derive(Serialize, Deserialize)]
 struct MatchSummary {
     players: Vec<PlayerSummary>,
-    skipped: Vec<i64>,
+    #[serde(deserialize_with = "stored_skips")]
+    skipped: Vec<SkippedPlayer>,
 }
 
-/// The answer: `{status, matchId, players: [summary + rewards], skipped: [{accountId, reason}]}`.
+/// The answer: `{status, matchId, players: [summary + rewards], skipped: [{accountId or player,
+/// reason}]}`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MatchAnswer<'a> {
@@ -42,8 +46,8 @@ struct MatchAnswer<'a> {
     match_id: &'a str,
     /// What the match did for each player, in report order.
     players: Vec<PlayerAnswer<'a>>,
-    /// The players left out.
-    skipped: Vec<SkippedPlayer>,
+    /// The players left out, in report order.
+    skipped: &'a [SkippedPlayer],
 }
 
 /// One player's summary and the rewards the match granted.
@@ -55,13 +59,70 @@ struct PlayerAnswer<'a> {
     rewards: Vec<RewardView<'a>>,
 }
 
-/// A player the match left out: `reason` is `account_banned`.
-#[derive(Serialize, ToSchema)]
+/// A player the match left out, named by `accountId`, or by `player` (the index of its line in
+/// the report) when its line's `userKey` opens no account.
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SkippedPlayer {
-    account_id: i64,
-    #[schema(pattern = "^account_banned$")]
-    reason: &'static str,
+    /// The account (absent for `user_key_unknown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    account_id: Option<i64>,
+    /// The index of the player's line in the report's `players` (only for `user_key_unknown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    player: Option<usize>,
+    reason: SkipReason,
+}
+
+/// Why a match left a player out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum SkipReason {
+    /// An operator banned the account.
+    AccountBanned,
+    /// No account has this id: it never existed, or it was deleted (a deleted account leaves
+    /// no account behind to tell the two apart).
+    AccountUnknown,
+    /// No account holds this user key now: unknown, expired or revoked.
+    UserKeyUnknown,
+}
+
+impl SkippedPlayer {
+    /// The account `account`, left out for `reason`.
+    fn account(account: AccountId, reason: SkipReason) -> Self {
+        Self {
+            account_id: Some(account.0),
+            player: None,
+            reason,
+        }
+    }
+}
+
+/// A skipped player as a match's summary stores it: the answer's entry, or a bare account id,
+/// which is how summaries stored before other reasons existed listed a banned player.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredSkip {
+    Entry(SkippedPlayer),
+    Banned(i64),
+}
+
+/// Reads a stored summary's `skipped`, of either form.
+fn stored_skips<'de, D>(deserializer: D) -> Result<Vec<SkippedPlayer>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let stored: Vec<StoredSkip> = Deserialize::deserialize(deserializer)?;
+    Ok(stored
+        .into_iter()
+        .map(|skip| match skip {
+            StoredSkip::Entry(entry) => entry,
+            StoredSkip::Banned(account) => {
+                SkippedPlayer::account(AccountId(account), SkipReason::AccountBanned)
+            }
+        })
+        .collect())
 }
 
 /// `POST /internal/matches` (game-server credential required): records a finished match.
@@ -73,7 +134,11 @@ struct SkippedPlayer {
     description = "A game server reports a finished match: the match, its statistics and every \
         player's experience, levels, quests and reward tracks are recorded in one transaction. \
         A repeated `matchId` changes nothing and answers the first report's result (with \
-        `Idempotent-Replayed: true`). Banned players are left out (`skipped`).",
+        `Idempotent-Replayed: true`). Players who cannot take part are left out and listed in \
+        `skipped`, however many: banned accounts (`account_banned`), account ids that name no \
+        account, never created or deleted (`account_unknown`), and user keys that open no \
+        account, unknown, expired or revoked (`user_key_unknown`, named by their line's index \
+        as `player`). A report is refused only when it is malformed.",
     request_body = MatchReportBody,
     security(("gameServer" = [])),
     responses(
@@ -86,7 +151,6 @@ struct SkippedPlayer {
             (`missing_server_credential`, `invalid_server_credential`)", body = ErrorBody),
         (status = 409, description = "A player's progress kept changing (`progress_changed`), or \
             a grant went past a limit (`balance_limit`, `pack_limit`)", body = ErrorBody),
-        (status = 422, description = "A player names no existing account (`unknown_player`)", body = ErrorBody),
         (status = 501, description = "No game-server credential is configured \
             (`not_configured`)", body = ErrorBody),
     )
@@ -114,11 +178,11 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
             reason: error.to_string(),
         })?;
     let accounts = resolve_players(&app, &report).await?;
-    let mut banned = BTreeSet::new();
     // Planned again when a player's progress moved meanwhile (another match, a track purchase)
-    // or a player turned out to be banned.
+    // or a player was banned or deleted meanwhile: each plan reads every player afresh, so it
+    // learns of all such players at once.
     for attempt in 1..=PLANNING_ATTEMPTS {
-        let (record, changes) = plan(&app, &report, &accounts, &banned).await?;
+        let (record, changes) = plan(&app, &report, &accounts).await?;
         match app.store.report_match(&record, &changes).await? {
             MatchApplied::Done(granted) => {
                 app.leaderboards.changed_here();
@@ -132,29 +196,16 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
                 return answer(&app.content, &report.id, &summary, &granted, true);
             }
             MatchApplied::Refused {
-                refusal: Refusal::Stale,
-                ..
+                account,
+                refusal: refusal @ (Refusal::Stale | Refusal::Banned | Refusal::NoAccount),
             } => {
                 tracing::debug!(
                     attempt,
-                    "a player's progress moved while planning; planning again"
+                    account = account.0,
+                    %refusal,
+                    "a player's progress or account changed while planning; planning again"
                 );
                 before_planning_again(attempt).await;
-            }
-            MatchApplied::Refused {
-                account,
-                refusal: Refusal::Banned,
-            } => {
-                banned.insert(account);
-            }
-            MatchApplied::Refused {
-                account,
-                refusal: Refusal::NoAccount,
-            } => {
-                return Err(unknown_player(
-                    player_index(&accounts, account),
-                    "accountId",
-                ));
             }
             MatchApplied::Refused { refusal, .. } => {
                 return Err(refused(&app.content.catalog, refusal));
@@ -185,21 +236,24 @@ fn authorize(app: &App, incoming: &Incoming) -> Result<(), ApiError> {
     }
 }
 
-/// The account of every player, in report order; a player with an unknown account or key is
-/// 422 naming it, and two lines for one account are 400.
-async fn resolve_players(app: &App, report: &MatchReport) -> Result<Vec<AccountId>, ApiError> {
+/// The account every player's line names, in report order: `None` for a user key that opens no
+/// account (it is skipped). Two lines for one account are 400.
+async fn resolve_players(
+    app: &App,
+    report: &MatchReport,
+) -> Result<Vec<Option<AccountId>>, ApiError> {
     let mut accounts = Vec::with_capacity(report.players.len());
-    for (index, player) in report.players.iter().enumerate() {
+    for player in &report.players {
         accounts.push(match &player.player {
-            PlayerRef::Account(account) => *account,
+            PlayerRef::Account(account) => Some(*account),
             PlayerRef::Key(key) => session::resolve(app, key.as_str())
                 .await?
-                .map(|session| session.account.id)
-                .ok_or_else(|| unknown_player(index, "userKey"))?,
+                .map(|session| session.account.id),
         });
     }
     let mut first_line: HashMap<AccountId, usize> = HashMap::new();
     for (index, account) in accounts.iter().enumerate() {
+        let Some(account) = account else { continue };
         if let Some(first) = first_line.insert(*account, index) {
             return Err(ApiError::InvalidBody {
                 reason: format!(
@@ -212,28 +266,40 @@ async fn resolve_players(app: &App, report: &MatchReport) -> Result<Vec<AccountI
     Ok(accounts)
 }
 
-/// Plans the report from the players' progress now: the match record and one change per
-/// player not `banned`.
+/// Plans the report from the players' progress now, read in one go: the match record and one
+/// change per player who can take part; the others (banned, no such account, a user key that
+/// opens none) are the summary's `skipped`.
 async fn plan(
     app: &App,
     report: &MatchReport,
-    accounts: &[AccountId],
-    banned: &BTreeSet<AccountId>,
+    accounts: &[Option<AccountId>],
 ) -> Result<(MatchRecord, Vec<Change>), ApiError> {
+    let named: Vec<AccountId> = accounts.iter().flatten().copied().collect();
     let progress: HashMap<AccountId, Progress> =
-        app.store.progress(accounts).await?.into_iter().collect();
+        app.store.progress(&named).await?.into_iter().collect();
     let now = app.clock.now();
     let match_experience = &app.content.progression.match_experience;
     let mut players = Vec::new();
     let mut changes = Vec::new();
     let mut summaries = Vec::new();
+    let mut skipped = Vec::new();
     for (index, (player, account)) in report.players.iter().zip(accounts).enumerate() {
-        if banned.contains(account) {
+        let Some(account) = account else {
+            skipped.push(SkippedPlayer {
+                account_id: None,
+                player: Some(index),
+                reason: SkipReason::UserKeyUnknown,
+            });
+            continue;
+        };
+        let Some(progress) = progress.get(account) else {
+            skipped.push(SkippedPlayer::account(*account, SkipReason::AccountUnknown));
+            continue;
+        };
+        if progress.banned {
+            skipped.push(SkippedPlayer::account(*account, SkipReason::AccountBanned));
             continue;
         }
-        let progress = progress
-            .get(account)
-            .ok_or_else(|| unknown_player(index, "accountId"))?;
         let stats = stored_stats(
             player.placement,
             player.kills,
@@ -269,7 +335,7 @@ async fn plan(
     }
     let summary = serde_json::to_string(&MatchSummary {
         players: summaries,
-        skipped: banned.iter().map(|account| account.0).collect(),
+        skipped,
     })
     .map_err(|error| ApiError::Internal {
         detail: format!("match summary: {error}"),
@@ -310,14 +376,7 @@ fn answer(
     let reply = Reply::success(&MatchAnswer {
         match_id: match_id.as_str(),
         players,
-        skipped: summary
-            .skipped
-            .iter()
-            .map(|account_id| SkippedPlayer {
-                account_id: *account_id,
-                reason: "account_banned",
-            })
-            .collect(),
+        skipped: &summary.skipped,
     });
     Ok(if replayed {
         reply.with_header(
@@ -329,18 +388,35 @@ fn answer(
     })
 }
 
-/// The index of `account` among the report's players (0 when absent, which cannot happen).
-fn player_index(accounts: &[AccountId], account: AccountId) -> usize {
-    accounts
-        .iter()
-        .position(|candidate| *candidate == account)
-        .unwrap_or_default()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// 422 `unknown_player`: the report names an account that does not exist.
-fn unknown_player(index: usize, field: &str) -> ApiError {
-    ApiError::Unprocessable {
-        code: "unknown_player",
-        message: format!("`players[{index}].{field}` names no existing account"),
+    #[test]
+    fn summaries_stored_with_bare_banned_ids_still_read() {
+        let old: MatchSummary =
+            serde_json::from_str(r#"{"players": [], "skipped": [7, 3]}"#).expect("an old summary");
+        let new: MatchSummary = serde_json::from_str(
+            r#"{"players": [], "skipped": [{"player": 2, "reason": "user_key_unknown"},
+                {"accountId": 9, "reason": "account_unknown"}]}"#,
+        )
+        .expect("a summary");
+        let answered = |summary: &MatchSummary| {
+            serde_json::to_value(&summary.skipped).expect("skips serialize")
+        };
+        assert_eq!(
+            answered(&old),
+            serde_json::json!([
+                {"accountId": 7, "reason": "account_banned"},
+                {"accountId": 3, "reason": "account_banned"},
+            ])
+        );
+        assert_eq!(
+            answered(&new),
+            serde_json::json!([
+                {"player": 2, "reason": "user_key_unknown"},
+                {"accountId": 9, "reason": "account_unknown"},
+            ])
+        );
     }
 }

@@ -80,8 +80,9 @@ struct PackView {
 
 /// Progress towards the next level: the experience within the level the account's experience
 /// is at and what the next level needs (0 at the last level), the rewards reaching that level
-/// gave (each with its `level`), and whether the stored `level` lags behind the experience (an
-/// experience reward, or a changed level curve; the next match report catches it up).
+/// gave (each with its `level`), and whether the stored `level` lags behind the experience
+/// (every change that gives experience gives its levels too, so only a changed level curve or
+/// progress stored by an older version lags; the next change that gives experience catches up).
 #[derive(Serialize, ToSchema)]
 struct Progression<'a> {
     #[serde(rename = "currentExperience")]

@@ -110,14 +110,6 @@ pub enum ApiError {
         /// What to use instead.
         message: String,
     },
-    /// The request is well formed but names something that does not exist (a match report's
-    /// unknown player).
-    Unprocessable {
-        /// Stable machine-readable code.
-        code: &'static str,
-        /// Text for a person.
-        message: String,
-    },
     /// A service Safezone relies on (chat platform, receipt verifier) cannot be reached.
     Upstream {
         /// Stable machine-readable code.
@@ -200,7 +192,6 @@ impl ApiError {
             Self::Forbidden { .. } => StatusCode::FORBIDDEN,
             Self::RouteNotFound | Self::NotFound { .. } => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
-            Self::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
@@ -242,8 +233,7 @@ impl ApiError {
             | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
-            | Self::Loading { code, .. }
-            | Self::Unprocessable { code, .. } => code,
+            | Self::Loading { code, .. } => code,
         }
     }
 
@@ -304,7 +294,6 @@ impl ApiError {
             | Self::Upstream { message, .. }
             | Self::NotFound { message, .. }
             | Self::Conflict { message, .. }
-            | Self::Unprocessable { message, .. }
             | Self::Loading { message, .. }
             | Self::InsufficientFunds { message }
             | Self::Gone { message } => message.clone(),

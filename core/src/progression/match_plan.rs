@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::counters::{
-    challenge_counter, evolution_counter, level_claim, quest_counter, tier_claim, track_counter,
+    challenge_counter, evolution_counter, quest_counter, tier_claim, track_counter,
 };
+use super::levels::plan_levels;
 use crate::content::{Content, RewardTrack};
 use crate::domain::{ChallengeId, QuestId, TrackId};
 use crate::economy::reward_steps;
@@ -71,7 +72,8 @@ pub struct TrackStep {
 ///
 /// `stats` are the statistics quests and challenges count
 /// ([`progress_stats`](super::progress_stats)), `experience` the match experience, `ended` when
-/// the match ended: the quests and tracks running then are the ones that move.
+/// the match ended: the quests and tracks running then are the ones that move. The levels are
+/// those reached with all the experience the match gives ([`plan_levels`]).
 pub fn plan_player(
     content: &Content,
     account_id: i64,
@@ -84,22 +86,8 @@ pub fn plan_player(
     let mut steps = vec![Step::RequireProgressVersion {
         version: progress.version,
     }];
-    let curve = &content.progression.levels;
-    let level_before = progress.level;
-    let level_after = curve
-        .level_for(progress.experience.saturating_add(experience))
-        .max(level_before);
     if experience > 0 {
         steps.push(Step::AddExperience { amount: experience });
-    }
-    if level_after != level_before {
-        steps.push(Step::SetLevel { level: level_after });
-        for level in level_before + 1..=level_after {
-            steps.push(Step::Once {
-                key: level_claim(level),
-                steps: reward_steps(catalog, &curve.rewards_for(level)),
-            });
-        }
     }
     let mut quests = Vec::new();
     for quest in content.quests.active(ended) {
@@ -128,11 +116,14 @@ pub fn plan_player(
         .filter(|track| track.is_running(ended))
         .map(|track| plan_track(content, track, progress, stats, experience, &mut steps))
         .collect();
+    // Last: the levels come from all the match's experience, its own and that of the quest,
+    // evolution and tier rewards it granted.
+    let levels = plan_levels(content, progress, &mut steps);
     let summary = PlayerSummary {
         account_id,
         experience,
-        level_before,
-        level_after,
+        level_before: levels.before,
+        level_after: levels.after,
         quests,
         tracks,
     };

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use time::macros::datetime;
 
 use super::*;
-use crate::content::Content;
+use crate::content::{Content, RewardSpec};
 use crate::store::{Currency, Progress, Step};
 
 const IN_SEASON: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
@@ -219,4 +219,135 @@ fn skipping_needs_the_track_and_stops_at_the_last_tier() {
         amount: premium.cost_gems_per_tier * 2,
     }));
     assert_eq!(once_keys(&steps).len(), 2);
+}
+
+/// The levels of a plan's steps, with its once-only grants' keys.
+fn level_keys(steps: &[Step]) -> Vec<&str> {
+    once_keys(steps)
+        .into_iter()
+        .filter(|key| key.starts_with("level/"))
+        .collect()
+}
+
+#[test]
+fn a_matchs_experience_rewards_count_towards_its_levels() {
+    let content = Content::shipped();
+    let curve = &content.progression.levels;
+    let stock = content
+        .tracks
+        .iter()
+        .find(|track| track.is_stock && track.is_running(IN_SEASON))
+        .expect("a free track");
+    let tier = (1..=stock.max_tier)
+        .find(|&tier| matches!(stock.tier_rewards(tier), [RewardSpec::Experience(_)]))
+        .expect("a tier of experience");
+    let [RewardSpec::Experience(reward)] = stock.tier_rewards(tier) else {
+        unreachable!("found above")
+    };
+    // One track level short of the tier, and the match's experience short of the next level
+    // without the tier's: at the first level whose step is longer than both together.
+    let stars = stock.stars_per_tier * tier - stock.stars_per_level;
+    let gained = stock.experience_per_level;
+    let next = (2..=curve.max_level)
+        .find(|&level| curve.total_for(level) - gained - reward >= curve.total_for(level - 1))
+        .expect("a long enough level");
+    let progress = Progress {
+        experience: curve.total_for(next) - gained - reward,
+        level: next - 1,
+        counters: BTreeMap::from([(track_counter(stock.id, "stars"), stars)]),
+        ..fresh()
+    };
+    assert_eq!(curve.level_for(progress.experience + gained), next - 1);
+    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), gained, IN_SEASON);
+    assert_eq!(summary.tracks[0].tier_after, tier);
+    assert_eq!(
+        (summary.level_before, summary.level_after),
+        (next - 1, next)
+    );
+    assert!(steps.contains(&Step::SetLevel { level: next }));
+    assert_eq!(level_keys(&steps), [format!("level/{next}")]);
+}
+
+#[test]
+fn a_level_reward_of_experience_reaches_further_levels() {
+    let mut content = Content::shipped();
+    let curve = &mut content.progression.levels;
+    // Level 2 at 500, 3 at 1100, 4 at 1800: each level's 600 reaches the next but one.
+    curve.every_level = vec![RewardSpec::Experience(600)];
+    curve.milestones.clear();
+    let mut steps = vec![Step::AddExperience { amount: 500 }];
+    let levels = plan_levels(&content, &fresh(), &mut steps);
+    // 500 -> level 2 (+600 = 1100) -> level 3 (+600 = 1700), short of level 4.
+    assert_eq!(
+        levels,
+        Levels {
+            before: 1,
+            after: 3
+        }
+    );
+    assert_eq!(level_keys(&steps), ["level/2", "level/3"]);
+    assert_eq!(experience_of(&steps), 1_700);
+}
+
+#[test]
+fn changes_without_experience_need_no_progress_and_others_require_it() {
+    let content = Content::shipped();
+    let coins = vec![Step::Credit {
+        currency: Currency::Coins,
+        amount: 10,
+    }];
+    let progress = Progress {
+        version: 4,
+        ..fresh()
+    };
+    assert_eq!(with_levels(&content, &progress, coins.clone()), coins);
+    let steps = with_levels(
+        &content,
+        &progress,
+        vec![Step::Once {
+            key: "deal/9".to_owned(),
+            steps: vec![Step::AddExperience { amount: 10 }],
+        }],
+    );
+    assert_eq!(steps[0], Step::RequireProgressVersion { version: 4 });
+    assert!(
+        level_keys(&steps).is_empty(),
+        "10 experience reach no level"
+    );
+    let steps = with_levels(
+        &content,
+        &progress,
+        vec![Step::AddExperience { amount: 600 }],
+    );
+    assert_eq!(steps[0], Step::RequireProgressVersion { version: 4 });
+    assert!(steps.contains(&Step::SetLevel { level: 2 }));
+    assert_eq!(level_keys(&steps), ["level/2"]);
+}
+
+#[test]
+fn buying_a_pass_gives_the_levels_of_its_tiers_experience() {
+    let content = Content::shipped();
+    let premium = content
+        .tracks
+        .iter()
+        .find(|track| !track.is_stock && track.is_running(IN_SEASON))
+        .expect("a premium track");
+    let tier = (1..=premium.max_tier)
+        .find(|&tier| matches!(premium.tier_rewards(tier), [RewardSpec::Experience(_)]))
+        .expect("a tier of experience");
+    let progress = Progress {
+        counters: BTreeMap::from([(
+            track_counter(premium.id, "stars"),
+            premium.stars_per_tier * tier,
+        )]),
+        ..fresh()
+    };
+    let steps = plan_track_buy(&content, premium, &progress, IN_SEASON).expect("for sale");
+    let level = content.progression.levels.level_for(experience_of(&steps));
+    assert!(level > 1);
+    assert!(steps.contains(&Step::SetLevel { level }));
+    assert_eq!(
+        level_keys(&steps).len(),
+        usize::try_from(level - 1).expect("a level")
+    );
 }

@@ -3,6 +3,7 @@
 use time::OffsetDateTime;
 
 use super::counters::track_counter;
+use super::levels::plan_levels;
 use super::match_plan::tier_grants;
 use crate::content::{Content, RewardTrack};
 use crate::store::{Currency, Progress, Step};
@@ -27,7 +28,7 @@ pub enum TrackRefusal {
 
 /// The steps of buying `track`'s pass at `now` for an account with `progress`: pay the price
 /// (the discounted one while it runs), take the pass, and get the rewards of every tier already
-/// reached.
+/// reached, with the levels their experience reaches.
 pub fn plan_track_buy(
     content: &Content,
     track: &RewardTrack,
@@ -52,12 +53,13 @@ pub fn plan_track_buy(
     steps.push(Step::GrantTrackPass { track: track.id });
     let reached = track.tier_for(progress.counter(&track_counter(track.id, "stars")));
     steps.extend(tier_grants(content, track, 1..=reached));
+    plan_levels(content, progress, &mut steps);
     Ok(steps)
 }
 
 /// The steps of skipping `tiers` tiers of `track` at `now`: pay `cost_gems_per_tier` for each,
-/// move the stars on by as many tiers, and get the skipped tiers' rewards. Never past the last
-/// tier.
+/// move the stars on by as many tiers, and get the skipped tiers' rewards with the levels their
+/// experience reaches. Never past the last tier.
 pub fn plan_track_skip(
     content: &Content,
     track: &RewardTrack,
@@ -95,5 +97,6 @@ pub fn plan_track_skip(
         },
     ];
     steps.extend(tier_grants(content, track, tier + 1..=tier + tiers));
+    plan_levels(content, progress, &mut steps);
     Ok(steps)
 }

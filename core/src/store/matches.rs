@@ -121,6 +121,9 @@ pub struct Progress {
     pub track_passes: BTreeSet<TrackId>,
     /// The items the account owns.
     pub items: BTreeSet<ItemId>,
+    /// Whether an operator banned the account: a match leaves a banned player out, and the
+    /// store refuses a banned account's change.
+    pub banned: bool,
 }
 
 impl Progress {

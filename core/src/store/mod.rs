@@ -244,7 +244,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Result<ClanLeft, ClanRefusal>, StoreError>;
 
     /// The progress of each of `accounts` that exists, in the order asked (missing accounts
-    /// are left out).
+    /// are left out), and whether it is banned: one read tells which of a match's players
+    /// exist and which are banned, however many.
     async fn progress(
         &self,
         accounts: &[AccountId],

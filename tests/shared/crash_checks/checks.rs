@@ -304,6 +304,8 @@ fn check_holdings(
         let fingerprint = match claim.split_once('/') {
             // Tier rewards: checked against the tracks' stars by `check_tracks`.
             Some(("track", _)) => continue,
+            // Level rewards: checked against the levels by `check_levels`.
+            Some(("level", _)) => continue,
             Some(("deal", deal)) => format!("buy:deal:{deal}"),
             Some((kind, _)) => format!("claim:{kind}"),
             None => format!("claim:{claim}"),
@@ -329,6 +331,35 @@ fn check_holdings(
         );
     }
     check_tracks(stored);
+    check_levels(stored);
+}
+
+/// Per account: the stored level is the one its experience reaches (every change that gave
+/// experience, a tier's or a deal's, gave its levels too), and each level's rewards were
+/// claimed once, for exactly the levels reached.
+fn check_levels(stored: &Stored) {
+    let curve = safezone_core::content::Content::shipped()
+        .progression
+        .levels;
+    for &(account, experience, level) in &stored.levels {
+        assert_eq!(
+            level,
+            curve.level_for(experience),
+            "account {account}: the level of {experience} experience"
+        );
+        let claimed: BTreeSet<i64> = stored
+            .claims
+            .iter()
+            .filter(|row| row.0 == account)
+            .filter_map(|row| row.1.strip_prefix("level/"))
+            .map(|level| level.parse().expect("a level"))
+            .collect();
+        assert_eq!(
+            claimed,
+            (2..=level).collect(),
+            "account {account}: level rewards claimed"
+        );
+    }
 }
 
 /// Per account and skipped track: its stars are the tiers of the applied skips times the

@@ -60,6 +60,8 @@ type LedgerRow = (i64, String, i64, i64, String, String);
 pub(super) struct Stored {
     /// Account id, coins, gems.
     pub(super) accounts: Vec<(i64, i64, i64)>,
+    /// Account id, experience, level.
+    pub(super) levels: Vec<(i64, i64, i64)>,
     /// In id order.
     pub(super) ledger: Vec<LedgerRow>,
     /// Account, key, fingerprint, what the change granted (JSON).
@@ -84,6 +86,9 @@ impl Stored {
         let stored = Self {
             accounts: database
                 .all("SELECT id, coins, gems FROM accounts ORDER BY id")
+                .await,
+            levels: database
+                .all("SELECT id, experience, level FROM accounts ORDER BY id")
                 .await,
             ledger: database
                 .all(

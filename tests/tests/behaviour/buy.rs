@@ -1,6 +1,7 @@
 //! `POST /api/user/{userKey}/buy`: items, packs and timed deals; quantities, ids, funds and
 //! deal windows.
 
+use safezone_core::content::{Content, RewardSpec};
 use safezone_core::store::Currency;
 use safezone_tests::economy::{coins, gems, int, items, owns, pack_count};
 use safezone_tests::{TestApp, each_combination};
@@ -19,6 +20,7 @@ each_combination!(
     gem_priced_packs,
     a_running_deal_is_bought_once,
     a_deal_gives_coins_for_items_already_owned,
+    a_deals_experience_reaches_its_levels_in_the_same_purchase,
     closed_deals_are_409,
     buying_needs_a_valid_key,
 );
@@ -359,6 +361,55 @@ async fn a_running_deal_is_bought_once(app: TestApp) {
         .await
         .error(409, "already_claimed");
     assert_eq!(app.snapshot(&key).await, before);
+    app.assert_key_ledger_balanced(&key).await;
+}
+
+/// A deal's experience reward gives the levels it reaches in the same purchase: the answer's
+/// user has the new level and is not stale, and the levels' rewards are among the deal's
+/// rewards and in its ledger rows.
+async fn a_deals_experience_reaches_its_levels_in_the_same_purchase(app: TestApp) {
+    app.clock.set(datetime!(2026-01-01 12:00 UTC));
+    let content = Content::shipped();
+    let curve = &content.progression.levels;
+    let key = app.new_key().await;
+    app.grant_to(&key, coins(4000)).await;
+    let body = app
+        .buy(&key, "timedDealId=2&quantity=1")
+        .await
+        .success()
+        .clone();
+    let user = &body["user"];
+    let experience = int(user, "experience");
+    assert_eq!(experience, 1500, "the deal's experience");
+    let level = curve.level_for(experience);
+    assert!(level > 2, "the deal passes two levels at least");
+    assert_eq!(int(user, "level"), level);
+    assert_eq!(user["progression"]["isStale"], false);
+    let level_coins: Vec<i64> = (2..=level)
+        .flat_map(|level| curve.rewards_for(level))
+        .filter_map(|reward| match reward {
+            RewardSpec::Coins(quantity) => Some(quantity),
+            _ => None,
+        })
+        .collect();
+    let answered_coins: Vec<i64> = body["rewards"]
+        .as_array()
+        .expect("rewards")
+        .iter()
+        .filter(|reward| reward["type"] == "coins")
+        .map(|reward| int(reward, "quantity"))
+        .collect();
+    assert_eq!(answered_coins, level_coins);
+    let deal_coins: Vec<i64> = app
+        .ledger_of(&key)
+        .await
+        .iter()
+        .filter(|entry| entry.reference == "deal:2" && entry.currency == Currency::Coins)
+        .map(|entry| entry.delta)
+        .collect();
+    assert_eq!(deal_coins[0], -4000);
+    assert_eq!(deal_coins[1..], level_coins);
+    assert_eq!(int(user, "coins"), level_coins.iter().sum::<i64>());
     app.assert_key_ledger_balanced(&key).await;
 }
 

@@ -1,7 +1,7 @@
 //! Simultaneous progression requests: buys and skips of one pass at once, skips racing to the
 //! last tier, one match reported many times at once, and different matches of the same players
-//! at once. Each applies exactly once: every tier's and level's rewards are granted once, and
-//! the ledger stays equal to the balances.
+//! at once, bans and deletions landing while a report is planned. Each applies exactly once:
+//! every tier's and level's rewards are granted once, and the ledger stays equal to the balances.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,10 +22,23 @@ each_combination!(
     simultaneous_skips_stop_at_the_last_tier,
     one_match_reported_ten_times_at_once_applies_once,
     simultaneous_matches_of_the_same_players_all_apply,
+    bans_and_deletions_racing_a_report_leave_each_player_in_or_out,
 );
 
 /// The answer header that marks a replay.
 const REPLAYED: &str = "idempotent-replayed";
+
+/// The experience a player's entry of a match answer lists among its rewards (the match's own
+/// and any experience reward).
+fn experience_granted(player: &Value) -> i64 {
+    player["rewards"]
+        .as_array()
+        .expect("rewards")
+        .iter()
+        .filter(|reward| reward["type"] == "experience")
+        .map(|reward| int(reward, "quantity"))
+        .sum()
+}
 
 /// How many successes a tally holds.
 fn successes(answers: &[Answer]) -> usize {
@@ -75,10 +88,12 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
 
     let skips = join_all((0..10).map(|_| app.skip_track(&player.key, pass.id, 1))).await;
     assert_eq!(tally(&skips), expected_tally(&[(200, "", 10)]));
+    let level_before = model.level;
     for _ in 0..10 {
         model.skip(pass.id, 1);
     }
-    // Every skip granted a different tier, together each tier from 1 once.
+    // Every skip granted a different tier, together each tier from 1 once, and the levels their
+    // experience reached once each.
     let rewards: Vec<Value> = skips
         .iter()
         .flat_map(|answer| {
@@ -89,8 +104,10 @@ async fn simultaneous_buys_and_skips_of_one_pass(app: TestApp) {
         })
         .collect();
     let tiers = i64::try_from(skipped).expect("a small count") + 10;
+    let levels = &content.progression.levels;
     let expected: usize = (tiers - 9..=tiers)
         .map(|tier| pass.tier_rewards(tier).len())
+        .chain((level_before + 1..=model.level).map(|level| levels.rewards_for(level).len()))
         .sum();
     assert_eq!(rewards.len(), expected);
     assert_eq!(
@@ -344,4 +361,87 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
     let log = app.match_log().await;
     assert_eq!(log.len(), 30);
     assert!(log.windows(2).all(|pair| pair[0].seq < pair[1].seq));
+}
+
+/// Rounds of five reports of the same twelve players sent at once while eight of them are
+/// banned and four deleted, one after another: the store refuses a plan that a ban or deletion
+/// overtook and the report is planned again, reading every player afresh, so every report is
+/// recorded. In each, every player either played or is skipped (`account_banned` after a ban,
+/// `account_unknown` after a deletion), never both, never neither; a banned player's match log
+/// and experience hold exactly the reports it played in.
+///
+/// The bans and deletions are spread a few milliseconds apart so that some land while reports
+/// are planned; whichever way each interleaving goes, the checks hold.
+async fn bans_and_deletions_racing_a_report_leave_each_player_in_or_out(app: TestApp) {
+    app.clock.set(IN_SEASON);
+    for round in 0..4 {
+        let players = app.players(12).await;
+        let banned = &players[..8];
+        let is_banned = |player: &Player| banned.iter().any(|other| other.id == player.id);
+        let reports: Vec<Report> = (0..5)
+            .map(|n| {
+                let lines = (1..)
+                    .zip(&players)
+                    .map(|(placement, player)| Line::new(player.id, placement, n, 600))
+                    .collect();
+                app.finished(&format!("eu-race:{round}:{n}"), GameMode::Solo, lines)
+            })
+            .collect();
+        let bodies: Vec<Value> = reports.iter().map(Report::body).collect();
+        let sent = join_all(bodies.iter().map(|body| app.send_report(body)));
+        // Spread over the reports' planning, one at a time.
+        let overtaking = async {
+            for (n, player) in (1..).zip(&players) {
+                tokio::time::sleep(std::time::Duration::from_millis(n * 3)).await;
+                if is_banned(player) {
+                    app.set_banned(player, true).await;
+                } else {
+                    let existed = app.store.delete_account(player.id).await;
+                    assert!(existed.expect("account deleted"));
+                }
+            }
+        };
+        let (answers, ()) = join(sent, overtaking).await;
+        assert_eq!(tally(&answers), expected_tally(&[(200, "", 5)]));
+        let mut played_in: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+        for (answer, report) in answers.iter().zip(&reports) {
+            let played: BTreeMap<i64, i64> = answer.json["players"]
+                .as_array()
+                .expect("players")
+                .iter()
+                .map(|player| (int(player, "accountId"), experience_granted(player)))
+                .collect();
+            let skipped: BTreeMap<i64, &str> = answer.json["skipped"]
+                .as_array()
+                .expect("skipped")
+                .iter()
+                .map(|entry| {
+                    let reason = entry["reason"].as_str().expect("a reason");
+                    (int(entry, "accountId"), reason)
+                })
+                .collect();
+            assert_eq!(played.len() + skipped.len(), report.lines.len());
+            for player in &players {
+                let id = player.id.0;
+                let expected_skip = if is_banned(player) {
+                    "account_banned"
+                } else {
+                    "account_unknown"
+                };
+                match (played.get(&id), skipped.get(&id)) {
+                    (Some(experience), None) => played_in.entry(id).or_default().push(*experience),
+                    (None, Some(reason)) => assert_eq!(*reason, expected_skip),
+                    _ => panic!("player {id} both played and was skipped, or neither"),
+                }
+            }
+        }
+        for player in banned {
+            let played = played_in.remove(&player.id.0).unwrap_or_default();
+            assert_eq!(app.match_log_of(player.id).await.len(), played.len());
+            assert_eq!(
+                int(&app.user(&player.key).await, "experience"),
+                played.iter().sum::<i64>()
+            );
+        }
+    }
 }

@@ -1,16 +1,17 @@
 //! `POST /internal/matches`: a game server's report of a finished match moves each player's
 //! experience, level and level rewards, statistics, quests and reward tracks exactly once; a
-//! repeated match id answers the first result; a bad report, a missing or wrong credential or an
-//! unknown player is refused whole, writing nothing; banned players are skipped.
+//! repeated match id answers the first result; a bad report or a missing or wrong credential is
+//! refused whole, writing nothing; banned, deleted and unknown players are skipped.
 
 use reqwest::Method;
-use safezone_core::content::Content;
+use safezone_core::content::{Content, RewardSpec};
 use safezone_core::domain::GameMode;
-use safezone_core::store::AccountId;
+use safezone_core::store::{AccountId, Currency};
 use safezone_tests::community::Player;
-use safezone_tests::economy::int;
+use safezone_tests::economy::{gems, int};
 use safezone_tests::progression::{
     IN_SEASON, Line, MATCH_SECS, Model, Report, Who, assert_player, reward_json, rfc3339,
+    stock_track,
 };
 use safezone_tests::{GAME_SERVER_TOKEN, TestApp, each_combination};
 use serde_json::{Value, json};
@@ -19,14 +20,16 @@ use time::Duration;
 each_combination!(
     a_report_moves_every_kind_of_progress_once,
     the_account_shows_its_level_progress,
+    a_tier_rewards_experience_levels_up_in_the_same_report,
     a_repeated_match_id_is_replayed_and_moves_nothing,
     bad_reports_are_refused_naming_the_field,
     wrongly_typed_fields_are_refused_naming_the_field,
     the_limits_themselves_are_accepted,
     reports_need_the_game_server_credential,
-    unknown_players_are_422_and_nothing_is_written,
+    unknown_players_are_skipped,
     a_player_may_be_named_by_user_key,
     banned_players_are_skipped,
+    any_number_of_players_is_skipped_at_once,
 );
 
 /// The answer header that marks a replay.
@@ -199,9 +202,9 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
 }
 
 /// `GET /api/user/{key}` shows the experience and level a report gave: the progress within the
-/// level, what the next level needs, the rewards of the level reached, whether the stored level
-/// lags behind the experience (after an experience reward), and the next level's rewards; the
-/// next report catches the level up.
+/// level, what the next level needs, the rewards of the level reached, that the stored level
+/// does not lag behind the experience (`isStale` false: a report's experience rewards level up
+/// in the same report), and the next level's rewards.
 async fn the_account_shows_its_level_progress(app: TestApp) {
     let [player, _] = two_players(&app).await;
     let content = Content::shipped();
@@ -253,7 +256,7 @@ async fn the_account_shows_its_level_progress(app: TestApp) {
                 "currentExperience": model.experience - curve.total_for(reached),
                 "requiredExperience": curve.required_for_next(reached).unwrap_or(0),
                 "rewards": rewards,
-                "isStale": reached != model.level,
+                "isStale": false,
             }),
             "after report {index}"
         );
@@ -264,9 +267,89 @@ async fn the_account_shows_its_level_progress(app: TestApp) {
             .collect();
         assert_eq!(user["nextLevelRewards"], json!(next));
         assert_eq!(int(&body["players"][0], "levelAfter"), int(&user, "level"));
+        assert_eq!(model.level, reached);
     }
     // The second report started from the level the first one stored.
     assert!(model.level > 1);
+}
+
+/// A match whose free-track tier reward of experience takes the player over a level boundary
+/// that the match's own experience does not reach: the same report answers the new level, the
+/// account shows it (`isStale` false) and the level's rewards are granted by that report (its
+/// coins in the ledger under the match, its claim recorded), not by the next match.
+async fn a_tier_rewards_experience_levels_up_in_the_same_report(app: TestApp) {
+    let [player, _] = two_players(&app).await;
+    let content = Content::shipped();
+    let curve = &content.progression.levels;
+    let stock = stock_track(&content, IN_SEASON);
+    let mut model = Model::new(player.id);
+    // Two tiers bought ahead: the next tier (3, 500 experience) is one damage challenge away.
+    app.grant_to(&player.key, gems(2 * stock.cost_gems_per_tier))
+        .await;
+    model.fund(0, 2 * stock.cost_gems_per_tier);
+    app.skip_track(&player.key, stock.id, 2).await.success();
+    model.skip(stock.id, 2);
+    let tier_experience = experience_in(stock.tier_rewards(3));
+    assert!(
+        tier_experience > 0,
+        "tier 3 of the free track gives experience"
+    );
+
+    let line = Line::new(player.id, 20, 4, 4200).stat("damage", 10_000);
+    let report = app.finished("eu-5:1", GameMode::Squad, vec![line]);
+    let match_experience = report.lines[0].experience(&content);
+    let own_level = curve.level_for(model.experience + match_experience);
+    let body = app.report(&report).await;
+    let expected = model.play(&report, &report.lines[0]);
+    assert_player(&body["players"][0], &expected);
+    assert_eq!(int(&expected["tracks"][0], "tierAfter"), 3, "{expected}");
+    assert!(
+        model.level > own_level,
+        "the tier's experience reached level {} beyond the match's own {own_level}",
+        model.level
+    );
+    assert_eq!(model.level, curve.level_for(model.experience));
+    assert_eq!(int(&body["players"][0], "levelAfter"), model.level);
+    app.assert_model(&player.key, &model).await;
+
+    let user = app.user(&player.key).await;
+    assert_eq!(int(&user, "level"), model.level);
+    assert_eq!(user["progression"]["isStale"], false);
+    // Every level's coins were credited by the report itself (its only coins).
+    let level_coins: Vec<i64> = (2..=model.level)
+        .map(|level| coins_in(&curve.rewards_for(level)))
+        .collect();
+    let ledger = app.ledger_of(&player.key).await;
+    let match_coins: Vec<i64> = ledger
+        .iter()
+        .filter(|entry| entry.reason == "match" && entry.reference == "eu-5:1")
+        .filter(|entry| entry.currency == Currency::Coins)
+        .map(|entry| entry.delta)
+        .collect();
+    assert_eq!(match_coins, level_coins);
+    assert!(model.claims.contains(&format!("level/{}", model.level)));
+}
+
+/// The experience among `rewards`.
+fn experience_in(rewards: &[RewardSpec]) -> i64 {
+    rewards
+        .iter()
+        .map(|reward| match reward {
+            RewardSpec::Experience(quantity) => *quantity,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The coins among `rewards`.
+fn coins_in(rewards: &[RewardSpec]) -> i64 {
+    rewards
+        .iter()
+        .map(|reward| match reward {
+            RewardSpec::Coins(quantity) => *quantity,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// A match id reported again (with the same or other lines, an hour or a month later)
@@ -726,64 +809,141 @@ async fn reports_need_the_game_server_credential(app: TestApp) {
     );
 }
 
-/// A player line naming no account (an unknown id, an unknown well-formed key) is 422
-/// `unknown_player` naming `players[i].accountId` or `players[i].userKey`, and the known
-/// players of the report get nothing.
-async fn unknown_players_are_422_and_nothing_is_written(app: TestApp) {
+/// Player lines naming no account are skipped, not refused: an id no account has (never
+/// created, or deleted) is `account_unknown` with its `accountId`; a well-formed user key that
+/// opens no account (never issued, or revoked) is `user_key_unknown` with its line's index as
+/// `player`. They get nothing and are not logged; the known players get their match.
+async fn unknown_players_are_skipped(app: TestApp) {
     let [a, b] = two_players(&app).await;
-    let before = [app.standing(&a.key).await, app.standing(&b.key).await];
-    let unknown_key = "0123456789abcdef".repeat(3);
-    let reports = [
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![
-                    Line::best(a.id),
-                    Line::new(AccountId(987_654_321), 2, 0, 10),
-                ],
-            ),
-            "players[1].accountId",
-        ),
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![Line::by_key(&unknown_key, 1, 0, 10), Line::best(b.id)],
-            ),
-            "players[0].userKey",
-        ),
-        (
-            app.finished(
-                "eu-1:9",
-                GameMode::Squad,
-                vec![
-                    Line::new(a.id, 1, 0, 10),
-                    Line::new(b.id, 2, 0, 10),
-                    Line::by_key(&"f".repeat(48), 3, 0, 10),
-                ],
-            ),
-            "players[2].userKey",
-        ),
-    ];
-    for (report, field) in &reports {
-        app.send_report(&report.body()).await.error_naming(
-            422,
-            "unknown_player",
-            &format!("`{field}`"),
+    let revoked = app.player().await;
+    let deleted = app.player().await;
+    app.store
+        .revoke_all_keys(revoked.id)
+        .await
+        .expect("keys revoked");
+    assert!(
+        app.store
+            .delete_account(deleted.id)
+            .await
+            .expect("account deleted")
+    );
+    let before = app.standing(&b.key).await;
+    let never_issued = "0123456789abcdef".repeat(3);
+    let mut model = Model::new(a.id);
+    let report = app.finished(
+        "eu-1:9",
+        GameMode::Squad,
+        vec![
+            Line::by_key(&never_issued, 1, 0, 10),
+            Line::new(AccountId(987_654_321), 2, 0, 10),
+            Line::new(a.id, 3, 2, 600),
+            Line::new(deleted.id, 4, 0, 10),
+            Line::by_key(&revoked.key, 5, 0, 10),
+        ],
+    );
+    let body = app.report(&report).await;
+    assert_eq!(
+        body["skipped"],
+        json!([
+            {"player": 0, "reason": "user_key_unknown"},
+            {"accountId": 987_654_321, "reason": "account_unknown"},
+            {"accountId": deleted.id.0, "reason": "account_unknown"},
+            {"player": 4, "reason": "user_key_unknown"},
+        ])
+    );
+    let players = body["players"].as_array().expect("players");
+    assert_eq!(players.len(), 1, "{body}");
+    assert_player(&players[0], &model.play(&report, &report.lines[2]));
+    app.assert_model(&a.key, &model).await;
+    assert_eq!(app.standing(&b.key).await, before);
+    let log = app.match_log().await;
+    assert_eq!(
+        log.iter().map(|entry| entry.account).collect::<Vec<_>>(),
+        [a.id]
+    );
+    // A replay answers the same skips.
+    let again = app.send_report(&report.body()).await;
+    assert_eq!(again.header_values(REPLAYED), ["true"]);
+    assert_eq!(again.json, body);
+}
+
+/// However many of a report's players are banned, deleted or unknown, the report is recorded
+/// on its first sending with all of them in `skipped` (in report order) and the others get
+/// their match: one planning read tells who exists and who is banned.
+async fn any_number_of_players_is_skipped_at_once(app: TestApp) {
+    app.clock.set(IN_SEASON);
+    let playing = app.players(3).await;
+    let banned = app.players(30).await;
+    for player in &banned {
+        app.set_banned(player, true).await;
+    }
+    let deleted = app.players(3).await;
+    for player in &deleted {
+        assert!(
+            app.store
+                .delete_account(player.id)
+                .await
+                .expect("account deleted")
         );
     }
-    assert_eq!(
-        [app.standing(&a.key).await, app.standing(&b.key).await],
-        before
-    );
-    assert!(app.match_log().await.is_empty());
-    // The refused reports did not take the match id.
-    let report = app.finished("eu-1:9", GameMode::Squad, vec![Line::best(a.id)]);
-    let mut model = Model::new(a.id);
+    let unknown_key = "abcdef0123456789".repeat(3);
+    let mut lines = Vec::new();
+    let mut expected_skips = Vec::new();
+    for (index, player) in banned.iter().enumerate() {
+        // Every third banned player is named by key.
+        lines.push(if index % 3 == 0 {
+            Line::by_key(&player.key, 1, 0, 10)
+        } else {
+            Line::new(player.id, 1, 0, 10)
+        });
+        expected_skips.push(json!({"accountId": player.id.0, "reason": "account_banned"}));
+    }
+    for player in &deleted {
+        lines.push(Line::new(player.id, 1, 0, 10));
+        expected_skips.push(json!({"accountId": player.id.0, "reason": "account_unknown"}));
+    }
+    for unknown in [AccountId(987_654_321), AccountId(987_654_322)] {
+        lines.push(Line::new(unknown, 1, 0, 10));
+        expected_skips.push(json!({"accountId": unknown.0, "reason": "account_unknown"}));
+    }
+    expected_skips.push(json!({"player": lines.len(), "reason": "user_key_unknown"}));
+    lines.push(Line::by_key(&unknown_key, 1, 0, 10));
+    let first_playing = lines.len();
+    for player in &playing {
+        lines.push(Line::new(player.id, 2, 3, 900));
+    }
+    // Placements must be each player's own: number them in line order.
+    for (placement, line) in (1..).zip(lines.iter_mut()) {
+        line.placement = placement;
+    }
+    let report = app.finished("eu-9:1", GameMode::Solo, lines);
     let body = app.report(&report).await;
-    assert_player(&body["players"][0], &model.play(&report, &report.lines[0]));
-    app.assert_model(&a.key, &model).await;
+    assert_eq!(body["skipped"], json!(expected_skips));
+    let answered = body["players"].as_array().expect("players");
+    assert_eq!(answered.len(), playing.len(), "{body}");
+    for ((player, line), answered) in playing
+        .iter()
+        .zip(&report.lines[first_playing..])
+        .zip(answered)
+    {
+        let mut model = Model::new(player.id);
+        assert_player(answered, &model.play(&report, line));
+        app.assert_model(&player.key, &model).await;
+    }
+    let mut logged: Vec<AccountId> = app
+        .match_log()
+        .await
+        .iter()
+        .map(|entry| entry.account)
+        .collect();
+    logged.sort_by_key(|account| account.0);
+    assert_eq!(
+        logged,
+        playing.iter().map(|player| player.id).collect::<Vec<_>>()
+    );
+    for player in &banned {
+        assert!(app.match_log_of(player.id).await.is_empty());
+    }
 }
 
 /// A player named by a user key instead of an account id gets the match like any other, and the

@@ -5,7 +5,7 @@
 //! grants the tiers already reached; skipping buys tiers with gems, never past the last.
 
 use reqwest::Method;
-use safezone_core::content::{Content, RewardTrack};
+use safezone_core::content::{Content, RewardSpec, RewardTrack};
 use safezone_core::domain::GameMode;
 use safezone_core::store::Currency;
 use safezone_tests::community::Player;
@@ -26,6 +26,7 @@ each_combination!(
     after_the_discount_the_full_price_is_charged,
     a_pass_grants_the_tiers_already_reached_then_the_next_ones,
     skipping_charges_gems_and_grants_the_tiers,
+    a_skipped_tiers_experience_reaches_its_level_at_once,
     skips_never_pass_the_last_tier,
     skipping_a_pass_needs_the_pass,
     track_errors_change_nothing,
@@ -473,6 +474,34 @@ async fn skipping_charges_gems_and_grants_the_tiers(app: TestApp) {
         assert_eq!(int(personal, "tier"), tier_after);
         assert_eq!(int(personal, "stars"), tier_after * pass.stars_per_tier);
     }
+    app.assert_model(&player.key, &model).await;
+}
+
+/// Skipping to a tier whose reward is experience gives the level that experience reaches, and
+/// its rewards, in the same skip: the answer's user has the level and is not stale.
+async fn a_skipped_tiers_experience_reaches_its_level_at_once(app: TestApp) {
+    let (content, player, mut model) = start(&app).await;
+    let stock = stock_track(&content, IN_SEASON);
+    let tiers = (1..=stock.max_tier)
+        .find(|&tier| {
+            stock
+                .tier_rewards(tier)
+                .iter()
+                .any(|reward| matches!(reward, RewardSpec::Experience(_)))
+        })
+        .expect("a tier of the free track gives experience");
+    fund(&app, &player, &mut model, stock.cost_gems_per_tier * tiers).await;
+    let body = app
+        .skip_track(&player.key, stock.id, tiers)
+        .await
+        .success()
+        .clone();
+    let rewards = model.skip(stock.id, tiers);
+    assert!(model.level > 1, "the tier's experience reaches a level");
+    assert!(model.claims.contains("level/2"));
+    assert_bought(&body, &rewards, &model);
+    assert_eq!(int(&body["user"], "level"), model.level);
+    assert_eq!(body["user"]["progression"]["isStale"], false);
     app.assert_model(&player.key, &model).await;
 }
 
