@@ -708,24 +708,7 @@ async fn clan_invitations_and_joins(store: Arc<dyn Store>) {
 
 async fn leaving_hands_the_clan_on_and_the_last_dissolves_it(store: Arc<dyn Store>) {
     let players = accounts(&store, 3).await;
-    let abc = store
-        .create_clan(clan(&players[0], "Abc"))
-        .await
-        .expect("no store error")
-        .expect("created")
-        .id;
-    for player in &players[1..] {
-        store
-            .invite_to_clan(abc, players[0].id, player.id, NOW)
-            .await
-            .expect("no store error")
-            .expect("invited");
-        store
-            .join_clan(abc, player.id, NOW)
-            .await
-            .expect("no store error")
-            .expect("joined");
-    }
+    let abc = clan_of_players(&store, &players, "Abc").await;
     let leave = |account: AccountId| {
         let store = Arc::clone(&store);
         async move {

@@ -102,7 +102,7 @@ struct LoginData<'a> {
     path = "/user/validate/{provider}",
     tag = "sign-in",
     operation_id = "validateLogin",
-    description = "Ends the browser login: exchanges the provider's code and answers the page that hands the new key to the game client; it always expires the login-state cookie. Every failure is an HTML page without a key.",
+    description = "Ends the browser login: exchanges the provider's code and answers the page that hands the new key to the game client; it always expires the login-state cookie. Every failure of the login is an HTML page without a key.",
     params(
         ("provider" = String, Path, description = "The provider the login started with"),
         ("code" = Option<String>, Query, description = "The provider's authorization code"),
@@ -111,7 +111,10 @@ struct LoginData<'a> {
     ),
     responses(
         (status = 200, description = "Signed in: the page posts `{event: onLoginSuccess, data: {status, user, csrf}}` to the client", content_type = "text/html", body = String),
-        (status = 400, description = "No or a bad login state, the provider's error, or no code", content_type = "text/html", body = String),
+        (status = 400, description = "No or a bad login state, the provider's error, or no code (an HTML page); or a form body field whose query-string value differs (`invalid_parameter`, JSON)", content(
+            (String = "text/html"),
+            (crate::openapi::ErrorBody = "application/json"),
+        )),
         (status = 401, description = "The provider did not confirm the sign-in", content_type = "text/html", body = String),
         (status = 404, description = "The provider is not configured", content_type = "text/html", body = String),
         (status = 502, description = "The provider cannot be reached", content_type = "text/html", body = String),

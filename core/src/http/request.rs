@@ -130,15 +130,17 @@ impl Query {
     /// Adds the parameters of a form body (`a=1&b=x+y`). A name that the query string gives
     /// a different (non-empty) value is a 400 naming it; the same value twice counts once.
     pub(crate) fn add_form(&mut self, form: &[u8]) -> Result<(), ApiError> {
+        let mut merged = self.0.clone();
         for (name, value) in form_urlencoded::parse(form).into_owned() {
             match self.optional(&name) {
                 Some(given) if !value.is_empty() && given != value => {
                     return Err(ApiError::ConflictingParameter { name });
                 }
                 Some(_) => {}
-                None => self.0.push((name, value)),
+                None => merged.push((name, value)),
             }
         }
+        self.0 = merged;
         Ok(())
     }
 
@@ -260,6 +262,9 @@ mod tests {
         both.add_form(b"name=Alpha+Squad&tag=Abc").unwrap();
         assert_eq!(both.optional("name"), Some("Alpha Squad"));
         assert_eq!(both.optional("tag"), Some("Abc"));
+        let mut repeated = query("tag=Abc");
+        repeated.add_form(b"name=First&name=Second").unwrap();
+        assert_eq!(repeated.optional("name"), Some("First"));
         let mut contradicting = query("tag=Abc");
         let Err(ApiError::ConflictingParameter { name }) = contradicting.add_form(b"tag=Xyz")
         else {

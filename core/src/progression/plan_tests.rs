@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 use time::macros::datetime;
 
 use super::*;
-use crate::content::{Content, RewardSpec};
+use crate::content::{Content, RewardSpec, RewardTrack};
 use crate::store::{Currency, Progress, Step};
 
 const IN_SEASON: OffsetDateTime = datetime!(2026-11-22 12:00 UTC);
@@ -118,14 +118,19 @@ fn a_quest_completes_once_and_progress_stops_at_required() {
     );
 }
 
-#[test]
-fn tiers_grant_only_on_tracks_the_player_has() {
-    let content = Content::shipped();
-    let premium = content
+/// The shipped premium track that runs at [`IN_SEASON`].
+fn running_premium(content: &Content) -> &RewardTrack {
+    content
         .tracks
         .iter()
         .find(|track| !track.is_stock && track.is_running(IN_SEASON))
-        .expect("a premium track");
+        .expect("a premium track")
+}
+
+#[test]
+fn tiers_grant_only_on_tracks_the_player_has() {
+    let content = Content::shipped();
+    let premium = running_premium(&content);
     // Enough experience for two track levels: stars for at least one tier.
     let experience = premium.experience_per_level * 2;
     let tier_key = format!("track/{}/tier/1", premium.id.0);
@@ -149,11 +154,7 @@ fn tiers_grant_only_on_tracks_the_player_has() {
 #[test]
 fn buying_a_pass_pays_once_and_grants_the_tiers_reached() {
     let content = Content::shipped();
-    let premium = content
-        .tracks
-        .iter()
-        .find(|track| !track.is_stock && track.is_running(IN_SEASON))
-        .expect("a premium track");
+    let premium = running_premium(&content);
     let progress = Progress {
         counters: BTreeMap::from([(
             track_counter(premium.id, "stars"),
@@ -192,11 +193,7 @@ fn buying_a_pass_pays_once_and_grants_the_tiers_reached() {
 #[test]
 fn skipping_needs_the_track_and_stops_at_the_last_tier() {
     let content = Content::shipped();
-    let premium = content
-        .tracks
-        .iter()
-        .find(|track| !track.is_stock && track.is_running(IN_SEASON))
-        .expect("a premium track");
+    let premium = running_premium(&content);
     assert_eq!(
         plan_track_skip(&content, premium, &fresh(), 1, IN_SEASON),
         Err(TrackRefusal::NotOwned)
@@ -327,11 +324,7 @@ fn changes_without_experience_need_no_progress_and_others_require_it() {
 #[test]
 fn buying_a_pass_gives_the_levels_of_its_tiers_experience() {
     let content = Content::shipped();
-    let premium = content
-        .tracks
-        .iter()
-        .find(|track| !track.is_stock && track.is_running(IN_SEASON))
-        .expect("a premium track");
+    let premium = running_premium(&content);
     let tier = (1..=premium.max_tier)
         .find(|&tier| matches!(premium.tier_rewards(tier), [RewardSpec::Experience(_)]))
         .expect("a tier of experience");
