@@ -130,17 +130,17 @@ impl Query {
     /// Adds the parameters of a form body (`a=1&b=x+y`). A name that the query string gives
     /// a different (non-empty) value is a 400 naming it; the same value twice counts once.
     pub(crate) fn add_form(&mut self, form: &[u8]) -> Result<(), ApiError> {
-        let mut merged = self.0.clone();
+        let mut added = Vec::new();
         for (name, value) in form_urlencoded::parse(form).into_owned() {
             match self.optional(&name) {
                 Some(given) if !value.is_empty() && given != value => {
                     return Err(ApiError::ConflictingParameter { name });
                 }
                 Some(_) => {}
-                None => merged.push((name, value)),
+                None => added.push((name, value)),
             }
         }
-        self.0 = merged;
+        self.0.append(&mut added);
         Ok(())
     }
 
