@@ -46,8 +46,8 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
     let quantity = incoming
         .query
         .required_number("quantity", 1..=PACKS_PER_PURCHASE_MAX)?;
-    let planned =
-        plan_purchase(&app.content.catalog, purchase, quantity).map_err(purchase_error)?;
+    let planned = plan_purchase(&app.content.catalog, purchase, quantity, app.clock.now())
+        .map_err(purchase_error)?;
     let outcome = change::apply(
         &app,
         &incoming.headers,

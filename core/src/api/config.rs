@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use super::{params, session};
 use crate::App;
-use crate::content::{AbTest, Announcement, Extras, PatchNotes, SeasonPreview};
+use crate::content::{AbTest, Announcement, Extras, PatchNotes, PreviewedSeason};
 use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
@@ -75,7 +75,7 @@ struct AbTestView<'a> {
 /// A season preview whose timer runs.
 #[derive(Serialize, ToSchema)]
 struct SeasonPreviewView {
-    season: u32,
+    season: i64,
     /// Day 1 is the season's first day; 0 before it starts.
     #[schema(minimum = 0)]
     current_day: i64,
@@ -153,16 +153,14 @@ fn version_param(
 fn extras_view(extras: &Extras, now: OffsetDateTime, account: Option<AccountId>) -> ExtrasView<'_> {
     ExtrasView {
         announcement: extras.announcement.as_ref(),
-        limited_event: extras
-            .limited_event
-            .as_ref()
-            .filter(|event| event.ends > now)
-            .map(|event| LimitedEventView {
+        limited_event: extras.limited_event.as_ref().and_then(|event| {
+            Some(LimitedEventView {
                 name: &event.name,
                 kind: &event.kind,
                 tagline: &event.tagline,
-                ends: ApiDate(event.ends),
-            }),
+                ends: ApiDate(event.shown_until(now)?),
+            })
+        }),
         patch_notes: extras.patch_notes.as_ref(),
         ab_test: extras
             .ab_test
@@ -175,8 +173,8 @@ fn extras_view(extras: &Extras, now: OffsetDateTime, account: Option<AccountId>)
         season_preview: extras
             .season_preview
             .as_ref()
-            .filter(|preview| preview.timer_ends > now)
-            .map(|preview| season_preview_view(preview, now)),
+            .and_then(|preview| preview.at(now))
+            .map(|season| season_preview_view(season, now)),
         giveaway: extras.giveaway.as_ref(),
         changelog: extras.changelog.as_deref(),
     }
@@ -193,7 +191,7 @@ fn ab_group(test: &AbTest, account: AccountId) -> &str {
 }
 
 /// Day 1 is the season's first day; before it starts, the day is 0.
-fn season_preview_view(preview: &SeasonPreview, now: OffsetDateTime) -> SeasonPreviewView {
+fn season_preview_view(preview: PreviewedSeason, now: OffsetDateTime) -> SeasonPreviewView {
     let elapsed = now - preview.starts;
     let current_day = if elapsed.is_negative() {
         0

@@ -278,7 +278,10 @@ async fn plan(
     let progress: HashMap<AccountId, Progress> =
         app.store.progress(&named).await?.into_iter().collect();
     let now = app.clock.now();
-    let match_experience = &app.content.progression.match_experience;
+    let (match_experience, match_coins) = (
+        &app.content.progression.match_experience,
+        &app.content.progression.match_coins,
+    );
     let mut players = Vec::new();
     let mut changes = Vec::new();
     let mut summaries = Vec::new();
@@ -306,14 +309,16 @@ async fn plan(
             player.time_alive_secs,
             &player.stats,
         );
-        let experience =
-            match_experience.for_result(player.placement, player.kills, player.time_alive_secs);
+        let result = (player.placement, player.kills, player.time_alive_secs);
         let (steps, summary) = plan_player(
             &app.content,
             account.0,
             progress,
             &progress_stats(report.mode, &stats),
-            experience,
+            (
+                match_experience.for_result(result.0, result.1, result.2),
+                match_coins.for_result(result.0, result.1, result.2),
+            ),
             report.ended,
         );
         players.push(PlayerResult {

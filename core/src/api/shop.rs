@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use super::reward_view::RewardView;
 use super::session;
 use crate::App;
-use crate::content::{Catalog, IapProduct, Item, Pack, Price, Rarity, TimedDeal};
+use crate::content::{Catalog, IapProduct, Item, Occurrence, Pack, Price, Rarity, TimedDeal};
 use crate::domain::{ApiDate, DealId, IapId, ItemId, PackId};
 use crate::economy::deal_claim_key;
 use crate::http::{ApiError, Incoming, Reply};
@@ -180,20 +180,25 @@ struct Owned {
     )
 )]
 /// `GET /api/shop/available?sections=&userKey=`. With a key, `can_purchase` is false for items
-/// the caller owns and deals the caller bought; funds never matter to it. Deals are listed
-/// only while they run (`starts <= now < ends`): one not started yet is neither shown nor sold.
+/// the caller owns and deals the caller bought (this run of a repeating deal); funds never
+/// matter to it. Deals are listed only while a run is on sale (`starts <= now < ends`): one not
+/// started yet is neither shown nor sold.
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let sections = Sections::parse(incoming.query.optional("sections"))?;
     let catalog = &app.content.catalog;
     let now = app.clock.now();
+    let open_deals: Vec<(&TimedDeal, Occurrence)> = catalog
+        .timed_deals
+        .iter()
+        .filter_map(|deal| Some((deal, deal.running_at(now)?)))
+        .collect();
     let owned = match session::optional(&app, &incoming).await? {
         None => Owned::default(),
         Some(session) => {
             let holdings = app.store.holdings(session.account.id).await?;
-            let deal_keys: Vec<String> = catalog
-                .timed_deals
+            let deal_keys: Vec<String> = open_deals
                 .iter()
-                .map(|deal| deal_claim_key(deal.id))
+                .map(|(deal, run)| deal_claim_key(deal.id, run))
                 .collect();
             let deals = app.store.claimed(session.account.id, &deal_keys).await?;
             Owned {
@@ -219,13 +224,11 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
             .packs
             .then(|| catalog.packs.iter().map(pack_view).collect()),
         timed_deals: sections.timed_deals.then(|| {
-            catalog
-                .timed_deals
+            open_deals
                 .iter()
-                .filter(|deal| deal.is_open(now))
-                .map(|deal| {
-                    let can_purchase = !owned.deals.contains(&deal_claim_key(deal.id));
-                    deal_view(catalog, deal, can_purchase)
+                .map(|(deal, run)| {
+                    let can_purchase = !owned.deals.contains(&deal_claim_key(deal.id, run));
+                    deal_view(catalog, deal, run, can_purchase)
                 })
                 .collect()
         }),
@@ -279,7 +282,12 @@ fn pack_view(pack: &Pack) -> PackView<'_> {
     }
 }
 
-fn deal_view<'a>(catalog: &'a Catalog, deal: &'a TimedDeal, can_purchase: bool) -> DealView<'a> {
+fn deal_view<'a>(
+    catalog: &'a Catalog,
+    deal: &'a TimedDeal,
+    run: &Occurrence,
+    can_purchase: bool,
+) -> DealView<'a> {
     DealView {
         id: deal.id,
         sku: &deal.sku,
@@ -290,8 +298,8 @@ fn deal_view<'a>(catalog: &'a Catalog, deal: &'a TimedDeal, can_purchase: bool) 
         undiscounted_cost_gems: deal.undiscounted.gems,
         can_purchase,
         rewards: RewardView::all_promised(catalog, &deal.rewards),
-        created: ApiDate(deal.starts),
-        expires: ApiDate(deal.ends),
+        created: ApiDate(run.starts),
+        expires: ApiDate(run.ends),
     }
 }
 

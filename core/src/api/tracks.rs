@@ -2,6 +2,8 @@
 //! /api/reward/tracks/{trackId}/buy` and `.../skip?tiers=` (also spelled `/api/reward/track/`),
 //! and the obsolete mid-season endpoints, which answer that nothing is available.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -33,7 +35,8 @@ struct TracksAnswer<'a> {
 #[derive(Serialize, ToSchema)]
 struct TrackView<'a> {
     id: TrackId,
-    name: &'a str,
+    #[schema(value_type = String)]
+    name: Cow<'a, str>,
     season: i64,
     max_level: i64,
     max_tier: i64,
@@ -166,11 +169,9 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
         None => None,
     };
     let now = app.clock.now();
-    let tracks = app
-        .content
-        .tracks
+    let running: Vec<_> = app.content.tracks_at(now).collect();
+    let tracks = running
         .iter()
-        .filter(|track| track.is_running(now))
         .map(|track| track_view(&app, track, progress.as_ref(), now))
         .collect();
     Ok(Reply::success(&TracksAnswer { tracks }))
@@ -218,8 +219,8 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         "track",
         format!("buy:{}", track.id.0),
         |progress| {
-            plan_track_buy(&app.content, track, progress, now)
-                .map_err(|refusal| refused(track, refusal))
+            plan_track_buy(&app.content, &track, progress, now)
+                .map_err(|refusal| refused(&track, refusal))
         },
     )
     .await?;
@@ -275,8 +276,8 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
         "track",
         format!("skip:{}:{tiers}", track.id.0),
         |progress| {
-            plan_track_skip(&app.content, track, progress, tiers, now)
-                .map_err(|refusal| refused(track, refusal))
+            plan_track_skip(&app.content, &track, progress, tiers, now)
+                .map_err(|refusal| refused(&track, refusal))
         },
     )
     .await?;
@@ -327,13 +328,12 @@ pub(super) async fn progress_of(app: &App, account: AccountId) -> Result<Progres
         .ok_or(ApiError::InvalidUserKey)
 }
 
-/// The track named by the `trackId` path segment; 404 when the content has none.
-fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<&'a RewardTrack, ApiError> {
+/// The track named by the `trackId` path segment (a run of a repeating track, running or not);
+/// 404 when the content has none.
+fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<Cow<'a, RewardTrack>, ApiError> {
     let id = TrackId(path_id(incoming, "trackId")?);
     app.content
-        .tracks
-        .iter()
-        .find(|track| track.id == id)
+        .track(id)
         .ok_or_else(|| ApiError::NotFound {
             code: "track_not_found",
             message: format!("there is no reward track {}", id.0),
@@ -380,7 +380,7 @@ fn track_view<'a>(
     let price = track.price_at(now);
     TrackView {
         id: track.id,
-        name: &track.name,
+        name: track.shown_name(),
         season: track.season,
         max_level: track.max_level,
         max_tier: track.max_tier,

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use time::macros::datetime;
 
 use super::testing::{MINIMAL, SHOP, assert_refused, assert_refused_at, parse, with_shop};
-use super::{Content, Rarity, RewardSpec, SHIPPED, Schedule};
+use super::{Content, Rarity, Recurrence, RewardSpec, SHIPPED, Schedule};
 use crate::domain::{DealId, IapId, ItemId, PackId};
 
 // --- The shipped content -------------------------------------------------------------------
@@ -93,9 +93,9 @@ fn shipped_catalog_is_big_and_varied() {
 
     let now = datetime!(2026-11-22 12:00 UTC);
     let deals = &catalog.timed_deals;
-    assert!(deals.iter().any(|deal| deal.is_open(now)));
-    assert!(deals.iter().any(|deal| deal.ends <= now), "one has ended");
-    assert!(deals.iter().any(|deal| deal.starts > now), "one is to come");
+    assert!(deals.iter().any(|deal| deal.running_at(now).is_some()));
+    assert!(deals.iter().any(|deal| deal.runs.ends <= now), "one has ended");
+    assert!(deals.iter().any(|deal| deal.runs.starts > now), "one is to come");
     assert!(
         deals
             .iter()
@@ -157,6 +157,7 @@ fn shipped_catalog_is_big_and_varied() {
         content.reward_types[0].rewards,
         [
             RewardSpec::Gems(100),
+            RewardSpec::Coins(1000),
             RewardSpec::Pack {
                 pack: basic_chest,
                 quantity: 1
@@ -174,7 +175,7 @@ fn shipped_catalog_is_big_and_varied() {
             == 1
     );
     assert!(content.reward_types[6].rewards.is_empty());
-    assert_eq!(content.friend_code.rename_cost_gems, 250);
+    assert_eq!(content.friend_code.rename_cost_gems, 40);
 }
 
 #[test]
@@ -697,8 +698,13 @@ fn a_deal_is_read_whole() {
     assert_eq!(deal.name, "Ranger Deal");
     assert_eq!((deal.price.coins, deal.price.gems), (0, 100));
     assert_eq!((deal.undiscounted.coins, deal.undiscounted.gems), (0, 200));
-    assert_eq!(deal.starts, datetime!(2026-11-01 00:00 UTC));
-    assert_eq!(deal.ends, datetime!(2026-12-01 00:00 UTC));
+    assert_eq!(
+        deal.runs,
+        Recurrence::once(
+            datetime!(2026-11-01 00:00 UTC),
+            datetime!(2026-12-01 00:00 UTC)
+        )
+    );
     let pack = PackId(1);
     assert_eq!(
         deal.rewards,
@@ -711,10 +717,10 @@ fn a_deal_is_read_whole() {
             RewardSpec::Experience(30),
         ]
     );
-    assert!(!deal.is_open(datetime!(2026-10-31 23:59:59 UTC)));
-    assert!(deal.is_open(datetime!(2026-11-01 00:00 UTC)));
-    assert!(deal.is_open(datetime!(2026-11-30 23:59:59 UTC)));
-    assert!(!deal.is_open(datetime!(2026-12-01 00:00 UTC)));
+    assert!(deal.running_at(datetime!(2026-10-31 23:59:59 UTC)).is_none());
+    assert!(deal.running_at(datetime!(2026-11-01 00:00 UTC)).is_some());
+    assert!(deal.running_at(datetime!(2026-11-30 23:59:59 UTC)).is_some());
+    assert!(deal.running_at(datetime!(2026-12-01 00:00 UTC)).is_none());
 }
 
 #[test]
@@ -1183,7 +1189,7 @@ fn errors_in_the_shipped_file_name_its_line() {
         "`Mystic` is not a rarity",
     );
     let text = SHIPPED.replacen(
-        "ends = 2027-06-30T23:59:59Z",
+        "ends = 2026-11-29T00:00:00Z",
         "ends = 2026-10-30T23:59:59Z",
         1,
     );

@@ -1,17 +1,18 @@
 //! Timed deals (`[[timed_deals]]`): a set of rewards at a discount, on sale for a time window.
 
 use serde::Deserialize;
-use time::OffsetDateTime;
 use toml::Spanned;
 
 use super::catalog::Catalog;
 use super::checks::{CatalogEntry, Entry, validate_entries};
 use super::price::{self, Price};
+use super::recurrence::{self, Occurrence, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::DealId;
 
-/// A timed deal: rewards for a price, on sale from `starts` until `ends`.
+/// A timed deal: rewards for a price, on sale from `starts` until `ends`, and again every
+/// `repeat_weeks` weeks when it repeats (each run bought at most once per account).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimedDeal {
     /// Its id, stable across releases.
@@ -26,16 +27,14 @@ pub struct TimedDeal {
     pub undiscounted: Price,
     /// What the buyer gets; never empty.
     pub rewards: Vec<RewardSpec>,
-    /// When it goes on sale.
-    pub starts: OffsetDateTime,
-    /// When it stops being sold; after `starts`.
-    pub ends: OffsetDateTime,
+    /// When it is on sale: its first run, and how often it comes back.
+    pub runs: Recurrence,
 }
 
 impl TimedDeal {
-    /// Whether it is on sale at `now`: `starts <= now < ends`.
-    pub fn is_open(&self, now: OffsetDateTime) -> bool {
-        self.starts <= now && now < self.ends
+    /// The run on sale at `now`, if any.
+    pub fn running_at(&self, now: time::OffsetDateTime) -> Option<Occurrence> {
+        self.runs.running_at(now)
     }
 }
 
@@ -52,6 +51,7 @@ pub(super) struct DealSection {
     undiscounted_cost_gems: Option<Spanned<i64>>,
     starts: Spanned<toml::value::Datetime>,
     ends: Spanned<toml::value::Datetime>,
+    repeat_weeks: Option<Spanned<i64>>,
     rewards: Spanned<Vec<Spanned<RewardSection>>>,
 }
 
@@ -135,19 +135,12 @@ impl DealSection {
                 ));
             }
         }
-        let starts = entry.instant(&self.starts, "starts")?;
-        let ends = entry.instant(&self.ends, "ends")?;
-        if ends <= starts {
-            return Err(entry.error(
-                self.ends.span(),
-                "ends",
-                format!(
-                    "ends at {} before it starts at {}",
-                    self.ends.get_ref(),
-                    self.starts.get_ref()
-                ),
-            ));
-        }
+        let runs = recurrence::validate(
+            entry,
+            &self.starts,
+            &self.ends,
+            self.repeat_weeks.as_ref(),
+        )?;
         if self.rewards.get_ref().is_empty() {
             return Err(entry.error(
                 self.rewards.span(),
@@ -162,8 +155,7 @@ impl DealSection {
             price,
             undiscounted,
             rewards: rewards::validate_list(entry, "rewards", self.rewards.get_ref(), catalog)?,
-            starts,
-            ends,
+            runs,
         })
     }
 }

@@ -5,14 +5,17 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use toml::Spanned;
 
-use super::{ContentError, Locate};
+use super::checks::Entry;
+use super::progression::unindexed;
+use super::recurrence::{self, Recurrence};
+use super::{ContentError, Locate, RewardTrack};
 
 /// The extras as validated; each is optional.
 #[derive(Debug, Clone, Default)]
 pub struct Extras {
     /// A banner shown in the client.
     pub announcement: Option<Announcement>,
-    /// A time-limited event, shown until it ends.
+    /// A time-limited event, shown while a run of it runs.
     pub limited_event: Option<LimitedEvent>,
     /// The notes of the current patch.
     pub patch_notes: Option<PatchNotes>,
@@ -66,8 +69,16 @@ pub struct LimitedEvent {
     pub kind: String,
     /// A one-line pitch.
     pub tagline: String,
-    /// When it ends; it is no longer shown after.
-    pub ends: OffsetDateTime,
+    /// When it is shown: from `starts` (from the beginning of time when the file leaves it
+    /// out) until `ends`, and again every `repeat_weeks` weeks when it repeats.
+    pub runs: Recurrence,
+}
+
+impl LimitedEvent {
+    /// When the run shown at `now` ends; `None` when no run is shown.
+    pub fn shown_until(&self, now: OffsetDateTime) -> Option<OffsetDateTime> {
+        self.runs.running_at(now).map(|run| run.ends)
+    }
 }
 
 /// Patch notes: `{id, title, items}`.
@@ -103,15 +114,38 @@ pub struct AbTest {
     pub groups: Vec<String>,
 }
 
-/// A season preview: the season's number and its dates.
+/// A season preview: the season's number and its dates, as written or as a reward track's.
 #[derive(Debug, Clone)]
 pub struct SeasonPreview {
-    /// The season's number.
-    pub season: u32,
-    /// When the season starts (day 1).
+    /// The first season's number; each later run's is one more.
+    pub season: i64,
+    /// From when (day 1 of the season) until when (the timer's end) the first season runs, and
+    /// how often a new one starts.
+    pub runs: Recurrence,
+}
+
+/// The season a preview shows at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreviewedSeason {
+    /// Its number.
+    pub season: i64,
+    /// Its day 1.
     pub starts: OffsetDateTime,
     /// When the preview's timer runs out.
     pub timer_ends: OffsetDateTime,
+}
+
+impl SeasonPreview {
+    /// The season shown at `now`: the one running, or else the next; `None` once the last
+    /// has ended.
+    pub fn at(&self, now: OffsetDateTime) -> Option<PreviewedSeason> {
+        let run = self.runs.current_or_next(now)?;
+        Some(PreviewedSeason {
+            season: self.season.checked_add(run.number)?,
+            starts: run.starts,
+            timer_ends: run.ends,
+        })
+    }
 }
 
 /// `[extras]` as written.
@@ -122,7 +156,7 @@ pub(super) struct ExtrasSection {
     limited_event: Option<LimitedEventSection>,
     patch_notes: Option<PatchNotes>,
     ab_test: Option<AbTestSection>,
-    season_preview: Option<SeasonPreviewSection>,
+    season_preview: Option<Spanned<SeasonPreviewSection>>,
     giveaway: Option<serde_json::Value>,
     changelog: Option<Spanned<String>>,
 }
@@ -134,7 +168,9 @@ struct LimitedEventSection {
     #[serde(rename = "type")]
     kind: String,
     tagline: String,
+    starts: Option<Spanned<toml::value::Datetime>>,
     ends: Spanned<toml::value::Datetime>,
+    repeat_weeks: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -144,26 +180,28 @@ struct AbTestSection {
     groups: Spanned<Vec<String>>,
 }
 
+/// `[extras.season_preview]`: either `track` alone, or `season`, `starts`, `timer_ends` and
+/// an optional `repeat_weeks`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SeasonPreviewSection {
-    season: u32,
-    starts: Spanned<toml::value::Datetime>,
-    timer_ends: Spanned<toml::value::Datetime>,
+    track: Option<Spanned<i64>>,
+    season: Option<Spanned<i64>>,
+    starts: Option<Spanned<toml::value::Datetime>>,
+    timer_ends: Option<Spanned<toml::value::Datetime>>,
+    repeat_weeks: Option<Spanned<i64>>,
 }
 
 impl ExtrasSection {
-    pub(super) fn validate(self, locate: &Locate<'_>) -> Result<Extras, ContentError> {
+    /// Validates the extras; a season preview may follow one of `tracks`.
+    pub(super) fn validate(
+        self,
+        tracks: &[RewardTrack],
+        locate: &Locate<'_>,
+    ) -> Result<Extras, ContentError> {
         let limited_event = self
             .limited_event
-            .map(|event| {
-                Ok::<_, ContentError>(LimitedEvent {
-                    ends: instant(&event.ends, "extras.limited_event.ends", locate)?,
-                    name: event.name,
-                    kind: event.kind,
-                    tagline: event.tagline,
-                })
-            })
+            .map(|event| event.validate(locate))
             .transpose()?;
         let ab_test = self
             .ab_test
@@ -183,17 +221,7 @@ impl ExtrasSection {
             .transpose()?;
         let season_preview = self
             .season_preview
-            .map(|preview| {
-                Ok::<_, ContentError>(SeasonPreview {
-                    season: preview.season,
-                    starts: instant(&preview.starts, "extras.season_preview.starts", locate)?,
-                    timer_ends: instant(
-                        &preview.timer_ends,
-                        "extras.season_preview.timer_ends",
-                        locate,
-                    )?,
-                })
-            })
+            .map(|preview| validate_season_preview(&preview, tracks, locate))
             .transpose()?;
         let changelog = self
             .changelog
@@ -211,6 +239,102 @@ impl ExtrasSection {
     }
 }
 
+impl LimitedEventSection {
+    /// Shown from `starts` (or always) until `ends`; `repeat_weeks` needs `starts`.
+    fn validate(self, locate: &Locate<'_>) -> Result<LimitedEvent, ContentError> {
+        const PATH: &str = "extras.limited_event";
+        let keys = unindexed(locate, PATH.to_owned());
+        let entry = Entry::new(&keys, PATH, 0, "the limited event".to_owned());
+        let runs = match (&self.starts, &self.repeat_weeks) {
+            (Some(starts), repeat_weeks) => {
+                recurrence::validate(&entry, starts, &self.ends, repeat_weeks.as_ref())?
+            }
+            (None, Some(repeat_weeks)) => {
+                return Err(entry.error(
+                    repeat_weeks.span(),
+                    "repeat_weeks",
+                    "a repeating event needs `starts`, the start of its first run",
+                ));
+            }
+            (None, None) => {
+                Recurrence::once(OffsetDateTime::UNIX_EPOCH, entry.instant(&self.ends, "ends")?)
+            }
+        };
+        Ok(LimitedEvent {
+            name: self.name,
+            kind: self.kind,
+            tagline: self.tagline,
+            runs,
+        })
+    }
+}
+
+/// The season preview: the running season of the reward track `track` (its number, its first
+/// day and its end), or the season and dates written.
+fn validate_season_preview(
+    section: &Spanned<SeasonPreviewSection>,
+    tracks: &[RewardTrack],
+    locate: &Locate<'_>,
+) -> Result<SeasonPreview, ContentError> {
+    const PATH: &str = "extras.season_preview";
+    let keys = unindexed(locate, PATH.to_owned());
+    let entry = Entry::new(&keys, PATH, 0, "the season preview".to_owned());
+    let preview = section.get_ref();
+    if let Some(track_id) = &preview.track {
+        let written = [
+            ("season", preview.season.as_ref().map(Spanned::span)),
+            ("starts", preview.starts.as_ref().map(Spanned::span)),
+            ("timer_ends", preview.timer_ends.as_ref().map(Spanned::span)),
+            ("repeat_weeks", preview.repeat_weeks.as_ref().map(Spanned::span)),
+        ];
+        if let Some((field, Some(span))) = written.into_iter().find(|(_, span)| span.is_some()) {
+            return Err(entry.error(
+                span,
+                field,
+                "a preview of a `track` takes the season and its dates from the track: leave \
+                 out season, starts, timer_ends and repeat_weeks",
+            ));
+        }
+        let track = tracks
+            .iter()
+            .find(|track| track.id.0 == *track_id.get_ref())
+            .ok_or_else(|| {
+                entry.error(
+                    track_id.span(),
+                    "track",
+                    format!("there is no reward track {}", track_id.get_ref()),
+                )
+            })?;
+        return Ok(SeasonPreview {
+            season: track.season,
+            runs: Recurrence {
+                starts: track.starts,
+                ends: track.ends,
+                every: track.repeat_every,
+            },
+        });
+    }
+    let required = |field: &str| {
+        entry.error(
+            section.span(),
+            field,
+            format!("needs `{field}`, or `track` (a reward track to follow)"),
+        )
+    };
+    let season = preview.season.as_ref().ok_or_else(|| required("season"))?;
+    let starts = preview.starts.as_ref().ok_or_else(|| required("starts"))?;
+    let timer_ends = (preview.timer_ends.as_ref()).ok_or_else(|| required("timer_ends"))?;
+    Ok(SeasonPreview {
+        season: entry.int(season, "season", 0..=super::MAX_SEASON)?,
+        runs: recurrence::validate_named(
+            &entry,
+            starts,
+            (timer_ends, "timer_ends"),
+            preview.repeat_weeks.as_ref(),
+        )?,
+    })
+}
+
 /// The changelog's text: not blank, at most [`CHANGELOG_MAX_CHARS`] characters.
 fn validate_changelog(
     changelog: Spanned<String>,
@@ -225,22 +349,6 @@ fn validate_changelog(
         return Ok(changelog.into_inner());
     };
     Err(locate(changelog.span(), "extras.changelog", problem))
-}
-
-/// A TOML date-time with an offset (`2026-12-31T23:59:59Z`) as a point in time.
-fn instant(
-    value: &Spanned<toml::value::Datetime>,
-    key: &str,
-    locate: &Locate<'_>,
-) -> Result<OffsetDateTime, ContentError> {
-    let text = value.get_ref().to_string();
-    OffsetDateTime::parse(&text, &time::format_description::well_known::Rfc3339).map_err(|_| {
-        locate(
-            value.span(),
-            key,
-            format!("`{text}` needs a date, a time and an offset, e.g. 2026-12-31T23:59:59Z"),
-        )
-    })
 }
 
 #[cfg(test)]

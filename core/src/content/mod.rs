@@ -18,6 +18,7 @@ mod packs;
 mod price;
 mod progression;
 mod quests;
+mod recurrence;
 mod reward_types;
 mod rewards;
 mod tracks;
@@ -27,7 +28,8 @@ pub use client::ClientConfig;
 pub use deals::TimedDeal;
 pub use error::ContentError;
 pub use extras::{
-    AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, SeasonPreview,
+    AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, PreviewedSeason,
+    SeasonPreview,
 };
 pub use friend_code::FriendCodeRules;
 pub use iaps::{IapProduct, MAX_COST_CENTS};
@@ -35,22 +37,27 @@ pub use items::{Item, Rarity};
 pub use packs::{Drop, MAX_ITEMS_PER_OPEN, Pack};
 pub use price::{MAX_PRICE, Price};
 pub use progression::{
-    LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MAX_MATCH_EXPERIENCE, MatchExperience, Progression,
+    LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MAX_MATCH_EXPERIENCE, MatchAward, Progression,
 };
 pub use quests::{
     DAILY_QUEST_ID_BASE, DailyQuests, MAX_FIXED_QUEST_ID, MAX_REQUIRED, MAX_STAT_KEY_LEN,
     MAX_TEMPLATE_ID, Quest, QuestBook, QuestTemplate,
 };
+pub use recurrence::{MAX_REPEAT_WEEKS, OCCURRENCE_ID_STRIDE, Occurrence, Recurrence};
 pub use reward_types::{MAX_HOURS, MAX_TIMES_PER_DAY, RewardType, Schedule};
 pub use rewards::{MAX_REWARD_QUANTITY, RewardSpec};
 pub use tracks::{
-    Challenge, Evolution, MAX_SEASON, MAX_STARS, MAX_TRACK_EXPERIENCE_PER_LEVEL, MAX_TRACK_LEVEL,
-    RewardTrack, Tier, TrackDiscount,
+    Challenge, Evolution, MAX_SEASON, MAX_STARS, MAX_TRACK_EXPERIENCE_PER_LEVEL, MAX_TRACK_ID,
+    MAX_TRACK_LEVEL, RewardTrack, Tier, TrackDiscount,
 };
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Deserialize;
+use time::OffsetDateTime;
+
+use crate::domain::TrackId;
 
 /// The shipped default content file.
 pub const SHIPPED: &str = include_str!("../../content/safezone.toml");
@@ -73,7 +80,9 @@ pub struct Content {
     pub progression: Progression,
     /// The fixed and daily quests (`[quests]`).
     pub quests: QuestBook,
-    /// The reward tracks (season passes), running or not, in file order (`[[tracks]]`).
+    /// The reward tracks (season passes) as written, running or not, in file order
+    /// (`[[tracks]]`); the runs of a repeating track come from [`Content::track`] and
+    /// [`Content::tracks_at`].
     pub tracks: Vec<RewardTrack>,
 }
 
@@ -136,16 +145,37 @@ impl Content {
             iaps: file.iaps,
         }
         .validate(&locate)?;
+        let tracks = tracks::validate(file.tracks, &catalog, &locate)?;
         Ok(Self {
             client: file.client.validate(&locate)?,
-            extras: file.extras.validate(&locate)?,
+            extras: file.extras.validate(&tracks, &locate)?,
             reward_types: reward_types::validate(file.reward_types, &catalog, &locate)?,
             friend_code: file.friend_code.validate(&locate)?,
             progression: file.progression.validate(&catalog, &locate)?,
             quests: file.quests.validate(&catalog, &locate)?,
-            tracks: tracks::validate(file.tracks, &catalog, &locate)?,
+            tracks,
             catalog,
         })
+    }
+
+    /// The reward track `id`: one as written, or a later run of a repeating one (whose id is
+    /// `n *` [`OCCURRENCE_ID_STRIDE`] above the written id), running or not.
+    pub fn track(&self, id: TrackId) -> Option<Cow<'_, RewardTrack>> {
+        let (runs, written) = (
+            id.0.div_euclid(OCCURRENCE_ID_STRIDE),
+            id.0.rem_euclid(OCCURRENCE_ID_STRIDE),
+        );
+        self.tracks
+            .iter()
+            .find(|track| track.id.0 == written)
+            .and_then(|track| track.later(runs))
+    }
+
+    /// The runs of the reward tracks that run at `now`, in file order.
+    pub fn tracks_at(&self, now: OffsetDateTime) -> impl Iterator<Item = Cow<'_, RewardTrack>> {
+        self.tracks
+            .iter()
+            .filter_map(move |track| track.running_at(now))
     }
 }
 
@@ -156,6 +186,8 @@ pub(crate) type Locate<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> Con
 mod catalog_tests;
 #[cfg(test)]
 mod progression_tests;
+#[cfg(test)]
+mod recurrence_tests;
 
 /// Helpers for the content tests: a minimal valid file, and checks of errors.
 #[cfg(test)]

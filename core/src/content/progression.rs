@@ -22,18 +22,22 @@ pub const MAX_LEVEL_EXPERIENCE: i64 = 10_000_000;
 /// The most experience each part of a match's experience (`base`, `per_kill`, ...) may give.
 pub const MAX_MATCH_EXPERIENCE: i64 = 100_000;
 
-/// How players gain experience and levels.
+/// How players gain experience, coins and levels.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Progression {
     /// The experience a finished match gives.
-    pub match_experience: MatchExperience,
+    pub match_experience: MatchAward,
+    /// The coins a finished match gives (none when the file leaves `[progression.match_coins]`
+    /// out).
+    pub match_coins: MatchAward,
     /// The levels, and what reaching each one grants.
     pub levels: LevelCurve,
 }
 
-/// The experience a finished match gives; each part is 0 to [`MAX_MATCH_EXPERIENCE`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MatchExperience {
+/// What a finished match gives (experience or coins); each part is 0 to
+/// [`MAX_MATCH_EXPERIENCE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MatchAward {
     /// For playing at all.
     pub base: i64,
     /// For each kill.
@@ -46,8 +50,8 @@ pub struct MatchExperience {
     pub top10_bonus: i64,
 }
 
-impl MatchExperience {
-    /// The experience of a match finished at `placement` (1 for the winner) with `kills` kills
+impl MatchAward {
+    /// The award of a match finished at `placement` (1 for the winner) with `kills` kills
     /// after `time_alive_secs` seconds alive: `base + per_kill * kills + per_minute_alive *
     /// whole minutes`, plus `win_bonus` for placement 1 and `top10_bonus` for placements 1 to 10.
     /// Negative counts count as 0; the sum saturates instead of overflowing.
@@ -158,14 +162,15 @@ impl LevelCurve {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ProgressionSection {
-    match_experience: MatchExperienceSection,
+    match_experience: MatchAwardSection,
+    match_coins: Option<MatchAwardSection>,
     levels: LevelsSection,
 }
 
-/// `[progression.match_experience]` as written.
+/// `[progression.match_experience]` and `[progression.match_coins]` as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MatchExperienceSection {
+struct MatchAwardSection {
     base: Spanned<i64>,
     per_kill: Spanned<i64>,
     per_minute_alive: Spanned<i64>,
@@ -202,20 +207,32 @@ impl ProgressionSection {
         locate: &Locate<'_>,
     ) -> Result<Progression, ContentError> {
         Ok(Progression {
-            match_experience: self.match_experience.validate(locate)?,
+            match_experience: self
+                .match_experience
+                .validate("progression.match_experience", "match experience", locate)?,
+            match_coins: self
+                .match_coins
+                .map(|coins| coins.validate("progression.match_coins", "match coins", locate))
+                .transpose()?
+                .unwrap_or_default(),
             levels: self.levels.validate(catalog, locate)?,
         })
     }
 }
 
-impl MatchExperienceSection {
-    fn validate(&self, locate: &Locate<'_>) -> Result<MatchExperience, ContentError> {
-        const PATH: &str = "progression.match_experience";
-        let keys = unindexed(locate, PATH.to_owned());
-        let entry = Entry::new(&keys, PATH, 0, "match experience".to_owned());
+impl MatchAwardSection {
+    /// The award of the table at `path`, named `label` in errors.
+    fn validate(
+        &self,
+        path: &str,
+        label: &str,
+        locate: &Locate<'_>,
+    ) -> Result<MatchAward, ContentError> {
+        let keys = unindexed(locate, path.to_owned());
+        let entry = Entry::new(&keys, path, 0, label.to_owned());
         let part =
             |value: &Spanned<i64>, field: &str| entry.int(value, field, 0..=MAX_MATCH_EXPERIENCE);
-        Ok(MatchExperience {
+        Ok(MatchAward {
             base: part(&self.base, "base")?,
             per_kill: part(&self.per_kill, "per_kill")?,
             per_minute_alive: part(&self.per_minute_alive, "per_minute_alive")?,

@@ -7,7 +7,7 @@ use time::macros::datetime;
 
 use super::testing::{MINIMAL, assert_refused, parse, with_shop};
 use super::{
-    Content, DAILY_QUEST_ID_BASE, LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MatchExperience,
+    Content, DAILY_QUEST_ID_BASE, LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MatchAward,
     Price, RewardSpec, RewardTrack, SHIPPED,
 };
 use crate::domain::{ChallengeId, EvolutionId, ItemId, PackId, QuestId, TrackId};
@@ -19,7 +19,7 @@ fn shipped_progression_is_the_designed_one() {
     let progression = parse(SHIPPED).progression;
     assert_eq!(
         progression.match_experience,
-        MatchExperience {
+        MatchAward {
             base: 50,
             per_kill: 25,
             per_minute_alive: 10,
@@ -146,7 +146,8 @@ fn shipped_tracks_are_season_1_free_and_premium_and_an_ended_season_0() {
     for track in &tracks[..2] {
         assert!(track.is_running(now));
         assert_eq!(track.starts, datetime!(2026-11-01 00:00 UTC));
-        assert_eq!(track.ends, datetime!(2027-03-01 00:00 UTC));
+        assert_eq!(track.ends, datetime!(2027-02-21 00:00 UTC));
+        assert_eq!(track.repeat_every, Some(time::Duration::weeks(16)));
         assert_eq!(
             (
                 track.stars_per_tier,
@@ -309,7 +310,7 @@ fn level_rewards_are_every_level_then_the_milestone() {
 
 #[test]
 fn match_experience_adds_its_parts() {
-    let experience = MatchExperience {
+    let experience = MatchAward {
         base: 50,
         per_kill: 25,
         per_minute_alive: 10,

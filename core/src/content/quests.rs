@@ -9,6 +9,7 @@ use toml::Spanned;
 use super::catalog::Catalog;
 use super::checks::{Entry, Unique};
 use super::progression::unindexed;
+use super::recurrence;
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::QuestId;
@@ -249,7 +250,8 @@ impl FixedQuestSection {
         let stat_key = stat_key(entry, &self.stat_key)?;
         let required = entry.int(&self.required, "required", 1..=MAX_REQUIRED)?;
         let reward = one_reward(entry, &self.reward, catalog)?;
-        let (starts, ends) = window(entry, &self.starts, &self.ends)?;
+        let runs = recurrence::validate(entry, &self.starts, &self.ends, None)?;
+        let (starts, ends) = (runs.starts, runs.ends);
         Ok(Quest {
             id,
             name,
@@ -344,28 +346,4 @@ pub(super) fn one_reward(
     list.first()
         .copied()
         .ok_or_else(|| entry.error(section.span(), "reward", "needs a reward"))
-}
-
-/// The `starts` and `ends` of `entry`, `starts` before `ends`.
-pub(super) fn window(
-    entry: &Entry<'_, '_>,
-    starts: &Spanned<toml::value::Datetime>,
-    ends: &Spanned<toml::value::Datetime>,
-) -> Result<(OffsetDateTime, OffsetDateTime), ContentError> {
-    let (start, end) = (
-        entry.instant(starts, "starts")?,
-        entry.instant(ends, "ends")?,
-    );
-    if end <= start {
-        return Err(entry.error(
-            ends.span(),
-            "ends",
-            format!(
-                "ends at {} before it starts at {}",
-                ends.get_ref(),
-                starts.get_ref()
-            ),
-        ));
-    }
-    Ok((start, end))
 }

@@ -1,15 +1,18 @@
 //! Reward tracks (`[[tracks]]`, the season passes): stars earned by levels and challenges unlock
 //! tiers of rewards; evolutions upgrade an owned item when a stat is reached.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 use toml::Spanned;
 
 use super::catalog::Catalog;
 use super::checks::{Entry, Unique};
 use super::price::{self, MAX_PRICE, Price};
 use super::progression::unindexed;
-use super::quests::{MAX_REQUIRED, one_reward, stat_key, window};
+use super::quests::{MAX_REQUIRED, one_reward, stat_key};
+use super::recurrence::{self, OCCURRENCE_ID_STRIDE, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::{ChallengeId, EvolutionId, ItemId, TrackId};
@@ -26,19 +29,34 @@ pub const MAX_TRACK_EXPERIENCE_PER_LEVEL: i64 = 10_000_000;
 /// The most stars a track level gives, a tier takes or a challenge gives.
 pub const MAX_STARS: i64 = 1_000_000;
 
+/// The highest id of a track, challenge or evolution in the file: the ids of a repeating
+/// track's later occurrences lie above it (see [`OCCURRENCE_ID_STRIDE`]).
+pub const MAX_TRACK_ID: i64 = OCCURRENCE_ID_STRIDE - 1;
+
 /// A reward track: a season pass of `max_tier` tiers.
 ///
 /// Track experience makes track levels (`experience_per_level` each, up to `max_level`); each
 /// level gives `stars_per_level` stars, each challenge its `stars`; every `stars_per_tier`
 /// stars unlock the next tier.
+///
+/// A track with `repeat_every` runs again every that long, each run (occurrence) a new season:
+/// occurrence `n` has the season `season + n`, dates `n * repeat_every` later, and ids (its own,
+/// its challenges' and its evolutions') `n *` [`OCCURRENCE_ID_STRIDE`] higher, so that its pass
+/// and its progress start afresh. [`Content::tracks`](super::Content::tracks) holds each track
+/// as written, occurrence 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RewardTrack {
     /// Its id, stable across releases; unique.
     pub id: TrackId,
-    /// Its name, as shown to players.
+    /// Its name as written: `{season}` in it stands for the season's number (see
+    /// [`RewardTrack::shown_name`]).
     pub name: String,
-    /// The season it belongs to, 0 to [`MAX_SEASON`].
+    /// The season it belongs to, 0 to [`MAX_SEASON`] as written.
     pub season: i64,
+    /// Which run of the track this is: 0 as written.
+    pub occurrence: i64,
+    /// The time between the starts of two runs, for a track that repeats.
+    pub repeat_every: Option<Duration>,
     /// Whether it is the free track every player owns (then it has no price and no discount).
     pub is_stock: bool,
     /// Whether tiers go on past `max_tier`, each repeating the last tier's rewards.
@@ -129,6 +147,57 @@ impl RewardTrack {
         self.starts <= now && now < self.ends
     }
 
+    /// Its name as players see it: `{season}` replaced by the season's number.
+    pub fn shown_name(&self) -> Cow<'_, str> {
+        if self.name.contains("{season}") {
+            Cow::Owned(self.name.replace("{season}", &self.season.to_string()))
+        } else {
+            Cow::Borrowed(&self.name)
+        }
+    }
+
+    /// The run of this track at `now`: itself, a later occurrence of a repeating track, or
+    /// `None` when none runs.
+    pub fn running_at(&self, now: OffsetDateTime) -> Option<Cow<'_, Self>> {
+        let window = Recurrence {
+            starts: self.starts,
+            ends: self.ends,
+            every: self.repeat_every,
+        };
+        let run = window.running_at(now)?;
+        self.later(run.number)
+    }
+
+    /// The run `runs` occurrences after this one: itself for 0; `None` for a negative number,
+    /// or when the track does not repeat (or the dates leave the calendar).
+    pub fn later(&self, runs: i64) -> Option<Cow<'_, Self>> {
+        match runs {
+            0 => return Some(Cow::Borrowed(self)),
+            ..0 => return None,
+            1.. => {}
+        }
+        let shift = self
+            .repeat_every?
+            .checked_mul(i32::try_from(runs).ok()?)?;
+        let ids = runs.checked_mul(OCCURRENCE_ID_STRIDE)?;
+        let mut run = self.clone();
+        run.id = TrackId(self.id.0.checked_add(ids)?);
+        run.season = self.season.checked_add(runs)?;
+        run.occurrence = self.occurrence.checked_add(runs)?;
+        run.starts = self.starts.checked_add(shift)?;
+        run.ends = self.ends.checked_add(shift)?;
+        if let Some(discount) = &mut run.discount {
+            discount.ends = discount.ends.checked_add(shift)?;
+        }
+        for challenge in &mut run.challenges {
+            challenge.id = ChallengeId(challenge.id.0.checked_add(ids)?);
+        }
+        for evolution in &mut run.evolutions {
+            evolution.id = EvolutionId(evolution.id.0.checked_add(ids)?);
+        }
+        Some(Cow::Owned(run))
+    }
+
     /// The tier reached with `stars`: `stars / stars_per_tier`, at most `max_tier` unless the
     /// track is repeatable (0 before the first tier).
     pub fn tier_for(&self, stars: i64) -> i64 {
@@ -189,6 +258,7 @@ pub(super) struct TrackSection {
     stars_per_tier: Spanned<i64>,
     starts: Spanned<toml::value::Datetime>,
     ends: Spanned<toml::value::Datetime>,
+    repeat_weeks: Option<Spanned<i64>>,
     tiers: Spanned<Vec<Spanned<TierSection>>>,
     #[serde(default)]
     challenges: Vec<Spanned<ChallengeSection>>,
@@ -281,17 +351,25 @@ impl TrackSection {
         catalog: &Catalog,
         locate: &Locate<'_>,
     ) -> Result<RewardTrack, ContentError> {
-        let id = TrackId(entry.int(&self.id, "id", 1..=i64::MAX)?);
+        let id = TrackId(entry.int(&self.id, "id", 1..=MAX_TRACK_ID)?);
         let name = entry.name(&self.name, "name")?;
         let season = entry.int(&self.season, "season", 0..=MAX_SEASON)?;
         let cost = self.cost(entry)?;
-        let (starts, ends) = window(entry, &self.starts, &self.ends)?;
+        let runs = recurrence::validate(
+            entry,
+            &self.starts,
+            &self.ends,
+            self.repeat_weeks.as_ref(),
+        )?;
+        let (starts, ends) = (runs.starts, runs.ends);
         let discount = self.discount(entry, cost, starts, ends)?;
         let max_tier = entry.int(&self.max_tier, "max_tier", 1..=MAX_TRACK_LEVEL)?;
         Ok(RewardTrack {
             id,
             name,
             season,
+            occurrence: 0,
+            repeat_every: runs.every,
             is_stock: self.is_stock,
             is_repeatable: self.is_repeatable,
             cost,
@@ -487,7 +565,7 @@ impl TrackSection {
             let section = section.get_ref();
             let label = format!("challenge {} of {}", section.id.get_ref(), entry.label());
             let line = entry.nested("challenges", index, label);
-            let id = ChallengeId(line.int(&section.id, "id", 1..=i64::MAX)?);
+            let id = ChallengeId(line.int(&section.id, "id", 1..=MAX_TRACK_ID)?);
             ids.claim(&line, section.id.span(), "id", id.0)?;
             challenges.push(Challenge {
                 id,
@@ -517,7 +595,7 @@ impl TrackSection {
             let path = format!("tracks[{track}].evolutions");
             let keys = unindexed(locate, format!("{path}[{index}].reward"));
             let line = Entry::new(&keys, &path, index, label);
-            let id = EvolutionId(line.int(&section.id, "id", 1..=i64::MAX)?);
+            let id = EvolutionId(line.int(&section.id, "id", 1..=MAX_TRACK_ID)?);
             ids.claim(&line, section.id.span(), "id", id.0)?;
             let sku = section.required_item.get_ref();
             let item = catalog.item_by_sku(sku).ok_or_else(|| {

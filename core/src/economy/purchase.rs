@@ -2,8 +2,10 @@
 
 use std::fmt;
 
+use time::OffsetDateTime;
+
 use super::grants::reward_steps;
-use crate::content::{Catalog, Price};
+use crate::content::{Catalog, Occurrence, Price};
 use crate::domain::{DealId, ItemId, PackId};
 use crate::store::{Currency, Step};
 
@@ -17,15 +19,15 @@ pub enum Purchase {
     Item(ItemId),
     /// Unopened packs.
     Pack(PackId),
-    /// A timed deal, bought at most once per account.
+    /// A timed deal, each run bought at most once per account.
     Deal(DealId),
 }
 
 /// A purchase turned into change steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedPurchase {
-    /// For a deal its window first; the debits; then what is given (and, for a deal, its
-    /// once-per-account claim).
+    /// For a deal its run's window first; the debits; then what is given (and, for a deal,
+    /// its once-per-account claim of that run).
     pub steps: Vec<Step>,
     /// What was bought, for the ledger and the idempotency fingerprint (`item:7`, `pack:2x3`).
     pub reference: String,
@@ -54,12 +56,14 @@ impl fmt::Display for Purchase {
     }
 }
 
-/// Plans buying `quantity` of `purchase`. A deal's window is a step of the plan, checked by
-/// the store at the time of the change (after an idempotent repeat is recognized).
+/// Plans buying `quantity` of `purchase` at `now`. A deal's window (that of the run on sale at
+/// `now`, else of the next run, else of the first) is a step of the plan, checked by the store
+/// at the time of the change (after an idempotent repeat is recognized).
 pub fn plan_purchase(
     catalog: &Catalog,
     purchase: Purchase,
     quantity: i64,
+    now: OffsetDateTime,
 ) -> Result<PlannedPurchase, PurchaseError> {
     let unknown = || PurchaseError::Unknown(purchase);
     match purchase {
@@ -98,13 +102,21 @@ pub fn plan_purchase(
             if quantity != 1 {
                 return Err(PurchaseError::QuantityMustBeOne);
             }
+            let run = deal
+                .runs
+                .current_or_next(now)
+                .unwrap_or(Occurrence {
+                    number: 0,
+                    starts: deal.runs.starts,
+                    ends: deal.runs.ends,
+                });
             let mut steps = vec![Step::RequireWindow {
-                starts: deal.starts,
-                ends: deal.ends,
+                starts: run.starts,
+                ends: run.ends,
             }];
             steps.extend(debits(deal.price, 1));
             steps.push(Step::Claim {
-                keys: vec![deal_claim_key(id)],
+                keys: vec![deal_claim_key(id, &run)],
             });
             steps.extend(reward_steps(catalog, &deal.rewards));
             Ok(PlannedPurchase {
@@ -115,9 +127,13 @@ pub fn plan_purchase(
     }
 }
 
-/// The claim that makes a deal once per account.
-pub fn deal_claim_key(id: DealId) -> String {
-    format!("deal/{}", id.0)
+/// The claim that makes a deal's run once per account: `deal/7` for the first run, `deal/7/3`
+/// for the fourth.
+pub fn deal_claim_key(id: DealId, run: &Occurrence) -> String {
+    match run.number {
+        0 => format!("deal/{}", id.0),
+        number => format!("deal/{}/{number}", id.0),
+    }
 }
 
 /// The debits of `quantity` times `price`. Prices are at most 10^9 and quantities at most

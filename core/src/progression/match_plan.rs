@@ -13,7 +13,7 @@ use super::levels::plan_levels;
 use crate::content::{Content, RewardTrack};
 use crate::domain::{ChallengeId, QuestId, TrackId};
 use crate::economy::reward_steps;
-use crate::store::{Progress, Step};
+use crate::store::{Currency, Progress, Step};
 
 /// What a match did for one player, besides the rewards it granted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -23,6 +23,10 @@ pub struct PlayerSummary {
     pub account_id: i64,
     /// Experience gained.
     pub experience: i64,
+    /// Coins the match itself gave (besides those of levels, quests and tiers; 0 in the
+    /// answers stored before matches gave coins).
+    #[serde(default)]
+    pub coins: i64,
     /// The level before the match.
     pub level_before: i64,
     /// The level after it.
@@ -71,15 +75,16 @@ pub struct TrackStep {
 /// The steps that apply one match to a player whose progress is `progress`, and the summary.
 ///
 /// `stats` are the statistics quests and challenges count
-/// ([`progress_stats`](super::progress_stats)), `experience` the match experience, `ended` when
-/// the match ended: the quests and tracks running then are the ones that move. The levels are
-/// those reached with all the experience the match gives ([`plan_levels`]).
+/// ([`progress_stats`](super::progress_stats)), `experience` and `coins` what the match itself
+/// gives, `ended` when the match ended: the quests and tracks running then are the ones that
+/// move. The levels are those reached with all the experience the match gives
+/// ([`plan_levels`]).
 pub fn plan_player(
     content: &Content,
     account_id: i64,
     progress: &Progress,
     stats: &BTreeMap<String, i64>,
-    experience: i64,
+    (experience, coins): (i64, i64),
     ended: OffsetDateTime,
 ) -> (Vec<Step>, PlayerSummary) {
     let catalog = &content.catalog;
@@ -88,6 +93,12 @@ pub fn plan_player(
     }];
     if experience > 0 {
         steps.push(Step::AddExperience { amount: experience });
+    }
+    if coins > 0 {
+        steps.push(Step::Credit {
+            currency: Currency::Coins,
+            amount: coins,
+        });
     }
     let mut quests = Vec::new();
     for quest in content.quests.active(ended) {
@@ -111,10 +122,8 @@ pub fn plan_player(
         });
     }
     let tracks = content
-        .tracks
-        .iter()
-        .filter(|track| track.is_running(ended))
-        .map(|track| plan_track(content, track, progress, stats, experience, &mut steps))
+        .tracks_at(ended)
+        .map(|track| plan_track(content, &track, progress, stats, experience, &mut steps))
         .collect();
     // Last: the levels come from all the match's experience, its own and that of the quest,
     // evolution and tier rewards it granted.
@@ -122,6 +131,7 @@ pub fn plan_player(
     let summary = PlayerSummary {
         account_id,
         experience,
+        coins,
         level_before: levels.before,
         level_after: levels.after,
         quests,

@@ -44,7 +44,7 @@ fn a_match_levels_up_once_per_level_reached_under_the_plans_version() {
         ..fresh()
     };
     let gained = curve.total_for(3) + 1;
-    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), gained, IN_SEASON);
+    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), (gained, 0), IN_SEASON);
     assert_eq!(steps[0], Step::RequireProgressVersion { version: 7 });
     assert!(steps.contains(&Step::AddExperience { amount: gained }));
     assert!(steps.contains(&Step::SetLevel { level: 3 }));
@@ -63,7 +63,7 @@ fn levels_never_go_down_nor_grant_again() {
         level: 5,
         ..fresh()
     };
-    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), 10, IN_SEASON);
+    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), (10, 0), IN_SEASON);
     assert!(
         !steps
             .iter()
@@ -92,7 +92,7 @@ fn a_quest_completes_once_and_progress_stops_at_required() {
         ..fresh()
     };
     let gain = stats(&[(quest.stat_key.as_str(), 5)]);
-    let (steps, summary) = plan_player(&content, 1, &almost, &gain, 0, IN_SEASON);
+    let (steps, summary) = plan_player(&content, 1, &almost, &gain, (0, 0), IN_SEASON);
     assert!(steps.contains(&Step::SetProgress {
         counter: counter.clone(),
         value: quest.required,
@@ -109,7 +109,7 @@ fn a_quest_completes_once_and_progress_stops_at_required() {
         counters: BTreeMap::from([(counter.clone(), quest.required)]),
         ..fresh()
     };
-    let (steps, _) = plan_player(&content, 1, &done, &gain, 0, IN_SEASON);
+    let (steps, _) = plan_player(&content, 1, &done, &gain, (0, 0), IN_SEASON);
     assert!(!once_keys(&steps).contains(&counter.as_str()));
     assert!(
         !steps
@@ -134,7 +134,7 @@ fn tiers_grant_only_on_tracks_the_player_has() {
     // Enough experience for two track levels: stars for at least one tier.
     let experience = premium.experience_per_level * 2;
     let tier_key = format!("track/{}/tier/1", premium.id.0);
-    let (steps, summary) = plan_player(&content, 1, &fresh(), &stats(&[]), experience, IN_SEASON);
+    let (steps, summary) = plan_player(&content, 1, &fresh(), &stats(&[]), (experience, 0), IN_SEASON);
     let step = summary
         .tracks
         .iter()
@@ -147,7 +147,7 @@ fn tiers_grant_only_on_tracks_the_player_has() {
         track_passes: [premium.id].into(),
         ..fresh()
     };
-    let (steps, _) = plan_player(&content, 1, &owner, &stats(&[]), experience, IN_SEASON);
+    let (steps, _) = plan_player(&content, 1, &owner, &stats(&[]), (experience, 0), IN_SEASON);
     assert!(once_keys(&steps).contains(&tier_key.as_str()));
 }
 
@@ -255,7 +255,7 @@ fn a_matchs_experience_rewards_count_towards_its_levels() {
         ..fresh()
     };
     assert_eq!(curve.level_for(progress.experience + gained), next - 1);
-    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), gained, IN_SEASON);
+    let (steps, summary) = plan_player(&content, 1, &progress, &stats(&[]), (gained, 0), IN_SEASON);
     assert_eq!(summary.tracks[0].tier_after, tier);
     assert_eq!(
         (summary.level_before, summary.level_after),
