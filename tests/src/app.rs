@@ -21,6 +21,11 @@ use crate::Answer;
 /// The game-server credential every test server accepts on `POST /internal/matches`.
 pub const GAME_SERVER_TOKEN: &str = "test-game-server-credential";
 
+/// Where every test's clock starts: a fixed date (Monday 2026-11-23, noon UTC), so that no test
+/// depends on the day it runs. The shipped content's season, deal and event run then, as on
+/// every date; tests move the clock from here.
+pub const CLOCK_START: time::OffsetDateTime = time::macros::datetime!(2026-11-23 12:00 UTC);
+
 /// Which binary's adapter serves the test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Server {
@@ -108,7 +113,7 @@ pub async fn run<F, Fut>(
         Database::Sqlite => test_support::fresh_sqlite_url(directory.path()),
         Database::Postgres => test_support::fresh_postgres_url().await,
     };
-    let clock = ManualClock::new(time::OffsetDateTime::now_utc());
+    let clock = ManualClock::new(CLOCK_START);
     let (running, app) = start_app(server, database, &url, clock, settings, content).await;
     test(app).await;
     running.stop().await;
@@ -293,7 +298,7 @@ where
     let url = test_support::fresh_postgres_url().await;
     let nodes = Nodes {
         url: url.clone(),
-        clock: ManualClock::new(time::OffsetDateTime::now_utc()),
+        clock: ManualClock::new(CLOCK_START),
         running: Arc::new(std::sync::Mutex::new(Vec::new())),
     };
     let mut apps = Vec::with_capacity(servers.len());

@@ -17,7 +17,8 @@ pub mod progression;
 
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{
-    Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run, run_nodes,
+    CLOCK_START, Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run,
+    run_nodes,
     shipped_content, test_settings,
 };
 

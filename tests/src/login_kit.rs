@@ -1126,7 +1126,7 @@ impl LoginApp {
         let store = safezone_storage::open(&database_url)
             .await
             .expect("store opens");
-        let clock = ManualClock::new(time::OffsetDateTime::now_utc());
+        let clock = ManualClock::new(crate::CLOCK_START);
         let service = Safezone::new(Arc::clone(&store))
             .clock(Arc::new(clock.clone()))
             .settings(test_settings())

@@ -106,6 +106,14 @@ impl Line {
             .for_result(self.placement, self.kills, self.time_alive)
     }
 
+    /// The coins the content file gives this result.
+    pub fn coins(&self, content: &Content) -> i64 {
+        content
+            .progression
+            .match_coins
+            .for_result(self.placement, self.kills, self.time_alive)
+    }
+
     /// The statistics stored for this line: `rounds` 1, `wins` 1 for placement 1, `top10` 1
     /// for placements 1 to 10, `kills`, `time_alive`, then the named counters; zeros left out.
     pub fn stored_stats(&self) -> BTreeMap<String, i64> {
@@ -246,23 +254,23 @@ pub fn shipped_track(content: &Content, id: i64) -> &RewardTrack {
         .unwrap_or_else(|| panic!("the shipped content has track {id}"))
 }
 
-/// The first shipped track running at `now` that is not stock and has a price and tiers to
-/// skip: the pass the tests buy.
-pub fn pass_track(content: &Content, now: OffsetDateTime) -> &RewardTrack {
+/// The run of the first shipped track running at `now` that is not stock and has a price and
+/// tiers to skip: the pass the tests buy.
+pub fn pass_track(content: &Content, now: OffsetDateTime) -> RewardTrack {
     content
-        .tracks
-        .iter()
-        .find(|track| track.is_running(now) && !track.is_stock && track.cost_gems_per_tier > 0)
+        .tracks_at(now)
+        .find(|track| !track.is_stock && track.cost_gems_per_tier > 0)
         .expect("a pass runs at that time")
+        .into_owned()
 }
 
-/// The first shipped stock track running at `now`.
-pub fn stock_track(content: &Content, now: OffsetDateTime) -> &RewardTrack {
+/// The run of the first shipped stock track running at `now`.
+pub fn stock_track(content: &Content, now: OffsetDateTime) -> RewardTrack {
     content
-        .tracks
-        .iter()
-        .find(|track| track.is_running(now) && track.is_stock)
+        .tracks_at(now)
+        .find(|track| track.is_stock)
         .expect("a stock track runs at that time")
+        .into_owned()
 }
 
 /// Everything about an account that the API and the store show: compared before and after a
@@ -588,19 +596,24 @@ impl Model {
     }
 
     /// Applies the account's line of `report` and answers the player's expected entry of the
-    /// report's answer (`{accountId, experience, levelBefore, levelAfter, quests, tracks,
+    /// report's answer (`{accountId, experience, coins, levelBefore, levelAfter, quests, tracks,
     /// rewards}`).
     pub fn play(&mut self, report: &Report, line: &Line) -> Value {
         let content = Arc::clone(&self.content);
         let stats = line.counted_stats(report.mode);
         let experience = line.experience(&content);
+        let coins = line.coins(&content);
         let items_before = self.items.clone();
         let level_before = self.level;
         self.experience += experience;
-        // The answer lists the match's own experience among what it granted, first.
+        self.coins += coins;
+        // The answer lists the match's own experience and coins among what it granted, first.
         let mut rewards = Vec::new();
         if experience > 0 {
             rewards.push(json!({"type": "experience", "quantity": experience}));
+        }
+        if coins > 0 {
+            rewards.push(json!({"type": "coins", "quantity": coins}));
         }
         let mut quests = Vec::new();
         for quest in content.quests.active(report.ended) {
@@ -620,18 +633,15 @@ impl Model {
             }));
         }
         let mut tracks = Vec::new();
-        for track in content
-            .tracks
-            .iter()
-            .filter(|track| track.is_running(report.ended))
-        {
-            tracks.push(self.play_track(track, &stats, experience, &items_before, &mut rewards));
+        for track in content.tracks_at(report.ended) {
+            tracks.push(self.play_track(&track, &stats, experience, &items_before, &mut rewards));
         }
         // Last, the levels of all the match's experience: its own and its rewards'.
         rewards.extend(self.level_up());
         json!({
             "accountId": self.account.0,
             "experience": experience,
+            "coins": coins,
             "levelBefore": level_before,
             "levelAfter": self.level,
             "quests": quests,

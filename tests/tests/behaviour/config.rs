@@ -145,31 +145,40 @@ async fn timed_extras_follow_the_clock(app: TestApp) {
             app.get("/api/config").await.success()["extras"].clone()
         }
     };
-    let before_season = extras_at(time::macros::datetime!(2026-11-22 08:00 UTC)).await;
-    assert_eq!(before_season["season_preview"]["season"], 7);
-    assert_eq!(before_season["season_preview"]["current_day"], 0);
+    // The shipped preview follows the season (track 1, sixteen weeks from 2026-11-01); the
+    // event runs two weeks at a time from 2026-11-01.
+    let early = extras_at(time::macros::datetime!(2026-11-22 08:00 UTC)).await;
+    assert_eq!(early["season_preview"]["season"], 1);
+    assert_eq!(early["season_preview"]["current_day"], 22);
+    assert_eq!(early["season_preview"]["timer_ends"], "2027-02-21 00:00:00");
+    assert_eq!(early["limited_event"]["name"], "Storm Rotation");
     assert_eq!(
-        before_season["season_preview"]["timer_ends"],
-        "2027-02-28 23:59:59"
-    );
-    assert_eq!(before_season["limited_event"]["name"], "Winter Storm");
-    assert_eq!(
-        before_season["limited_event"]["ends"]["date"],
-        "2027-01-06 18:00:00.000000"
+        early["limited_event"]["ends"]["date"],
+        "2026-11-29 00:00:00.000000"
     );
 
-    let first_day = extras_at(time::macros::datetime!(2026-12-01 00:00 UTC)).await;
+    let first_day = extras_at(time::macros::datetime!(2026-11-01 00:00 UTC)).await;
     assert_eq!(first_day["season_preview"]["current_day"], 1);
-    let seventh_day = extras_at(time::macros::datetime!(2026-12-07 23:59 UTC)).await;
+    let seventh_day = extras_at(time::macros::datetime!(2026-11-07 23:59 UTC)).await;
     assert_eq!(seventh_day["season_preview"]["current_day"], 7);
 
-    let event_over = extras_at(time::macros::datetime!(2027-01-06 18:00 UTC)).await;
-    assert!(event_over.get("limited_event").is_none(), "{event_over}");
-    assert!(event_over.get("season_preview").is_some());
+    // The next season: number 2, its own days and end; the event's run of the day.
+    let second_season = extras_at(time::macros::datetime!(2027-03-01 00:00 UTC)).await;
+    assert_eq!(second_season["season_preview"]["season"], 2);
+    assert_eq!(second_season["season_preview"]["current_day"], 9);
+    assert_eq!(
+        second_season["season_preview"]["timer_ends"],
+        "2027-06-13 00:00:00"
+    );
+    assert_eq!(
+        second_season["limited_event"]["ends"]["date"],
+        "2027-03-07 00:00:00.000000"
+    );
+    assert!(second_season.get("announcement").is_some());
 
-    let season_over = extras_at(time::macros::datetime!(2027-02-28 23:59:59 UTC)).await;
-    assert!(season_over.get("season_preview").is_none(), "{season_over}");
-    assert!(season_over.get("announcement").is_some());
+    let years_later = extras_at(time::macros::datetime!(2036-05-17 10:00 UTC)).await;
+    assert!(years_later["season_preview"]["season"].as_i64() > Some(30));
+    assert!(years_later.get("limited_event").is_some());
 }
 
 /// `extras.changelog` is a JSON string, the content file's text as written (typed clients

@@ -3,6 +3,7 @@
 //! stays equal to the balances.
 
 use futures_util::future::join_all;
+use safezone_tests::leaderboard::RENAME_PRICE;
 use safezone_tests::economy::{coins, gems, int, pack_count, packs};
 use safezone_tests::{TestApp, each_combination, expected_tally, tally};
 use time::macros::datetime;
@@ -100,15 +101,16 @@ async fn simultaneous_first_claims_give_one(app: TestApp) {
     );
     let user = app.user(&key).await;
     assert_eq!(int(&user, "gems"), 100);
+    assert_eq!(int(&user, "coins"), 1000);
     assert_eq!(pack_count(&user, 1), 1);
-    assert_eq!(app.ledger_of(&key).await.len(), 1);
+    assert_eq!(app.ledger_of(&key).await.len(), 2, "one row per currency");
     // Recurring: three a day, however many arrive at once.
     let answers = join_all((0..10).map(|_| app.claim(&key, "recurring"))).await;
     assert_eq!(
         tally(&answers),
         expected_tally(&[(200, "", 3), (409, "already_claimed", 7)])
     );
-    assert_eq!(int(&app.user(&key).await, "coins"), 150);
+    assert_eq!(int(&app.user(&key).await, "coins"), 1000 + 150);
     app.assert_key_ledger_balanced(&key).await;
 }
 
@@ -143,7 +145,7 @@ async fn simultaneous_renames_to_one_name_get_distinct_codes(app: TestApp) {
     let mut keys = Vec::new();
     for _ in 0..8 {
         let key = app.new_key().await;
-        app.grant_to(&key, gems(250)).await;
+        app.grant_to(&key, gems(RENAME_PRICE)).await;
         keys.push(key);
     }
     let answers = join_all(

@@ -4,7 +4,8 @@
 use safezone_core::domain::FriendCode;
 use safezone_core::store::Currency;
 use safezone_tests::economy::{gems, int};
-use safezone_tests::{TestApp, each_combination};
+use safezone_tests::leaderboard::RENAME_PRICE;
+use safezone_tests::{TestApp, each_combination, shipped_content};
 
 each_combination!(
     a_rename_keeps_the_digits_and_charges_gems,
@@ -15,7 +16,12 @@ each_combination!(
 );
 
 /// The rename price of the shipped content file.
-const PRICE: i64 = 250;
+const PRICE: i64 = RENAME_PRICE;
+
+#[test]
+fn the_rename_price_is_the_shipped_files() {
+    assert_eq!(PRICE, shipped_content().friend_code.rename_cost_gems);
+}
 
 /// `POST /api/user/{key}/friend-code/update?name={name}` (`name` already query-encoded).
 async fn rename(app: &TestApp, key: &str, name: &str) -> safezone_tests::Answer {
@@ -123,7 +129,8 @@ async fn invalid_names_are_400_and_charge_nothing(app: TestApp) {
 
     // The length limits themselves are accepted.
     let sixteen = "B".repeat(16);
-    for (name, gems_left) in [("abc", 750), (sixteen.as_str(), 500), ("Digits123", 250)] {
+    for (renames, name) in (1..).zip(["abc", sixteen.as_str(), "Digits123"]) {
+        let gems_left = 1000 - renames * PRICE;
         let body = rename(&app, &key, name).await.success().clone();
         let (new_name, _) = split(body["user"]["friend_code"].as_str().unwrap_or_default());
         assert_eq!(new_name, name);
@@ -142,7 +149,9 @@ async fn renaming_without_gems_is_402(app: TestApp) {
         .unwrap_or_default()
         .to_owned();
     assert!(
-        message.contains("250") && message.contains("249") && message.contains("gems"),
+        message.contains(&PRICE.to_string())
+            && message.contains(&(PRICE - 1).to_string())
+            && message.contains("gems"),
         "{message}"
     );
     assert_eq!(app.snapshot(&key).await, before);

@@ -212,7 +212,10 @@ async fn claims_opens_and_renames_are_idempotent(app: TestApp) {
     let again = post_once(&app, &rename, "rename-1").await;
     assert_eq!(again.header_values(REPLAYED), ["true"]);
     assert_eq!(again.success()["user"]["friend_code"], code);
-    assert_eq!(int(&app.user(&key).await, "gems"), 100 + 400 - 250);
+    assert_eq!(
+        int(&app.user(&key).await, "gems"),
+        100 + 400 - safezone_tests::leaderboard::RENAME_PRICE
+    );
     assert_eq!(rows(&app, &key, "rename").await, 1);
     app.assert_key_ledger_balanced(&key).await;
 }

@@ -315,9 +315,9 @@ async fn a_tier_rewards_experience_levels_up_in_the_same_report(app: TestApp) {
     let user = app.user(&player.key).await;
     assert_eq!(int(&user, "level"), model.level);
     assert_eq!(user["progression"]["isStale"], false);
-    // Every level's coins were credited by the report itself (its only coins).
-    let level_coins: Vec<i64> = (2..=model.level)
-        .map(|level| coins_in(&curve.rewards_for(level)))
+    // The match's own coins, then every level's, were credited by the report itself.
+    let level_coins: Vec<i64> = std::iter::once(report.lines[0].coins(&content))
+        .chain((2..=model.level).map(|level| coins_in(&curve.rewards_for(level))))
         .collect();
     let ledger = app.ledger_of(&player.key).await;
     let match_coins: Vec<i64> = ledger

@@ -101,18 +101,26 @@ async fn first_is_claimed_once(app: TestApp) {
         body["rewards"],
         json!([
             {"type": "gems", "quantity": 100},
+            {"type": "coins", "quantity": 1000},
             {"type": "pack", "packId": 1, "packSku": "basic-chest", "quantity": 1},
         ])
     );
     assert_eq!(int(&body["user"], "gems"), 100);
+    assert_eq!(int(&body["user"], "coins"), 1000);
     assert_eq!(pack_count(&body["user"], 1), 1);
     assert_eq!(status(&body), (false, 1, 1, Value::Null));
-    let last = app.ledger_of(&key).await.pop().expect("a ledger row");
+    let ledger = app.ledger_of(&key).await;
+    let rows: Vec<_> = ledger
+        .iter()
+        .map(|row| (row.currency, row.delta, row.reason.as_str(), row.reference.as_str()))
+        .collect();
     assert_eq!(
-        (last.currency, last.delta, last.reason.as_str()),
-        (Currency::Gems, 100, "claim")
+        rows,
+        [
+            (Currency::Gems, 100, "claim", "first"),
+            (Currency::Coins, 1000, "claim", "first")
+        ]
     );
-    assert_eq!(last.reference, "first");
 
     let before = app.snapshot(&key).await;
     app.claim(&key, "first").await.error(409, "already_claimed");

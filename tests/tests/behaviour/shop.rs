@@ -232,8 +232,9 @@ async fn deal_windows_decide_listing_and_purchase(app: TestApp) {
     assert_eq!(running["can_purchase"], true);
     assert_eq!(running["cost_gems"], 500);
     assert_eq!(running["undiscounted_cost_gems"], 1100);
-    assert_eq!(running["created"]["date"], "2026-11-01 00:00:00.000000");
-    assert_eq!(running["expires"]["date"], "2027-06-30 23:59:59.000000");
+    // The Starter Kit runs four weeks at a time from 2026-11-01: its second run.
+    assert_eq!(running["created"]["date"], "2026-11-29 00:00:00.000000");
+    assert_eq!(running["expires"]["date"], "2026-12-27 00:00:00.000000");
     assert!(!running["rewards"].as_array().expect("rewards").is_empty());
 
     app.grant_to(&key, gems(500)).await;
@@ -274,7 +275,12 @@ async fn deal_windows_decide_listing_and_purchase(app: TestApp) {
         .await
         .success()
         .clone();
-    assert_eq!(ids(&deals(&summer)), Vec::<i64>::new());
+    // Deal 3 has ended; the Starter Kit, which repeats, is on sale in its run of the day.
+    assert_eq!(ids(&deals(&summer)), [1]);
+    assert_eq!(
+        entry(&deals(&summer), 1)["created"]["date"],
+        "2027-06-13 00:00:00.000000"
+    );
 }
 
 async fn iaps_list_dollars_as_floats(app: TestApp) {

@@ -103,7 +103,7 @@ fn track_json(
         .collect();
     json!({
         "id": id,
-        "name": track.name,
+        "name": track.shown_name(),
         "season": track.season,
         "max_level": track.max_level,
         "max_tier": track.max_tier,
@@ -175,10 +175,8 @@ fn without_tier_ids(mut tracks: Vec<Value>) -> Vec<Value> {
 /// What `GET /api/reward/tracks` should list at `now` for `viewer`.
 fn expected_tracks(content: &Content, now: OffsetDateTime, viewer: Option<&Model>) -> Vec<Value> {
     content
-        .tracks
-        .iter()
-        .filter(|track| track.is_running(now))
-        .map(|track| track_json(content, track, now, viewer))
+        .tracks_at(now)
+        .map(|track| track_json(content, &track, now, viewer))
         .collect()
 }
 
@@ -583,7 +581,7 @@ async fn skips_never_pass_the_last_tier(app: TestApp) {
             .error(409, "past_max_tier");
         assert_eq!(app.snapshot(&player.key).await, before);
         let seen = app.track_seen(&player.key, track.id).await;
-        assert_eq!(seen["personal"], personal_json(track, &model, IN_SEASON));
+        assert_eq!(seen["personal"], personal_json(&track, &model, IN_SEASON));
         assert_eq!(int(&seen["personal"], "tier"), track.max_tier);
     }
     // Matches still count after the last tier: a repeatable track goes on.
