@@ -36,6 +36,7 @@ mod retention;
 pub mod serve;
 mod service;
 mod settings;
+pub mod starter;
 pub mod store;
 
 pub use service::{App, AppState, Safezone, SafezoneService};

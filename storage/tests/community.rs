@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use safezone_core::domain::{FriendCode, GameMode};
+use safezone_core::starter::{self, STARTER_TOURNAMENT, Seeded};
 use safezone_core::store::{
     Account, AccountChange, AccountId, ClanId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll,
     NewPollOption, NewTournament, NotOpen, PollId, Role, Store, TournamentCode, TournamentRefusal,
@@ -38,6 +39,7 @@ safezone_storage::store_conformance!(
     a_join_racing_the_joiners_deletion_takes_no_place,
     a_join_racing_an_entrants_deletion_takes_the_freed_place,
     racing_deletions_of_two_entrants_free_both_places,
+    the_starter_community_is_seeded_once_however_many_nodes_start,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00 UTC);
@@ -1301,4 +1303,32 @@ async fn racing_deletions_of_two_entrants_free_both_places(store: Arc<dyn Store>
             assert_eq!(entrants(&store, text).await, 0, "{text}");
         }
     }
+}
+
+/// Eight nodes starting at once on one fresh database: one seeds the poll and the tournament,
+/// the others find them; a poll is open to vote now and the tournament opens later.
+async fn the_starter_community_is_seeded_once_however_many_nodes_start(store: Arc<dyn Store>) {
+    let seeds =
+        futures_util::future::join_all((0..8).map(|_| starter::seed(store.as_ref(), NOW))).await;
+    let created = seeds
+        .iter()
+        .filter(|seeded| matches!(seeded, Ok(Seeded::Created)))
+        .count();
+    assert_eq!(created, 1, "{seeds:?}");
+    assert!(seeds.iter().all(Result::is_ok), "{seeds:?}");
+    assert_eq!(
+        starter::seed(store.as_ref(), NOW + hours(1))
+            .await
+            .expect("seed"),
+        Seeded::AlreadyThere
+    );
+    let voter = account(&store, "Voter#0001").await;
+    let polls = store.polls_to_vote(voter.id, NOW).await.expect("polls");
+    assert_eq!(polls.len(), 1, "{polls:?}");
+    let cup = store
+        .tournament(&code(STARTER_TOURNAMENT))
+        .await
+        .expect("read")
+        .expect("the starter tournament");
+    assert!(cup.window.opens > NOW && !cup.whitelist_only, "{cup:?}");
 }

@@ -52,6 +52,13 @@ macro_rules! for_binary {
         }
 
         #[test]
+        fn a_fresh_database_gets_the_starter_community_unless_turned_off() {
+            $crate::binary_checks::a_fresh_database_gets_the_starter_community_unless_turned_off(
+                $binary,
+            );
+        }
+
+        #[test]
         fn json_logs_carry_request_ids_and_no_secrets() {
             $crate::binary_checks::json_logs_carry_request_ids_and_no_secrets($binary);
         }
@@ -108,15 +115,69 @@ fn announced_lines(child: &mut Child, count: usize) -> Vec<String> {
 
 /// The status line of `GET path`, over plain TCP.
 fn status_line(address: &str, path: &str) -> String {
+    let answer = exchange(address, "GET", path);
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+/// The whole answer (status line, headers, body) to `METHOD path` without a body, over plain
+/// TCP.
+fn exchange(address: &str, method: &str, path: &str) -> String {
     let mut stream = TcpStream::connect(address).expect("a connection");
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\n\
+         Connection: close\r\n\r\n"
     )
     .expect("sent");
     let mut answer = String::new();
     stream.read_to_string(&mut answer).expect("an answer");
-    answer.lines().next().unwrap_or_default().to_owned()
+    answer
+}
+
+/// A fresh database gets the starter poll (open now) and tournament (`WELCOME-CUP`, opening
+/// later) at the first start, once; `--no-starter-community` leaves it empty.
+pub fn a_fresh_database_gets_the_starter_community_unless_turned_off(binary: &str) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (file, flags, seeded) in [
+        ("seeded.db", &[][..], true),
+        ("seeded.db", &[][..], true),
+        ("empty.db", &["--no-starter-community"][..], false),
+    ] {
+        let url = format!("sqlite://{}", dir.path().join(file).display());
+        let child = Command::new(binary)
+            .args(["--listen", "127.0.0.1:0", "--database-url", &url])
+            .args(flags)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut running = Running(child);
+        let address = announced_address(&mut running.0);
+        let signed_in = exchange(
+            &address,
+            "POST",
+            "/api/validate/device/ios-starter-check-device",
+        );
+        let key = signed_in
+            .split("\"key\":\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("a key in {signed_in}"));
+        let polls = exchange(
+            &address,
+            "GET",
+            &format!("/api/poll/available?userKey={key}"),
+        );
+        assert_eq!(
+            polls.matches("\"question\"").count(),
+            usize::from(seeded),
+            "{flags:?}: {polls}"
+        );
+        let cup = status_line(&address, "/api/tournament/WELCOME-CUP/join");
+        let unknown = status_line(&address, "/api/tournament/NO-SUCH-CUP/join");
+        assert_eq!(cup != unknown, seeded, "{flags:?}: {cup} / {unknown}");
+        assert!(stop_with_sigterm(&mut running).success());
+    }
 }
 
 /// The binary announces its address, serves, and exits with 0 on SIGTERM; its text log,

@@ -18,8 +18,7 @@ pub mod progression;
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{
     CLOCK_START, Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run,
-    run_nodes,
-    shipped_content, test_settings,
+    run_nodes, shipped_content, test_settings,
 };
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per

@@ -332,12 +332,10 @@ pub(super) async fn progress_of(app: &App, account: AccountId) -> Result<Progres
 /// 404 when the content has none.
 fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<Cow<'a, RewardTrack>, ApiError> {
     let id = TrackId(path_id(incoming, "trackId")?);
-    app.content
-        .track(id)
-        .ok_or_else(|| ApiError::NotFound {
-            code: "track_not_found",
-            message: format!("there is no reward track {}", id.0),
-        })
+    app.content.track(id).ok_or_else(|| ApiError::NotFound {
+        code: "track_not_found",
+        message: format!("there is no reward track {}", id.0),
+    })
 }
 
 /// A refusal made before trying, as the API error a client sees.

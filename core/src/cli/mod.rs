@@ -134,6 +134,12 @@ pub struct ServerArgs {
     #[arg(long, env = "SAFEZONE_IDEMPOTENCY_RETENTION_HOURS", default_value_t = 7 * 24, value_parser = clap::value_parser!(u32).range(1..))]
     pub idempotency_retention_hours: u32,
 
+    /// Leave a fresh database empty: without this flag the server creates, once per database,
+    /// a running poll and an upcoming tournament (`WELCOME-CUP`) so that a new game looks
+    /// alive.
+    #[arg(long, env = "SAFEZONE_NO_STARTER_COMMUNITY")]
+    pub no_starter_community: bool,
+
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "SAFEZONE_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
@@ -241,6 +247,18 @@ impl RunningServer {
     }
 }
 
+/// Seeds the starter community ([`starter`](crate::starter)); a failure is logged and the
+/// server starts all the same.
+async fn seed_starter_community(store: &dyn Store) {
+    match crate::starter::seed(store, time::OffsetDateTime::now_utc()).await {
+        Ok(crate::starter::Seeded::Created) => {
+            tracing::info!("starter poll and tournament created");
+        }
+        Ok(crate::starter::Seeded::AlreadyThere) => {}
+        Err(error) => tracing::warn!(%error, "could not create the starter poll and tournament"),
+    }
+}
+
 /// A server binary's whole run: reads the [`Cli`], sets up logging, loads the content, opens
 /// the store with `open_store`, then either runs the operator's subcommand or starts the
 /// adapter with `start`, prints `safezone listening on http://ADDRESS` on standard output, and
@@ -289,6 +307,9 @@ pub async fn run_server<OpenError: Display>(
     }
     if let Some(Command::Admin(admin)) = command {
         return admin.run(store).await;
+    }
+    if !args.no_starter_community {
+        seed_starter_community(store.as_ref()).await;
     }
     let auth = match args.load_auth() {
         Ok(auth) => auth,

@@ -94,8 +94,14 @@ fn shipped_catalog_is_big_and_varied() {
     let now = datetime!(2026-11-22 12:00 UTC);
     let deals = &catalog.timed_deals;
     assert!(deals.iter().any(|deal| deal.running_at(now).is_some()));
-    assert!(deals.iter().any(|deal| deal.runs.ends <= now), "one has ended");
-    assert!(deals.iter().any(|deal| deal.runs.starts > now), "one is to come");
+    assert!(
+        deals.iter().any(|deal| deal.runs.ends <= now),
+        "one has ended"
+    );
+    assert!(
+        deals.iter().any(|deal| deal.runs.starts > now),
+        "one is to come"
+    );
     assert!(
         deals
             .iter()
@@ -717,9 +723,15 @@ fn a_deal_is_read_whole() {
             RewardSpec::Experience(30),
         ]
     );
-    assert!(deal.running_at(datetime!(2026-10-31 23:59:59 UTC)).is_none());
+    assert!(
+        deal.running_at(datetime!(2026-10-31 23:59:59 UTC))
+            .is_none()
+    );
     assert!(deal.running_at(datetime!(2026-11-01 00:00 UTC)).is_some());
-    assert!(deal.running_at(datetime!(2026-11-30 23:59:59 UTC)).is_some());
+    assert!(
+        deal.running_at(datetime!(2026-11-30 23:59:59 UTC))
+            .is_some()
+    );
     assert!(deal.running_at(datetime!(2026-12-01 00:00 UTC)).is_none());
 }
 

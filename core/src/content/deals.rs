@@ -135,12 +135,8 @@ impl DealSection {
                 ));
             }
         }
-        let runs = recurrence::validate(
-            entry,
-            &self.starts,
-            &self.ends,
-            self.repeat_weeks.as_ref(),
-        )?;
+        let runs =
+            recurrence::validate(entry, &self.starts, &self.ends, self.repeat_weeks.as_ref())?;
         if self.rewards.get_ref().is_empty() {
             return Err(entry.error(
                 self.rewards.span(),

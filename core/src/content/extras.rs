@@ -256,9 +256,10 @@ impl LimitedEventSection {
                     "a repeating event needs `starts`, the start of its first run",
                 ));
             }
-            (None, None) => {
-                Recurrence::once(OffsetDateTime::UNIX_EPOCH, entry.instant(&self.ends, "ends")?)
-            }
+            (None, None) => Recurrence::once(
+                OffsetDateTime::UNIX_EPOCH,
+                entry.instant(&self.ends, "ends")?,
+            ),
         };
         Ok(LimitedEvent {
             name: self.name,
@@ -285,7 +286,10 @@ fn validate_season_preview(
             ("season", preview.season.as_ref().map(Spanned::span)),
             ("starts", preview.starts.as_ref().map(Spanned::span)),
             ("timer_ends", preview.timer_ends.as_ref().map(Spanned::span)),
-            ("repeat_weeks", preview.repeat_weeks.as_ref().map(Spanned::span)),
+            (
+                "repeat_weeks",
+                preview.repeat_weeks.as_ref().map(Spanned::span),
+            ),
         ];
         if let Some((field, Some(span))) = written.into_iter().find(|(_, span)| span.is_some()) {
             return Err(entry.error(

@@ -207,9 +207,11 @@ impl ProgressionSection {
         locate: &Locate<'_>,
     ) -> Result<Progression, ContentError> {
         Ok(Progression {
-            match_experience: self
-                .match_experience
-                .validate("progression.match_experience", "match experience", locate)?,
+            match_experience: self.match_experience.validate(
+                "progression.match_experience",
+                "match experience",
+                locate,
+            )?,
             match_coins: self
                 .match_coins
                 .map(|coins| coins.validate("progression.match_coins", "match coins", locate))

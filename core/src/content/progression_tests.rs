@@ -7,8 +7,8 @@ use time::macros::datetime;
 
 use super::testing::{MINIMAL, assert_refused, parse, with_shop};
 use super::{
-    Content, DAILY_QUEST_ID_BASE, LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MatchAward,
-    Price, RewardSpec, RewardTrack, SHIPPED,
+    Content, DAILY_QUEST_ID_BASE, LevelCurve, MAX_LEVEL, MAX_LEVEL_EXPERIENCE, MatchAward, Price,
+    RewardSpec, RewardTrack, SHIPPED,
 };
 use crate::domain::{ChallengeId, EvolutionId, ItemId, PackId, QuestId, TrackId};
 

@@ -191,7 +191,8 @@ mod tests {
         );
         assert_eq!(once.running_at(datetime!(2026-11-01 23:59 UTC)), None);
         assert_eq!(
-            once.running_at(datetime!(2026-11-02 00:00 UTC)).map(|run| run.number),
+            once.running_at(datetime!(2026-11-02 00:00 UTC))
+                .map(|run| run.number),
             Some(0)
         );
         assert_eq!(once.running_at(datetime!(2026-11-09 00:00 UTC)), None);

@@ -51,9 +51,9 @@ reward = { type = "coins", quantity = 100 }
 /// Every 37 hours for ten years from the shipped file's first season.
 fn dates_for_ten_years() -> impl Iterator<Item = OffsetDateTime> {
     let first = datetime!(2026-11-01 00:00 UTC);
-    (0..).map(move |step| first + Duration::hours(37 * step)).take_while(move |date| {
-        *date < first + Duration::days(3653)
-    })
+    (0..)
+        .map(move |step| first + Duration::hours(37 * step))
+        .take_while(move |date| *date < first + Duration::days(3653))
 }
 
 #[test]
@@ -71,7 +71,10 @@ fn a_later_season_is_a_new_track_with_new_ids_dates_and_number() {
     assert_eq!(second.starts, datetime!(2027-02-21 00:00 UTC));
     assert_eq!(second.ends, datetime!(2027-06-13 00:00 UTC));
     let discount = second.discount.expect("each run has its discount");
-    assert_eq!(discount.ends, datetime!(2027-01-01 00:00 UTC) + Duration::weeks(16));
+    assert_eq!(
+        discount.ends,
+        datetime!(2027-01-01 00:00 UTC) + Duration::weeks(16)
+    );
     assert_eq!(
         second.challenges[0].id,
         ChallengeId(OCCURRENCE_ID_STRIDE + 5)
@@ -87,9 +90,7 @@ fn a_later_season_is_a_new_track_with_new_ids_dates_and_number() {
 #[test]
 fn the_first_season_keeps_the_written_id_and_a_track_that_does_not_repeat_has_no_later_run() {
     let content = parse(&with_shop(SEASON));
-    let first: Vec<_> = content
-        .tracks_at(datetime!(2026-12-01 00:00 UTC))
-        .collect();
+    let first: Vec<_> = content.tracks_at(datetime!(2026-12-01 00:00 UTC)).collect();
     assert_eq!(first[0].id, TrackId(2));
     assert_eq!(first[0].shown_name(), "Season 1 Pass");
     let once = parse(&with_shop(&SEASON.replacen("repeat_weeks = 16\n", "", 1)));
@@ -156,7 +157,10 @@ fn a_preview_of_a_track_shows_the_season_running_and_its_end() {
     ));
     let preview = content.extras.season_preview.expect("a preview");
     let before = preview.at(datetime!(2026-10-01 00:00 UTC)).unwrap();
-    assert_eq!((before.season, before.starts), (1, datetime!(2026-11-01 00:00 UTC)));
+    assert_eq!(
+        (before.season, before.starts),
+        (1, datetime!(2026-11-01 00:00 UTC))
+    );
     let third = preview.at(datetime!(2027-07-01 00:00 UTC)).unwrap();
     assert_eq!(third.season, 3);
     assert_eq!(third.starts, datetime!(2027-06-13 00:00 UTC));
@@ -172,12 +176,21 @@ fn a_written_preview_repeats_with_one_more_season_each_run() {
     let preview = content.extras.season_preview.expect("a preview");
     let later = preview.at(datetime!(2027-03-05 00:00 UTC)).unwrap();
     assert_eq!(later.season, 8);
-    assert_eq!(later.starts, datetime!(2026-12-01 00:00 UTC) + Duration::weeks(13));
+    assert_eq!(
+        later.starts,
+        datetime!(2026-12-01 00:00 UTC) + Duration::weeks(13)
+    );
     let once = parse(&format!(
         "{MINIMAL}\n[extras.season_preview]\nseason = 7\nstarts = 2026-12-01T00:00:00Z\n\
          timer_ends = 2027-02-28T23:59:59Z\n"
     ));
-    assert!(once.extras.season_preview.unwrap().at(datetime!(2027-03-05 00:00 UTC)).is_none());
+    assert!(
+        once.extras
+            .season_preview
+            .unwrap()
+            .at(datetime!(2027-03-05 00:00 UTC))
+            .is_none()
+    );
 }
 
 #[test]
@@ -196,7 +209,10 @@ fn the_shipped_file_runs_a_season_a_deal_and_an_event_on_every_date_for_ten_year
             "no pass at {now}"
         );
         let shown = preview.at(now).expect("a preview at every date");
-        assert_eq!(shown.season, free.season, "the preview follows the season at {now}");
+        assert_eq!(
+            shown.season, free.season,
+            "the preview follows the season at {now}"
+        );
         assert_eq!(shown.timer_ends, free.ends);
         assert!(
             content

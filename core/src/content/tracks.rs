@@ -176,9 +176,7 @@ impl RewardTrack {
             ..0 => return None,
             1.. => {}
         }
-        let shift = self
-            .repeat_every?
-            .checked_mul(i32::try_from(runs).ok()?)?;
+        let shift = self.repeat_every?.checked_mul(i32::try_from(runs).ok()?)?;
         let ids = runs.checked_mul(OCCURRENCE_ID_STRIDE)?;
         let mut run = self.clone();
         run.id = TrackId(self.id.0.checked_add(ids)?);
@@ -355,12 +353,8 @@ impl TrackSection {
         let name = entry.name(&self.name, "name")?;
         let season = entry.int(&self.season, "season", 0..=MAX_SEASON)?;
         let cost = self.cost(entry)?;
-        let runs = recurrence::validate(
-            entry,
-            &self.starts,
-            &self.ends,
-            self.repeat_weeks.as_ref(),
-        )?;
+        let runs =
+            recurrence::validate(entry, &self.starts, &self.ends, self.repeat_weeks.as_ref())?;
         let (starts, ends) = (runs.starts, runs.ends);
         let discount = self.discount(entry, cost, starts, ends)?;
         let max_tier = entry.int(&self.max_tier, "max_tier", 1..=MAX_TRACK_LEVEL)?;

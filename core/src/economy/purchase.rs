@@ -102,14 +102,11 @@ pub fn plan_purchase(
             if quantity != 1 {
                 return Err(PurchaseError::QuantityMustBeOne);
             }
-            let run = deal
-                .runs
-                .current_or_next(now)
-                .unwrap_or(Occurrence {
-                    number: 0,
-                    starts: deal.runs.starts,
-                    ends: deal.runs.ends,
-                });
+            let run = deal.runs.current_or_next(now).unwrap_or(Occurrence {
+                number: 0,
+                starts: deal.runs.starts,
+                ends: deal.runs.ends,
+            });
             let mut steps = vec![Step::RequireWindow {
                 starts: run.starts,
                 ends: run.ends,

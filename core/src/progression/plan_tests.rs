@@ -134,7 +134,14 @@ fn tiers_grant_only_on_tracks_the_player_has() {
     // Enough experience for two track levels: stars for at least one tier.
     let experience = premium.experience_per_level * 2;
     let tier_key = format!("track/{}/tier/1", premium.id.0);
-    let (steps, summary) = plan_player(&content, 1, &fresh(), &stats(&[]), (experience, 0), IN_SEASON);
+    let (steps, summary) = plan_player(
+        &content,
+        1,
+        &fresh(),
+        &stats(&[]),
+        (experience, 0),
+        IN_SEASON,
+    );
     let step = summary
         .tracks
         .iter()

@@ -369,12 +369,17 @@ async fn a_running_deal_is_bought_once_per_run(app: TestApp) {
     let key = app.key_of_device(&device).await;
     app.grant_to(&key, gems(500)).await;
     let shop = app
-        .get(&format!("/api/shop/available?sections=timedDeals&userKey={key}"))
+        .get(&format!(
+            "/api/shop/available?sections=timedDeals&userKey={key}"
+        ))
         .await
         .success()
         .clone();
     let listed = &shop["timedDeals"][0];
-    assert_eq!((listed["id"].as_i64(), listed["can_purchase"].as_bool()), (Some(1), Some(true)));
+    assert_eq!(
+        (listed["id"].as_i64(), listed["can_purchase"].as_bool()),
+        (Some(1), Some(true))
+    );
     assert_eq!(listed["created"]["date"], "2026-12-27 00:00:00.000000");
     assert_eq!(listed["expires"]["date"], "2027-01-24 00:00:00.000000");
     app.buy(&key, "timedDealId=1&quantity=1").await.success();

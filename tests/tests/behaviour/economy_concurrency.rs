@@ -3,8 +3,8 @@
 //! stays equal to the balances.
 
 use futures_util::future::join_all;
-use safezone_tests::leaderboard::RENAME_PRICE;
 use safezone_tests::economy::{coins, gems, int, pack_count, packs};
+use safezone_tests::leaderboard::RENAME_PRICE;
 use safezone_tests::{TestApp, each_combination, expected_tally, tally};
 use time::macros::datetime;
 

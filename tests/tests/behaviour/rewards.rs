@@ -112,7 +112,14 @@ async fn first_is_claimed_once(app: TestApp) {
     let ledger = app.ledger_of(&key).await;
     let rows: Vec<_> = ledger
         .iter()
-        .map(|row| (row.currency, row.delta, row.reason.as_str(), row.reference.as_str()))
+        .map(|row| {
+            (
+                row.currency,
+                row.delta,
+                row.reason.as_str(),
+                row.reference.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         rows,
