@@ -113,8 +113,9 @@ fresh_database() {
 }
 
 if wanted reads; then
+  read_url=$(fresh_database safezone_read_rate)
   printf '%-44s ' "baseline: postgres primary-key reads"
-  BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$(fresh_database safezone_read_rate)"
+  BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
 fi
 
 for binary in warp rocket; do
@@ -141,9 +142,9 @@ done
 sign_in_script() {
   local script="$work/$1.lua"
   shift
-  local IFS=,
+  local ids=("$@") IFS=,
   cat >"$script" <<LUA
-ids = {$*}
+ids = {${ids[*]}}
 counter = 0
 request = function()
   counter = counter + 1
