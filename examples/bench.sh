@@ -6,12 +6,20 @@
 # (examples/hello_hyper.rs) runs in the same script as the baseline, because this machine is
 # shared and noisy: compare each figure with the baseline of the same run.
 # Endpoints: GET /api/config?platform=web (no database) and GET /api/user/{key} (key lookup and
-# account read), through the warp and the rocket binary, on SQLite and on PostgreSQL.
+# account read), through the warp and the rocket binary, on SQLite and on PostgreSQL; the
+# PostgreSQL rows beside their own baseline: examples/read_rate.rs, raw primary-key reads over
+# Safezone's pool settings (16 connections, no test query), 64 tasks, on CPU 0 like the server.
 # Buys: POST /api/user/{key}/buy?packId=1&quantity=1 (one transaction: lock the account, debit
 # 750 coins, add a pack, write the ledger row; then the answer reads the account and holdings),
 # round-robin over 64 accounts granted coins beforehand, through the warp binary on SQLite and
 # on PostgreSQL, each beside its baseline: examples/commit_rate.rs, the raw single-row update
 # commit rate of the same database (64 tasks, 10 s, on CPU 0 like the server).
+#
+# Sign-ins (section `signins`): POST /api/validate/device/{id} of an existing device (cycling over
+# 64 devices signed in beforehand: lock the account, write a key, read the account's view) and
+# of a new device (a fresh id per request: create the account, write a key), through the warp
+# binary on SQLite and on PostgreSQL, each beside its baseline: `commit_rate URL insert`, the
+# raw single-row insert commit rate of the same database.
 #
 # Match reports: POST /internal/matches, each a 100-player solo match (placements 1 to 100, kills,
 # time alive, a damage counter) over 8,000 device accounts in 80 blocks of 100, so the reports in
@@ -32,7 +40,7 @@
 # not run by default: it needs perf) shows the share of the server's CPU each of the three takes.
 #
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
-#        SECTIONS="reads buys matches boards hardening" by default: name fewer to run only those
+#        SECTIONS="reads signins buys matches boards hardening" by default: name fewer to run only those
 #        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile for the
 #        CPU profile)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
@@ -42,7 +50,7 @@ cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 match_connections=${MATCH_CONNECTIONS:-8}
-sections=${SECTIONS:-reads buys matches boards hardening}
+sections=${SECTIONS:-reads signins buys matches boards hardening}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 postgres_url=${postgres_admin%/*}/safezone_bench
 # The load comes from one address: the servers' per-node rate limits would answer it 429.
@@ -53,7 +61,8 @@ wanted() { [[ " $sections " == *" $1 "* ]]; }
 
 cargo build --release -q -p safezone-server-warp $(wanted reads && echo -p safezone-server-rocket)
 cargo build --release -q -p safezone-examples --example hello_hyper \
-  $(wanted buys && echo --example commit_rate)
+  $( (wanted buys || wanted signins) && echo --example commit_rate) \
+  $(wanted reads && echo --example read_rate)
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
@@ -97,6 +106,18 @@ measure "baseline: bare hyper hello" "$base/"
 baseline_rps=$last_rps
 stop
 
+# fresh_database NAME: (re)creates the PostgreSQL database NAME and prints its URL.
+fresh_database() {
+  psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
+  echo "${postgres_admin%/*}/$1"
+}
+
+if wanted reads; then
+  read_url=$(fresh_database safezone_read_rate)
+  printf '%-44s ' "baseline: postgres primary-key reads"
+  BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
+fi
+
 for binary in warp rocket; do
   wanted reads || break
   for database in sqlite postgres; do
@@ -114,6 +135,46 @@ for binary in warp rocket; do
     measure "$binary + $database: GET /api/user/{key}" "$base/api/user/$key"
     stop
   done
+done
+
+# sign_in_script NAME IDS...: writes a wrk script that signs in a device per request, cycling
+# over the device ids IDS (`new`: a fresh id per request), and prints its path.
+sign_in_script() {
+  local script="$work/$1.lua"
+  shift
+  local ids=("$@") IFS=,
+  cat >"$script" <<LUA
+ids = {${ids[*]}}
+counter = 0
+request = function()
+  counter = counter + 1
+  local id = #ids > 0 and ids[(counter % #ids) + 1] or ("ios-bench-new-" .. counter)
+  return wrk.format("POST", "/api/validate/device/" .. id)
+end
+LUA
+  echo "$script"
+}
+
+for database in sqlite postgres; do
+  wanted signins || break
+  if [ "$database" = sqlite ]; then
+    url="sqlite://$work/bench-sign-in.db"
+    rate_url="sqlite://$work/insert-rate.db"
+  else
+    url=$(fresh_database safezone_bench)
+    rate_url=$(fresh_database safezone_commit_rate)
+  fi
+  printf '%-44s ' "baseline: $database single-row insert commits"
+  BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url" insert
+  start "warp-sign-in-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 --database-url "$url"
+  devices=()
+  for n in $(seq 1 64); do
+    curl -sf -X POST "$base/api/validate/device/ios-bench-signer-$n" >/dev/null
+    devices+=("\"ios-bench-signer-$n\"")
+  done
+  measure "warp + $database: sign-in, existing device" "$base/" "$(sign_in_script existing "${devices[@]}")"
+  measure "warp + $database: sign-in, new device" "$base/" "$(sign_in_script new)"
+  stop
 done
 
 # buy_script DATABASE_URL: signs in 64 devices, grants each 10^11 coins through the operator's

@@ -1,15 +1,21 @@
-//! The benchmark baseline for money-moving requests: the raw commit rate of a single-row update
-//! transaction on a database, with no HTTP and no Safezone in between. `examples/bench.sh` runs
-//! it beside the buy benchmark on the same database, so a buy's cost can be read against what
-//! the database itself commits per second on this machine.
+//! The benchmark baseline for writing requests: the raw commit rate of single-row transactions
+//! on a database, with no HTTP and no Safezone in between, over Safezone's pool settings.
+//! `examples/bench.sh` runs it beside the buy benchmark (`update`) and the sign-in benchmarks
+//! (`insert`) on the same database, so their cost can be read against what the database itself
+//! commits per second on this machine.
 //!
 //! Workload: `BENCH_TASKS` concurrent tasks (64 by default, as many as wrk's connections), each
-//! running `BEGIN; UPDATE bench_balances SET coins = coins - 1 WHERE id = <task>; COMMIT` (SQLite:
-//! `BEGIN IMMEDIATE`, as Safezone's writes) in a loop for `BENCH_SECONDS` (10) seconds.
+//! running in a loop for `BENCH_SECONDS` (10) seconds, as the second argument says:
+//! - `update` (the default): `BEGIN; UPDATE bench_balances SET coins = coins - 1 WHERE id =
+//!   <task>; COMMIT`;
+//! - `insert`: `BEGIN; INSERT INTO bench_rows (task, n) VALUES (<task>, <n>); COMMIT`, a new
+//!   row each time;
+//!
+//! (SQLite: `BEGIN IMMEDIATE`, as Safezone's writes).
 //!
 //! ```text
 //! cargo run --release -p safezone-examples --example commit_rate -- sqlite:///tmp/rate.db
-//! cargo run --release -p safezone-examples --example commit_rate -- postgres://postgres@127.0.0.1/bench
+//! cargo run --release -p safezone-examples --example commit_rate -- postgres://postgres@127.0.0.1/bench insert
 //! ```
 
 use std::error::Error;
@@ -18,23 +24,31 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use safezone_examples::{env_number, pool_options};
 use sqlx::Executor;
-use sqlx::postgres::PgPool;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous};
+use sqlx::postgres::{PgConnectOptions, Postgres};
+use sqlx::sqlite::{Sqlite, SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
 const CREATE: &str =
     "CREATE TABLE IF NOT EXISTS bench_balances (id BIGINT PRIMARY KEY, coins BIGINT NOT NULL)";
+const CREATE_ROWS: &str = "CREATE TABLE IF NOT EXISTS bench_rows \
+    (task BIGINT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (task, n))";
 const RESET: &str = "DELETE FROM bench_balances";
+const RESET_ROWS: &str = "DELETE FROM bench_rows";
 const INSERT: &str = "INSERT INTO bench_balances (id, coins) VALUES ($1, 1000000000)";
 const UPDATE: &str = "UPDATE bench_balances SET coins = coins - 1 WHERE id = $1";
+const INSERT_ROW: &str = "INSERT INTO bench_rows (task, n) VALUES ($1, $2)";
 
-/// Runs the workload on `$pool` (a concrete sqlx pool), opening each transaction with `$begin`;
-/// evaluates to the number of commits. A macro, because the two pools are different types.
+/// Runs the workload on `$pool` (a concrete sqlx pool), opening each transaction with `$begin`
+/// and writing with `$statement`, the statement of `(task, n)` (`insert` or not); evaluates to
+/// the number of commits. A macro, because the two pools are different types.
 macro_rules! run_workload {
-    ($pool:expr, $begin:expr, $tasks:expr, $seconds:expr) => {{
+    ($pool:expr, $begin:expr, $insert:expr, $tasks:expr, $seconds:expr) => {{
         let pool = $pool;
-        pool.execute(CREATE).await?;
-        pool.execute(RESET).await?;
+        let insert: bool = $insert;
+        for statement in [CREATE, CREATE_ROWS, RESET, RESET_ROWS] {
+            pool.execute(statement).await?;
+        }
         for id in 0..$tasks {
             sqlx::query(INSERT).bind(id).execute(&pool).await?;
         }
@@ -45,13 +59,17 @@ macro_rules! run_workload {
                 let pool = pool.clone();
                 let commits = Arc::clone(&commits);
                 tokio::spawn(async move {
+                    let mut n: i64 = 0;
                     while Instant::now() < deadline {
+                        n += 1;
+                        let write = if insert {
+                            sqlx::query(INSERT_ROW).bind(id).bind(n)
+                        } else {
+                            sqlx::query(UPDATE).bind(id)
+                        };
                         let mut connection = pool.acquire().await?;
                         connection.execute($begin).await?;
-                        sqlx::query(UPDATE)
-                            .bind(id)
-                            .execute(&mut *connection)
-                            .await?;
+                        write.execute(&mut *connection).await?;
                         connection.execute("COMMIT").await?;
                         commits.fetch_add(1, Ordering::Relaxed);
                     }
@@ -68,9 +86,14 @@ macro_rules! run_workload {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let url = std::env::args()
-        .nth(1)
-        .ok_or("usage: commit_rate DATABASE_URL")?;
+    let usage = "usage: commit_rate DATABASE_URL [update|insert]";
+    let mut args = std::env::args().skip(1);
+    let url = args.next().ok_or(usage)?;
+    let insert = match args.next().as_deref() {
+        None | Some("update") => false,
+        Some("insert") => true,
+        Some(_) => return Err(usage.into()),
+    };
     let tasks: i64 = env_number("BENCH_TASKS", 64)?;
     let seconds: u64 = env_number("BENCH_SECONDS", 10)?;
     let total = if url.starts_with("sqlite:") {
@@ -80,26 +103,18 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePool::connect_with(options).await?;
-        run_workload!(pool, "BEGIN IMMEDIATE", tasks, seconds)
+        let pool = pool_options::<Sqlite>().connect_with(options).await?;
+        run_workload!(pool, "BEGIN IMMEDIATE", insert, tasks, seconds)
     } else {
-        let pool = PgPool::connect(&url).await?;
-        run_workload!(pool, "BEGIN", tasks, seconds)
+        let options = PgConnectOptions::from_str(&url)?;
+        let pool = pool_options::<Postgres>().connect_with(options).await?;
+        run_workload!(pool, "BEGIN", insert, tasks, seconds)
     };
     #[allow(clippy::cast_precision_loss)]
     let rate = total as f64 / seconds as f64;
+    let kind = if insert { "insert" } else { "update" };
     println!(
-        "{rate:.0} commits/s ({total} single-row update transactions in {seconds} s, {tasks} tasks)"
+        "{rate:.0} commits/s ({total} single-row {kind} transactions in {seconds} s, {tasks} tasks)"
     );
     Ok(())
-}
-
-fn env_number<T: FromStr>(name: &str, default: T) -> Result<T, Box<dyn Error>>
-where
-    T::Err: Error + 'static,
-{
-    match std::env::var(name) {
-        Ok(value) => Ok(value.parse()?),
-        Err(_) => Ok(default),
-    }
 }

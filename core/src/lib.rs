@@ -40,4 +40,6 @@ pub mod starter;
 pub mod store;
 
 pub use service::{App, AppState, Safezone, SafezoneService};
-pub use settings::{ConnectionLimits, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings};
+pub use settings::{
+    ConnectionLimits, DatabaseSettings, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings,
+};

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 async fn main() -> ExitCode {
     safezone_core::cli::run_server(
         safezone_core::binary!(),
-        safezone_storage::open,
+        safezone_storage::open_with,
         safezone_server_rocket::start,
     )
     .await

@@ -15,8 +15,8 @@ macro_rules! impl_change {
 
             use safezone_core::domain::{FriendCode, ItemId, PackId};
             use safezone_core::store::{
-                AccountChange, Applied, BALANCE_MAX, Change, Currency, Granted, PACKS_MAX, Refusal,
-                Step,
+                AccountChange, AccountView, Applied, BALANCE_MAX, Change, Currency, Granted,
+                PACKS_MAX, Refusal, Step,
             };
             use sqlx::Transaction;
 
@@ -36,12 +36,15 @@ macro_rules! impl_change {
                 Pin<Box<dyn Future<Output = Result<StepsResult, sqlx::Error>> + Send + 'a>>;
 
             impl $store {
-                /// One transaction applying `change`. A unique violation (a concurrent rename
-                /// took the chosen friend code) is returned as the error, for the caller to retry.
+                /// One transaction applying `change`; with `view`, the account's view as the
+                /// change (or, for a repeat, the first application) left it is read before the
+                /// transaction ends. A unique violation (a concurrent rename took the chosen
+                /// friend code) is returned as the error, for the caller to retry.
                 pub(super) async fn apply_once(
                     &self,
                     change: &Change,
-                ) -> Result<Applied, sqlx::Error> {
+                    view: bool,
+                ) -> Result<(Applied, Option<AccountView>), sqlx::Error> {
                     let mut tx = self.begin().await?;
                     let account = change.account.0;
                     let banned = sqlx::query_scalar::<_, bool>(sql::LOCK_ACCOUNT)
@@ -55,15 +58,19 @@ macro_rules! impl_change {
                         Some(false) => first_use_of_key(&mut tx, change).await?,
                     };
                     if let Some(answer) = refused {
+                        let viewed = match answer {
+                            Applied::Replayed(_) if view => viewed(&mut tx, account).await?,
+                            _ => None,
+                        };
                         tx.rollback().await?;
-                        return Ok(answer);
+                        return Ok((answer, viewed));
                     }
                     let mut granted = Vec::new();
                     if let Err(refusal) =
                         apply_steps(&mut tx, change, &change.steps, &mut granted).await?
                     {
                         tx.rollback().await?;
-                        return Ok(Applied::Refused(refusal));
+                        return Ok((Applied::Refused(refusal), None));
                     }
                     if let Some(idempotency) = &change.idempotency {
                         let stored = serde_json::to_string(&granted)
@@ -75,9 +82,24 @@ macro_rules! impl_change {
                             .execute(&mut *tx)
                             .await?;
                     }
+                    let viewed = if view {
+                        viewed(&mut tx, account).await?
+                    } else {
+                        None
+                    };
                     tx.commit().await?;
-                    Ok(Applied::Done(granted))
+                    Ok((Applied::Done(granted), viewed))
                 }
+            }
+
+            /// The view of `account`, locked by the transaction `tx`.
+            async fn viewed(
+                tx: &mut Transaction<'_, $db>,
+                account: i64,
+            ) -> Result<Option<AccountView>, sqlx::Error> {
+                let query = sqlx::query(crate::sql::ACCOUNT_VIEW).bind(account);
+                let viewed = super::shared::read_view(tx, query).await?;
+                Ok(viewed.map(|(view, _)| view))
             }
 
             /// Records the change's idempotency key. `None` when there is none or it is new;

@@ -26,6 +26,7 @@ pub mod test_support;
 
 use std::sync::Arc;
 
+use safezone_core::DatabaseSettings;
 use safezone_core::store::Store;
 
 pub use postgres::PostgresStore;
@@ -34,18 +35,24 @@ pub use sqlite::SqliteStore;
 /// The URL forms [`open`] accepts, for error messages.
 const ACCEPTED: &str = "sqlite://PATH, sqlite:PATH, postgres://... or postgresql://...";
 
-/// Opens the store named by a database URL (`sqlite://path` or `postgres://...`), creating
-/// the SQLite file on first start and running the migrations.
+/// Opens the store named by a database URL (`sqlite://path` or `postgres://...`) with the
+/// default pool limits ([`DatabaseSettings::new`]), creating the SQLite file on first start and
+/// running the migrations.
 pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, OpenError> {
-    if database_url.starts_with("sqlite:") {
-        Ok(Arc::new(SqliteStore::connect(database_url).await?))
-    } else if database_url.starts_with("postgres://") || database_url.starts_with("postgresql://") {
-        Ok(Arc::new(PostgresStore::connect(database_url).await?))
+    open_with(&DatabaseSettings::new(database_url)).await
+}
+
+/// Opens the store that `database` names, with its pool limits, creating the SQLite file on
+/// first start and running the migrations.
+pub async fn open_with(database: &DatabaseSettings) -> Result<Arc<dyn Store>, OpenError> {
+    let url = database.url.as_str();
+    if url.starts_with("sqlite:") {
+        Ok(Arc::new(SqliteStore::connect(database).await?))
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::connect(database).await?))
     } else {
         // Only the scheme is shown: the rest of a URL may hold a password.
-        let scheme = database_url
-            .split_once(':')
-            .map_or("(none)", |(scheme, _)| scheme);
+        let scheme = url.split_once(':').map_or("(none)", |(scheme, _)| scheme);
         Err(OpenError(format!(
             "unsupported database URL scheme `{scheme}`: expected {ACCEPTED}"
         )))

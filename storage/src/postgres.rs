@@ -3,21 +3,17 @@
 //! [`Store`]: safezone_core::store::Store
 
 use std::str::FromStr;
-use std::time::Duration;
 
+use safezone_core::DatabaseSettings;
 use safezone_core::store::PoolStatus;
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::PgConnectOptions;
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
 use crate::pools::pool_status;
 use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
-
-/// How long a request waits for a pooled connection (or a new one) before the database counts
-/// as unavailable.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The PostgreSQL store. Sign-ins run at READ COMMITTED: after `ON CONFLICT DO NOTHING` found a
 /// concurrent sign-in's account, the next statement sees it committed.
@@ -27,14 +23,15 @@ pub struct PostgresStore {
 }
 
 impl PostgresStore {
-    /// Connects to a `postgres://` or `postgresql://` URL and runs the migrations.
-    pub async fn connect(url: &str) -> Result<Self, OpenError> {
+    /// Connects to the `postgres://` or `postgresql://` URL of `database` and runs the
+    /// migrations; the pool holds up to `database.max_connections`.
+    pub async fn connect(database: &DatabaseSettings) -> Result<Self, OpenError> {
         // The URL is left out of messages: it may hold a password.
         let failed = |what: &str, err: &dyn std::fmt::Display| {
             OpenError(format!("could not {what} the PostgreSQL database: {err}"))
         };
-        let options =
-            PgConnectOptions::from_str(url).map_err(|err| failed("parse the URL of", &err))?;
+        let options = PgConnectOptions::from_str(&database.url)
+            .map_err(|err| failed("parse the URL of", &err))?;
         // Migrate on one direct connection first: a pool retries until its timeout and then
         // reports only that, where a connection tells why it failed (refused, no such database).
         let mut migrating = PgConnection::connect_with(&options)
@@ -46,9 +43,7 @@ impl PostgresStore {
             .map_err(|err| failed("migrate", &err))?;
         // The schema is in place; a failed goodbye to the server changes nothing.
         let _ = migrating.close().await;
-        let pool = PgPoolOptions::new()
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_lazy_with(options);
+        let pool = crate::pools::options(database).connect_lazy_with(options);
         tracing::info!("PostgreSQL store open");
         Ok(Self { pool })
     }
@@ -64,7 +59,7 @@ impl PostgresStore {
     }
 }
 
-store_impl::impl_store!(PostgresStore);
+store_impl::impl_store!(PostgresStore, sqlx::Postgres);
 change_impl::impl_change!(PostgresStore, sqlx::Postgres);
 crate::community_impl::impl_community!(PostgresStore, sqlx::Postgres);
 crate::match_impl::impl_matches!(PostgresStore, sqlx::Postgres);

@@ -2,14 +2,16 @@
 
 use safezone_core::domain::{FriendCode, GameMode, IapId, ItemId, PackId};
 use safezone_core::store::{
-    Account, AccountChange, AccountId, AccountLogEntry, BoardPlayer, Currency, Holdings,
-    IapPurchase, KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role, StoreError,
-    Subscription,
+    Account, AccountChange, AccountId, AccountLogEntry, AccountView, BoardPlayer, Currency,
+    Holdings, IapPurchase, KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role,
+    StoreError, Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
     TournamentCode, Window,
 };
+
+use time::OffsetDateTime;
 
 use crate::micros::from_micros;
 
@@ -36,6 +38,11 @@ pub(crate) struct AccountRow {
 }
 
 impl AccountRow {
+    /// The account's id.
+    pub(crate) fn id(&self) -> i64 {
+        self.id
+    }
+
     /// The account; a row that breaks the record's rules is corrupt data.
     pub(crate) fn into_account(self) -> Result<Account, StoreError> {
         let friend_code = u16::try_from(self.friend_digits)
@@ -135,6 +142,65 @@ impl HoldingRow {
             }
         }
         Ok(holdings)
+    }
+}
+
+/// The account's columns of an account view's rows, as selected by
+/// [`SESSION_VIEW`](crate::sql::SESSION_VIEW) and [`ACCOUNT_VIEW`](crate::sql::ACCOUNT_VIEW):
+/// the account, the id of its clan, and the key's expiry (null in an account's view).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ViewedAccountRow {
+    #[sqlx(flatten)]
+    account: AccountRow,
+    clan_id: Option<i64>,
+    key_expires: Option<i64>,
+}
+
+impl ViewedAccountRow {
+    /// The clan the account is a member of, if any.
+    pub(crate) fn clan(&self) -> Option<ClanId> {
+        self.clan_id.map(ClanId)
+    }
+
+    /// The account's view, holding what the view's rows `held` list, a member of `clan`; and
+    /// the key's expiry (`None` in an account's view).
+    pub(crate) fn into_view(
+        self,
+        held: Vec<HeldRow>,
+        clan: Option<Clan>,
+    ) -> Result<(AccountView, Option<OffsetDateTime>), StoreError> {
+        let holdings =
+            HoldingRow::into_holdings(held.into_iter().filter_map(HeldRow::holding).collect())?;
+        let view = AccountView {
+            account: self.account.into_account()?,
+            holdings,
+            clan,
+        };
+        Ok((view, self.key_expires.map(from_micros).transpose()?))
+    }
+}
+
+/// The holding's columns of an account view's row, in the shape of [`HoldingRow`]: all null on
+/// the one row of an account that holds nothing.
+#[derive(sqlx::FromRow)]
+pub(crate) struct HeldRow {
+    held_kind: Option<String>,
+    held_id: Option<i64>,
+    held_thing: Option<i64>,
+    held_amount: Option<i64>,
+    held_expires: Option<i64>,
+}
+
+impl HeldRow {
+    /// The holding, if the row holds one.
+    fn holding(self) -> Option<HoldingRow> {
+        Some(HoldingRow {
+            kind: self.held_kind?,
+            id: self.held_id?,
+            thing: self.held_thing?,
+            amount: self.held_amount?,
+            expires: self.held_expires,
+        })
     }
 }
 

@@ -1,20 +1,19 @@
 //! The sign-in policy both stores share: which friend code to offer next, and when to give up.
 
 use safezone_core::domain::FriendCode;
-use safezone_core::store::{SignedIn, StoreError};
+use safezone_core::store::{AccountView, SignedIn, StoreError};
 
 use crate::error::store_error;
-use crate::row::AccountRow;
 
 /// How one sign-in transaction ended.
 pub(crate) enum Attempt {
-    /// The transaction committed: the account after the sign-in, and whether it is new.
-    SignedIn(Box<AccountRow>, bool),
+    /// The transaction committed: the account's view after the sign-in, and whether it is new.
+    SignedIn(Box<AccountView>, bool),
     /// The identity has no account and the offered friend code is taken; nothing was written.
     CodeTaken,
     /// The identity has no account; nothing was written. Offered a code, this means the
-    /// account was deleted between the insert and the lock of its row (possible in
-    /// PostgreSQL); the next attempt with the same code creates a fresh account.
+    /// account was created by a concurrent sign-in and deleted before the lock of its row
+    /// (possible in PostgreSQL); the next attempt with the same code creates a fresh account.
     NoAccount,
 }
 
@@ -32,9 +31,16 @@ where
     let mut code = codes.next();
     loop {
         match attempt(code).await.map_err(store_error)? {
-            Attempt::SignedIn(account, first_login) => {
+            Attempt::SignedIn(view, first_login) => {
+                let AccountView {
+                    account,
+                    holdings,
+                    clan,
+                } = *view;
                 return Ok(SignedIn {
-                    account: account.into_account()?,
+                    account,
+                    holdings,
+                    clan,
                     first_login,
                 });
             }

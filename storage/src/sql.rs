@@ -3,16 +3,6 @@
 /// Answers when the database does.
 pub(crate) const PING: &str = "SELECT 1";
 
-/// Creates the account of an identity unless it exists; returns the new id, or no row.
-///
-/// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now.
-pub(crate) const INSERT_ACCOUNT: &str = "\
-    INSERT INTO accounts \
-        (provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) \
-    ON CONFLICT (provider, identifier) DO NOTHING \
-    RETURNING id";
-
 /// Locks an identity's account row for the rest of the transaction (a no-op update) and
 /// returns its id; no row without the account. Locked, the account cannot be deleted before the
 /// sign-in's key is written: a deletion either ends first (and the sign-in creates a fresh
@@ -20,6 +10,19 @@ pub(crate) const INSERT_ACCOUNT: &str = "\
 pub(crate) const LOCK_ACCOUNT_OF_IDENTITY: &str = "\
     UPDATE accounts SET is_banned = is_banned WHERE provider = $1 AND identifier = $2 \
     RETURNING id";
+
+/// The columns of an account in the shape of [`AccountRow`](crate::row::AccountRow).
+macro_rules! account_columns {
+    () => {
+        concat!(
+            "accounts.id, accounts.provider, accounts.identifier, accounts.name, ",
+            "accounts.avatar, accounts.email, accounts.friend_name, accounts.friend_digits, ",
+            "accounts.status, accounts.experience, accounts.level, accounts.coins, ",
+            "accounts.gems, accounts.role, accounts.is_banned, accounts.created, ",
+            "accounts.updated"
+        )
+    };
+}
 
 /// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow) with a
 /// condition; the longer form adds columns and joins to `accounts`.
@@ -29,11 +32,8 @@ macro_rules! select_account {
     };
     ($extra_columns:literal, $from:literal, $condition:literal) => {
         concat!(
-            "SELECT accounts.id, accounts.provider, accounts.identifier, accounts.name, ",
-            "accounts.avatar, accounts.email, accounts.friend_name, accounts.friend_digits, ",
-            "accounts.status, accounts.experience, accounts.level, accounts.coins, ",
-            "accounts.gems, accounts.role, accounts.is_banned, accounts.created, ",
-            "accounts.updated",
+            "SELECT ",
+            account_columns!(),
             $extra_columns,
             " FROM ",
             $from,
@@ -42,6 +42,57 @@ macro_rules! select_account {
         )
     };
 }
+
+/// The account view of the account a condition finds: one row per holding (one row with null
+/// holding columns when it holds nothing), each with the account's columns in the shape of
+/// [`ViewedAccountRow`](crate::row::ViewedAccountRow) (the account, its clan's id, the key's
+/// expiry from the extra column) and the holding's in the shape of
+/// [`HeldRow`](crate::row::HeldRow), in the order of [`HOLDINGS`](crate::economy_sql::HOLDINGS).
+macro_rules! select_account_view {
+    ($key_expires:literal, $from:literal, $condition:literal) => {
+        concat!(
+            "WITH viewed AS (SELECT ",
+            account_columns!(),
+            ", (SELECT clan_members.clan_id FROM clan_members ",
+            "WHERE clan_members.account_id = accounts.id) AS clan_id, ",
+            $key_expires,
+            " AS key_expires FROM ",
+            $from,
+            " WHERE ",
+            $condition,
+            ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
+            "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
+            "FROM viewed LEFT JOIN (",
+            crate::economy_sql::holdings_of!("(SELECT viewed.id FROM viewed)"),
+            ") held ON 1 = 1 ORDER BY held.kind, held.position"
+        )
+    };
+}
+
+/// An unexpired key's account view (see `select_account_view!`), its expiry as `key_expires`;
+/// no row for an unknown or expired key. Binds: key hash, now.
+pub(crate) const SESSION_VIEW: &str = select_account_view!(
+    "user_keys.expires",
+    "accounts JOIN user_keys ON user_keys.account_id = accounts.id",
+    "user_keys.key_hash = $1 AND user_keys.expires > $2"
+);
+
+/// An account's view (see `select_account_view!`), with a null `key_expires`; no row without
+/// the account. Binds: account id.
+pub(crate) const ACCOUNT_VIEW: &str =
+    select_account_view!("CAST(NULL AS BIGINT)", "accounts", "accounts.id = $1");
+
+/// Creates the account of an identity unless it exists; returns the new account in the shape
+/// of [`AccountRow`](crate::row::AccountRow), or no row.
+///
+/// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now.
+pub(crate) const INSERT_ACCOUNT: &str = concat!(
+    "INSERT INTO accounts ",
+    "(provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) ",
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ",
+    "ON CONFLICT (provider, identifier) DO NOTHING RETURNING ",
+    account_columns!()
+);
 
 /// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
 pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");

@@ -5,9 +5,10 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use safezone_core::DatabaseSettings;
 use safezone_core::store::PoolStatus;
 use sqlx::migrate::Migrator;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use crate::pools::pool_status;
@@ -17,13 +18,12 @@ static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// How long a writer waits for another to finish before the database counts as unavailable.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a request waits for a pooled connection.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The SQLite store. SQLite takes one writer at a time: write transactions go through one
 /// dedicated connection, so concurrent writers wait their turn in order for that connection
 /// (instead of polling SQLite's busy handler, whose growing sleeps let a waiting writer starve),
-/// and open with `BEGIN IMMEDIATE`. Reads use a pool of their own.
+/// and open with `BEGIN IMMEDIATE`. Reads use a pool of their own, of up to
+/// `max_connections` connections.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
@@ -31,9 +31,10 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (creating it if missing) the database file of a `sqlite://path` or `sqlite:path`
-    /// URL and runs the migrations.
-    pub async fn connect(url: &str) -> Result<Self, OpenError> {
+    /// Opens (creating it if missing) the database file of the `sqlite://path` or `sqlite:path`
+    /// URL of `database` and runs the migrations.
+    pub async fn connect(database: &DatabaseSettings) -> Result<Self, OpenError> {
+        let url = database.url.as_str();
         let failed = |what: &str, err: &dyn std::fmt::Display| {
             OpenError(format!(
                 "could not {what} the SQLite database `{url}`: {err}"
@@ -46,8 +47,7 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT);
-        let pool = SqlitePoolOptions::new()
-            .acquire_timeout(ACQUIRE_TIMEOUT)
+        let pool = crate::pools::options(database)
             .connect_with(options.clone())
             .await
             .map_err(|err| failed("open", &err))?;
@@ -55,9 +55,8 @@ impl SqliteStore {
             .run(&pool)
             .await
             .map_err(|err| failed("migrate", &err))?;
-        let writer = SqlitePoolOptions::new()
+        let writer = crate::pools::options(database)
             .max_connections(1)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await
             .map_err(|err| failed("open", &err))?;
@@ -80,7 +79,7 @@ impl SqliteStore {
     }
 }
 
-store_impl::impl_store!(SqliteStore);
+store_impl::impl_store!(SqliteStore, sqlx::Sqlite);
 change_impl::impl_change!(SqliteStore, sqlx::Sqlite);
 crate::community_impl::impl_community!(SqliteStore, sqlx::Sqlite);
 crate::match_impl::impl_matches!(SqliteStore, sqlx::Sqlite);

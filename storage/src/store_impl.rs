@@ -3,8 +3,10 @@
 //! type differs, so a macro stamps out the same code for each instead of a generic version
 //! spelling out every bound the queries need.
 
-/// Implements the private `attempt` method (one sign-in transaction), `delete_account_sql` and
-/// [`Store`](safezone_core::store::Store) for `$store`, a type with a `pool` field and an
+/// Implements the private `attempt` method (one sign-in transaction), `delete_account_sql`,
+/// `read_view` (an account's view on a connection) and
+/// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, a type
+/// with a `pool` field and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
 /// transaction the way its database needs. The calling module also needs the `account_log`
 /// module of [`impl_account_log`](crate::account_log_impl::impl_account_log) and the
@@ -13,23 +15,74 @@
 /// The code goes in a child module `shared` of the calling one, so its imports do not clash
 /// with the caller's and it still reaches the store's private `pool` and `begin`.
 macro_rules! impl_store {
-    ($store:ident) => {
+    ($store:ident, $db:ty) => {
         mod shared {
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, KeyHash};
             use safezone_core::store::{
-                Account, AccountChange, AccountId, Applied, Change, Holdings, KeySession,
-                LedgerEntry, NewSignIn, SignedIn, Store, StoreError,
+                Account, AccountChange, AccountId, AccountView, Applied, Change, Holdings,
+                KeySession, LedgerEntry, NewSignIn, SessionView, SignedIn, Store, StoreError,
             };
+            use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
 
             use super::{account_log, community, $store};
-            use crate::economy_sql;
             use crate::error::{is_retryable_conflict, is_unique_violation, store_error};
             use crate::micros::to_micros;
-            use crate::row::{AccountRow, HoldingRow, LedgerRow, SessionRow};
+            use crate::row::{
+                AccountRow, ClanRow, HeldRow, HoldingRow, LedgerRow, SessionRow, ViewedAccountRow,
+            };
             use crate::sign_in::{Attempt, sign_in_with};
-            use crate::sql;
+            use crate::{community_sql, economy_sql, sql};
+
+            /// A statement of an account view with its binds.
+            type ViewQuery<'q> =
+                sqlx::query::Query<'q, $db, <$db as Database>::Arguments>;
+
+            /// Runs `query` ([`SESSION_VIEW`](sql::SESSION_VIEW) or
+            /// [`ACCOUNT_VIEW`](sql::ACCOUNT_VIEW)) on `connection`, then reads the clan when
+            /// the account is in one: the account's view and the key's expiry (`None` in an
+            /// account's view); `None` without a row.
+            pub(super) async fn read_view(
+                connection: &mut <$db as Database>::Connection,
+                query: ViewQuery<'_>,
+            ) -> Result<Option<(AccountView, Option<OffsetDateTime>)>, sqlx::Error> {
+                let rows = query.fetch_all(&mut *connection).await?;
+                let Some(first) = rows.first() else {
+                    return Ok(None);
+                };
+                let head = ViewedAccountRow::from_row(first)?;
+                let held = rows.iter().map(HeldRow::from_row).collect::<Result<_, _>>()?;
+                let clan = match head.clan() {
+                    Some(clan) => {
+                        let members = sqlx::query_as::<_, ClanRow>(community_sql::CLAN)
+                            .bind(clan.0)
+                            .fetch_all(&mut *connection)
+                            .await?;
+                        ClanRow::into_clans(members).map_err(decode)?.pop()
+                    }
+                    None => None,
+                };
+                head.into_view(held, clan).map(Some).map_err(decode)
+            }
+
+            /// A record that breaks its rules, as the error of a statement.
+            fn decode(error: StoreError) -> sqlx::Error {
+                sqlx::Error::Decode(Box::new(error))
+            }
+
+            /// Locks the row of the signing-in identity's account, if it has one, and
+            /// answers its id.
+            async fn lock_identity(
+                connection: &mut <$db as Database>::Connection,
+                sign_in: &NewSignIn,
+            ) -> Result<Option<i64>, sqlx::Error> {
+                sqlx::query_scalar::<_, i64>(sql::LOCK_ACCOUNT_OF_IDENTITY)
+                    .bind(&sign_in.provider)
+                    .bind(&sign_in.identifier)
+                    .fetch_optional(connection)
+                    .await
+            }
 
             impl $store {
                 /// Runs `statement`, a bounded delete binding a time and the most rows, in a
@@ -54,64 +107,96 @@ macro_rules! impl_store {
                 }
 
                 /// One sign-in transaction, offering `code` if the identity has no account yet.
+                /// An existing account is looked for first (most sign-ins are of one) and its
+                /// row locked before the key is written; a new account holds nothing yet, so
+                /// only an existing one's view is read.
                 async fn attempt(
                     &self,
                     sign_in: &NewSignIn,
                     code: Option<&FriendCode>,
                 ) -> Result<Attempt, sqlx::Error> {
-                    let now = to_micros(sign_in.now);
                     let mut tx = self.begin().await?;
-                    let created = match code {
-                        Some(code) => {
-                            let inserted = sqlx::query_scalar::<_, i64>(sql::INSERT_ACCOUNT)
-                                .bind(&sign_in.provider)
-                                .bind(&sign_in.identifier)
-                                .bind(&sign_in.name)
-                                .bind(&sign_in.avatar)
-                                .bind(&sign_in.email)
-                                .bind(code.name())
-                                .bind(i32::from(code.digits()))
-                                .bind(now)
-                                .fetch_optional(&mut *tx)
-                                .await;
-                            match inserted {
-                                Err(err) if is_unique_violation(&err) => {
-                                    tx.rollback().await?;
-                                    return Ok(Attempt::CodeTaken);
-                                }
-                                other => other?,
-                            }
-                        }
-                        None => None,
-                    };
-                    let id = match created {
-                        Some(id) => id,
-                        None => {
-                            let existing = sqlx::query_scalar::<_, i64>(sql::LOCK_ACCOUNT_OF_IDENTITY)
-                                .bind(&sign_in.provider)
-                                .bind(&sign_in.identifier)
-                                .fetch_optional(&mut *tx)
-                                .await?;
-                            let Some(id) = existing else {
+                    let mut existing = lock_identity(&mut tx, sign_in).await?;
+                    let mut created = None;
+                    if existing.is_none() {
+                        let Some(code) = code else {
+                            tx.rollback().await?;
+                            return Ok(Attempt::NoAccount);
+                        };
+                        let inserted = sqlx::query_as::<_, AccountRow>(sql::INSERT_ACCOUNT)
+                            .bind(&sign_in.provider)
+                            .bind(&sign_in.identifier)
+                            .bind(&sign_in.name)
+                            .bind(&sign_in.avatar)
+                            .bind(&sign_in.email)
+                            .bind(code.name())
+                            .bind(i32::from(code.digits()))
+                            .bind(to_micros(sign_in.now))
+                            .fetch_optional(&mut *tx)
+                            .await;
+                        match inserted {
+                            Err(err) if is_unique_violation(&err) => {
                                 tx.rollback().await?;
-                                return Ok(Attempt::NoAccount);
-                            };
-                            id
+                                return Ok(Attempt::CodeTaken);
+                            }
+                            // A concurrent sign-in created the account first: lock it.
+                            Ok(None) => existing = lock_identity(&mut tx, sign_in).await?,
+                            other => created = other?,
+                        }
+                    }
+                    let id = match (&created, existing) {
+                        (Some(account), _) => account.id(),
+                        (None, Some(id)) => id,
+                        (None, None) => {
+                            tx.rollback().await?;
+                            return Ok(Attempt::NoAccount);
                         }
                     };
                     sqlx::query(sql::INSERT_KEY)
                         .bind(sign_in.key_hash.as_str())
                         .bind(id)
-                        .bind(now)
+                        .bind(to_micros(sign_in.now))
                         .bind(to_micros(sign_in.key_expires))
                         .execute(&mut *tx)
                         .await?;
-                    let account = sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
-                        .bind(id)
-                        .fetch_one(&mut *tx)
-                        .await?;
+                    let first_login = created.is_some();
+                    let view = match created {
+                        Some(account) => AccountView {
+                            account: account.into_account().map_err(decode)?,
+                            holdings: Holdings::default(),
+                            clan: None,
+                        },
+                        None => {
+                            let query = sqlx::query(sql::ACCOUNT_VIEW).bind(id);
+                            let Some((view, _)) = read_view(&mut tx, query).await? else {
+                                return Err(sqlx::Error::RowNotFound);
+                            };
+                            view
+                        }
+                    };
                     tx.commit().await?;
-                    Ok(Attempt::SignedIn(Box::new(account), created.is_some()))
+                    Ok(Attempt::SignedIn(Box::new(view), first_login))
+                }
+
+                /// Applies `change` (reading the account's view after it when `view`), trying
+                /// again when a concurrent rename took the friend code this one chose between
+                /// the check and the update: the unique index refuses it, and the change is
+                /// tried again with that code known to be taken.
+                async fn apply_retried(
+                    &self,
+                    change: &Change,
+                    view: bool,
+                ) -> Result<(Applied, Option<AccountView>), StoreError> {
+                    let mut attempts = 0;
+                    loop {
+                        attempts += 1;
+                        match self.apply_once(change, view).await {
+                            Err(err) if is_unique_violation(&err) && attempts < 5 => {
+                                tracing::debug!("friend code taken concurrently; retrying");
+                            }
+                            other => return other.map_err(store_error),
+                        }
+                    }
                 }
 
                 /// Links a chat user to the account in one transaction that locks the
@@ -204,6 +289,24 @@ macro_rules! impl_store {
                         .transpose()
                 }
 
+                async fn session_view(
+                    &self,
+                    key: &KeyHash,
+                    now: OffsetDateTime,
+                ) -> Result<Option<SessionView>, StoreError> {
+                    let read = async {
+                        let mut connection = self.pool.acquire().await?;
+                        let query = sqlx::query(sql::SESSION_VIEW)
+                            .bind(key.as_str())
+                            .bind(to_micros(now));
+                        read_view(&mut connection, query).await
+                    };
+                    Ok(match read.await.map_err(store_error)? {
+                        Some((view, Some(expires))) => Some(SessionView { view, expires }),
+                        Some((_, None)) | None => None,
+                    })
+                }
+
                 async fn delete_expired_keys(
                     &self,
                     now: OffsetDateTime,
@@ -268,19 +371,14 @@ macro_rules! impl_store {
                 }
 
                 async fn apply(&self, change: Change) -> Result<Applied, StoreError> {
-                    // A concurrent rename can take the friend code this one chose between the
-                    // check and the update; the unique index refuses it and the change is
-                    // tried again with that code known to be taken.
-                    let mut attempts = 0;
-                    loop {
-                        attempts += 1;
-                        match self.apply_once(&change).await {
-                            Err(err) if is_unique_violation(&err) && attempts < 5 => {
-                                tracing::debug!("friend code taken concurrently; retrying");
-                            }
-                            other => return other.map_err(store_error),
-                        }
-                    }
+                    Ok(self.apply_retried(&change, false).await?.0)
+                }
+
+                async fn apply_viewed(
+                    &self,
+                    change: Change,
+                ) -> Result<(Applied, Option<AccountView>), StoreError> {
+                    self.apply_retried(&change, true).await
                 }
 
                 async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {

@@ -4,7 +4,7 @@ use http::{StatusCode, header};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::session::{self, Session};
+use super::session::{self, ViewedSession};
 use super::user_view::ApiUser;
 use crate::App;
 use crate::domain::UserKey;
@@ -21,21 +21,20 @@ struct UserAnswer<'a> {
     is_banned: bool,
 }
 
-async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result<Reply, ApiError> {
-    let holdings = app.store.holdings(session.account.id).await?;
-    let clan = app.store.clan_of(session.account.id).await?;
-    Ok(Reply::success(&UserAnswer {
+fn user_answer(app: &App, session: &ViewedSession, with_rewards: bool) -> Reply {
+    let view = &session.view;
+    Reply::success(&UserAnswer {
         user: ApiUser::new(
             &app.content,
-            &session.account,
-            &holdings,
-            clan.as_ref(),
+            &view.account,
+            &view.holdings,
+            view.clan.as_ref(),
             &session.key,
             session.expires,
         ),
         rewards: with_rewards.then_some([]),
-        is_banned: session.account.is_banned,
-    }))
+        is_banned: view.account.is_banned,
+    })
 }
 
 /// `GET /api/user/{userKey}`: `{status, user, rewards, is_banned}`.
@@ -51,8 +50,8 @@ async fn user_answer(app: &App, session: &Session, with_rewards: bool) -> Result
     )
 )]
 pub(super) async fn get_user(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let session = session::required(&app, &incoming).await?;
-    user_answer(&app, &session, true).await
+    let session = session::required_view(&app, &incoming).await?;
+    Ok(user_answer(&app, &session, true))
 }
 
 /// `GET`/`HEAD /user/{userKey}`: the legacy key check, 200 with the account or 401.
@@ -68,8 +67,8 @@ pub(super) async fn get_user(app: App, incoming: Incoming) -> Result<Reply, ApiE
     )
 )]
 pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let session = session::required(&app, &incoming).await?;
-    user_answer(&app, &session, false).await
+    let session = session::required_view(&app, &incoming).await?;
+    Ok(user_answer(&app, &session, false))
 }
 
 /// `POST /api/user/{userKey}/clear-sessions`: revokes every key of the account.

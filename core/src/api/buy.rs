@@ -57,7 +57,7 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         planned.steps,
     )
     .await?;
-    change::answer(&app, &session, &outcome, ()).await
+    Ok(change::answer(&app, &session, &outcome, ()))
 }
 
 /// The one of `itemId`, `packId`, `timedDealId` that the request names.

@@ -14,7 +14,7 @@ use crate::domain::format_plain_datetime;
 use crate::http::{ApiError, Reply};
 use crate::metrics::Counted;
 use crate::progression;
-use crate::store::{Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
+use crate::store::{AccountView, Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
 
 /// The request header that makes a currency-moving POST idempotent.
 pub(super) const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -31,6 +31,8 @@ pub(super) struct Outcome {
     pub granted: Vec<Granted>,
     /// Whether this request repeated an idempotency key and changed nothing.
     pub replayed: bool,
+    /// The account as the change left it, read in the change's transaction.
+    pub view: AccountView,
 }
 
 /// Applies `steps` to the caller's account as one change, described for the ledger by `reason`
@@ -57,7 +59,7 @@ pub(super) async fn apply(
     }
     let change = change(app, headers, session, reason, reference, steps)?;
     let counted = Counted::of(&change);
-    outcome(app, app.store.apply(change).await?, counted)
+    outcome(app, app.store.apply_viewed(change).await?, counted)
 }
 
 /// How many times a change planned from an account's progress is planned again when another
@@ -99,8 +101,8 @@ where
         let steps = plan(&progress)?;
         let change = change(app, headers, session, reason, reference.clone(), steps)?;
         let counted = Counted::of(&change);
-        match app.store.apply(change).await? {
-            Applied::Refused(Refusal::Stale) => {
+        match app.store.apply_viewed(change).await? {
+            (Applied::Refused(Refusal::Stale), _) => {
                 tracing::debug!(
                     reason,
                     attempt,
@@ -137,22 +139,29 @@ fn change(
     })
 }
 
-/// What the store's answer means for the caller; an applied change is `counted`.
-fn outcome(app: &App, applied: Applied, counted: Counted) -> Result<Outcome, ApiError> {
-    match applied {
+/// What the store's answer (and the account it read after the change) means for the caller;
+/// an applied change is `counted`.
+fn outcome(
+    app: &App,
+    (applied, view): (Applied, Option<AccountView>),
+    counted: Counted,
+) -> Result<Outcome, ApiError> {
+    let (granted, replayed) = match applied {
         Applied::Done(granted) => {
             app.metrics.business.change_applied(counted, &granted);
-            Ok(Outcome {
-                granted,
-                replayed: false,
-            })
+            (granted, false)
         }
-        Applied::Replayed(granted) => Ok(Outcome {
-            granted,
-            replayed: true,
-        }),
-        Applied::Refused(refusal) => Err(refused(&app.content.catalog, refusal)),
-    }
+        Applied::Replayed(granted) => (granted, true),
+        Applied::Refused(refusal) => return Err(refused(&app.content.catalog, refusal)),
+    };
+    let view = view.ok_or_else(|| ApiError::Internal {
+        detail: "the store applied a change without reading the account".to_owned(),
+    })?;
+    Ok(Outcome {
+        granted,
+        replayed,
+        view,
+    })
 }
 
 /// The `Idempotency-Key` header: 1 to 255 visible ASCII characters, when sent.
@@ -291,54 +300,44 @@ pub(super) struct ChangeAnswer<'a, T: Serialize = ()> {
 
 /// The answer to a change: `{status, user, rewards}` plus the fields of `extra`, with the
 /// `Idempotent-Replayed: true` header on a repeat.
-pub(super) async fn answer<T: Serialize>(
+pub(super) fn answer<T: Serialize>(
     app: &App,
     session: &Session,
     outcome: &Outcome,
     extra: T,
-) -> Result<Reply, ApiError> {
-    answer_with(app, session, outcome, true, extra).await
+) -> Reply {
+    answer_with(app, session, outcome, true, extra)
 }
 
 /// The answer to a change that grants nothing: `{status, user}`.
-pub(super) async fn answer_user(
-    app: &App,
-    session: &Session,
-    outcome: &Outcome,
-) -> Result<Reply, ApiError> {
-    answer_with(app, session, outcome, false, ()).await
+pub(super) fn answer_user(app: &App, session: &Session, outcome: &Outcome) -> Reply {
+    answer_with(app, session, outcome, false, ())
 }
 
-async fn answer_with<T: Serialize>(
+fn answer_with<T: Serialize>(
     app: &App,
     session: &Session,
     outcome: &Outcome,
     with_rewards: bool,
     extra: T,
-) -> Result<Reply, ApiError> {
-    let account = app
-        .store
-        .account(session.account.id)
-        .await?
-        .ok_or(ApiError::InvalidUserKey)?;
-    let holdings = app.store.holdings(account.id).await?;
-    let clan = app.store.clan_of(account.id).await?;
+) -> Reply {
+    let view = &outcome.view;
     let catalog = &app.content.catalog;
     let reply = Reply::success(&ChangeAnswer {
         user: ApiUser::new(
             &app.content,
-            &account,
-            &holdings,
-            clan.as_ref(),
+            &view.account,
+            &view.holdings,
+            view.clan.as_ref(),
             &session.key,
             session.expires,
         ),
         rewards: with_rewards.then(|| RewardView::all_granted(catalog, &outcome.granted)),
         extra,
     });
-    Ok(if outcome.replayed {
+    if outcome.replayed {
         reply.with_header(http::HeaderName::from_static(IDEMPOTENT_REPLAYED), "true")
     } else {
         reply
-    })
+    }
 }

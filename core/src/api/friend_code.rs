@@ -61,5 +61,5 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     )
     .await?;
     app.leaderboards.changed_here();
-    change::answer_user(&app, &session, &outcome).await
+    Ok(change::answer_user(&app, &session, &outcome))
 }

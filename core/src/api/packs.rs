@@ -51,5 +51,5 @@ pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError
         steps,
     )
     .await?;
-    change::answer(&app, &session, &outcome, ()).await
+    Ok(change::answer(&app, &session, &outcome, ()))
 }

@@ -130,7 +130,7 @@ async fn handle(app: App, incoming: Incoming, store: &str) -> Result<Reply, ApiE
         steps,
     )
     .await?;
-    change::answer(&app, &session, &outcome, ()).await
+    Ok(change::answer(&app, &session, &outcome, ()))
 }
 
 /// Asks the verifier about `receipt`: 502 `store_unavailable` when it cannot be reached or

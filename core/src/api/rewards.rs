@@ -121,7 +121,12 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
     )
     .await?;
     let status = status_now(&app, &session, reward_type, &window).await?;
-    change::answer(&app, &session, &outcome, type_view(None, &status)).await
+    Ok(change::answer(
+        &app,
+        &session,
+        &outcome,
+        type_view(None, &status),
+    ))
 }
 
 /// The content file's type of this name; any other name is a 400 listing the known ones.

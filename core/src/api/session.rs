@@ -8,7 +8,7 @@ use crate::domain::UserKey;
 use crate::http::key_owner::{self, OpensAccount};
 use crate::http::presented_keys::presented_keys;
 use crate::http::{ApiError, Incoming};
-use crate::store::{Account, AccountId};
+use crate::store::{Account, AccountId, AccountView};
 
 /// A caller with a valid key.
 pub(super) struct Session {
@@ -24,6 +24,57 @@ impl OpensAccount for Session {
     fn account_id(&self) -> AccountId {
         self.account.id
     }
+}
+
+/// A caller with a valid key, with everything the account's view shows: the session the
+/// account read answers from.
+pub(super) struct ViewedSession {
+    /// The key the caller presented.
+    pub key: UserKey,
+    /// When that key expires.
+    pub expires: OffsetDateTime,
+    /// The account it opens, with its holdings and clan.
+    pub view: AccountView,
+}
+
+impl OpensAccount for ViewedSession {
+    fn account_id(&self) -> AccountId {
+        self.view.account.id
+    }
+}
+
+/// The caller's session with the account's holdings and clan, by the same rule as
+/// [`required`]: the primary key is resolved with the whole view in one store call, the other
+/// keys presented only to their account.
+pub(super) async fn required_view(
+    app: &App,
+    incoming: &Incoming,
+) -> Result<ViewedSession, ApiError> {
+    let keys = presented_keys(incoming);
+    key_owner::named_account_opening(
+        &keys,
+        |text| resolve_view(app, text),
+        |text| resolve(app, text),
+    )
+    .await?
+    .into_caller()?
+    .ok_or(ApiError::MissingUserKey)
+}
+
+/// Resolves one key text with the account's whole view: `None` as for [`resolve`].
+async fn resolve_view(app: &App, text: &str) -> Result<Option<ViewedSession>, ApiError> {
+    let Some(key) = UserKey::parse(text) else {
+        return Ok(None);
+    };
+    Ok(app
+        .store
+        .session_view(&key.hash(), app.clock.now())
+        .await?
+        .map(|found| ViewedSession {
+            key,
+            expires: found.expires,
+            view: found.view,
+        }))
 }
 
 /// The caller's session; no key is a 401 `missing_user_key`.

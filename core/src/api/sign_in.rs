@@ -87,12 +87,10 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
     app.metrics
         .business
         .signed_in(&method, signed_in.first_login);
-    let holdings = app.store.holdings(signed_in.account.id).await?;
-    let clan = app.store.clan_of(signed_in.account.id).await?;
     Ok(SignedInUser {
         account: signed_in.account,
-        holdings,
-        clan,
+        holdings: signed_in.holdings,
+        clan: signed_in.clan,
         key,
         key_expires,
         first_login: signed_in.first_login,

@@ -224,7 +224,7 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         },
     )
     .await?;
-    change::answer(&app, &session, &outcome, ()).await
+    Ok(change::answer(&app, &session, &outcome, ()))
 }
 
 /// `POST /api/reward/tracks/{trackId}/skip?tiers=` (key required): charges
@@ -281,7 +281,7 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
         },
     )
     .await?;
-    change::answer(&app, &session, &outcome, ()).await
+    Ok(change::answer(&app, &session, &outcome, ()))
 }
 
 /// `{status, is_available, cost_gems}` of the obsolete mid-season endpoints: never available.

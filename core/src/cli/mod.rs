@@ -29,7 +29,7 @@ pub use traffic::TrafficArgs;
 use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
 use crate::store::Store;
-use crate::{Safezone, SafezoneService, ServerToken, Settings};
+use crate::{DatabaseSettings, Safezone, SafezoneService, ServerToken, Settings};
 
 /// The command line of a Safezone server binary: without a subcommand it serves; the
 /// subcommands are the operator's tools. Every flag also reads an environment variable.
@@ -116,6 +116,15 @@ pub struct ServerArgs {
     )]
     pub database_url: String,
 
+    /// The most database connections this node holds open (on SQLite, for reads: writes
+    /// take one writer connection of their own).
+    #[arg(long, global = true, env = "SAFEZONE_DATABASE_MAX_CONNECTIONS", default_value_t = DatabaseSettings::DEFAULT_MAX_CONNECTIONS)]
+    pub database_max_connections: std::num::NonZeroU32,
+
+    /// Seconds a request waits for a database connection before it is answered 503.
+    #[arg(long, global = true, env = "SAFEZONE_DATABASE_ACQUIRE_TIMEOUT_SECS", default_value_t = DatabaseSettings::DEFAULT_ACQUIRE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub database_acquire_timeout_secs: u64,
+
     /// Content file (TOML); without it the shipped content is used.
     #[arg(long, global = true, env = "SAFEZONE_CONTENT")]
     pub content: Option<PathBuf>,
@@ -196,6 +205,15 @@ impl ServerArgs {
         settings
     }
 
+    /// The database and its pool's limits these flags describe.
+    pub fn database(&self) -> DatabaseSettings {
+        DatabaseSettings {
+            url: self.database_url.clone(),
+            max_connections: self.database_max_connections,
+            acquire_timeout: Duration::from_secs(self.database_acquire_timeout_secs),
+        }
+    }
+
     /// The content file named by `--content`, or the shipped one.
     pub fn load_content(&self) -> Result<Content, ContentError> {
         match &self.content {
@@ -260,7 +278,7 @@ async fn seed_starter_community(store: &dyn Store) {
 }
 
 /// A server binary's whole run: reads the [`Cli`], sets up logging, loads the content, opens
-/// the store with `open_store`, then either runs the operator's subcommand or starts the
+/// the store with `open_store` (given the database flags), then either runs the operator's subcommand or starts the
 /// adapter with `start`, prints `safezone listening on http://ADDRESS` on standard output, and
 /// stops gracefully on Ctrl-C or SIGTERM.
 ///
@@ -270,7 +288,7 @@ async fn seed_starter_community(store: &dyn Store) {
 /// `check-content` runs first and alone: it neither loads `--content` nor opens the database.
 pub async fn run_server<OpenError: Display>(
     binary: Binary,
-    open_store: impl AsyncFnOnce(&str) -> Result<Arc<dyn Store>, OpenError>,
+    open_store: impl AsyncFnOnce(&DatabaseSettings) -> Result<Arc<dyn Store>, OpenError>,
     start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
 ) -> ExitCode {
     let Cli {
@@ -295,7 +313,7 @@ pub async fn run_server<OpenError: Display>(
             return ExitCode::from(2);
         }
     };
-    let store = match open_store(&args.database_url).await {
+    let store = match open_store(&args.database()).await {
         Ok(store) => store,
         Err(error) => {
             eprintln!("cannot open the database: {error}");
@@ -441,6 +459,30 @@ mod tests {
             .expect("flags parse")
             .server
             .settings()
+    }
+
+    fn database(args: &[&str]) -> DatabaseSettings {
+        Cli::try_parse_from(std::iter::once("safezone").chain(args.iter().copied()))
+            .expect("flags parse")
+            .server
+            .database()
+    }
+
+    #[test]
+    fn the_pool_holds_16_connections_and_waits_10_seconds_unless_told() {
+        assert_eq!(database(&[]), DatabaseSettings::new("sqlite://safezone.db"));
+        let told = database(&[
+            "--database-max-connections",
+            "4",
+            "--database-acquire-timeout-secs",
+            "2",
+        ]);
+        assert_eq!(told.max_connections.get(), 4);
+        assert_eq!(told.acquire_timeout, Duration::from_secs(2));
+        assert!(
+            Cli::try_parse_from(["safezone", "--database-max-connections", "0"]).is_err(),
+            "a pool of no connection would answer nothing"
+        );
     }
 
     #[test]

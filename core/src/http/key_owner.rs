@@ -75,17 +75,36 @@ pub(crate) fn key_mismatch() -> ApiError {
 /// first; the others only when the primary opens an account.
 pub(crate) async fn named_account<'k, T, E, R, F>(
     keys: &'k [(KeySource, String)],
+    resolve: R,
+) -> Result<Named<T>, E>
+where
+    T: OpensAccount,
+    R: Fn(&'k str) -> F,
+    F: Future<Output = Result<Option<T>, E>>,
+{
+    named_account_opening(keys, &resolve, &resolve).await
+}
+
+/// Like [`named_account`], with the primary key resolved by `open_primary` (which may read
+/// more than the account, since what it opens is the answer) and the others by `resolve`,
+/// which only has to tell their account.
+pub(crate) async fn named_account_opening<'k, T, U, E, P, PF, R, F>(
+    keys: &'k [(KeySource, String)],
+    open_primary: P,
     mut resolve: R,
 ) -> Result<Named<T>, E>
 where
     T: OpensAccount,
+    U: OpensAccount,
+    P: FnOnce(&'k str) -> PF,
+    PF: Future<Output = Result<Option<T>, E>>,
     R: FnMut(&'k str) -> F,
-    F: Future<Output = Result<Option<T>, E>>,
+    F: Future<Output = Result<Option<U>, E>>,
 {
     let Some(((_, primary), others)) = keys.split_first() else {
         return Ok(Named::Nobody);
     };
-    let Some(found) = resolve(primary).await? else {
+    let Some(found) = open_primary(primary).await? else {
         return Ok(Named::Unknown);
     };
     for (index, (source, other)) in others.iter().enumerate() {

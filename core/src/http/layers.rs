@@ -215,8 +215,8 @@ mod tests {
     use crate::domain::{FriendCode, KeyHash};
     use crate::http::{Incoming, Reply, Routes, handler};
     use crate::store::{
-        Account, AccountId, Applied, Change, Holdings, KeySession, LedgerEntry, NewSignIn,
-        SignedIn, Store, StoreError,
+        Account, AccountId, AccountView, Applied, Change, Holdings, KeySession, LedgerEntry,
+        NewSignIn, SessionView, SignedIn, Store, StoreError,
     };
     use crate::{AppState, Settings};
 
@@ -242,6 +242,13 @@ mod tests {
             _: &KeyHash,
             _: OffsetDateTime,
         ) -> Result<Option<KeySession>, StoreError> {
+            unavailable()
+        }
+        async fn session_view(
+            &self,
+            _: &KeyHash,
+            _: OffsetDateTime,
+        ) -> Result<Option<SessionView>, StoreError> {
             unavailable()
         }
         async fn account(&self, _: AccountId) -> Result<Option<Account>, StoreError> {
@@ -273,6 +280,12 @@ mod tests {
             unavailable()
         }
         async fn apply(&self, _: Change) -> Result<Applied, StoreError> {
+            unavailable()
+        }
+        async fn apply_viewed(
+            &self,
+            _: Change,
+        ) -> Result<(Applied, Option<AccountView>), StoreError> {
             unavailable()
         }
         async fn holdings(&self, _: AccountId) -> Result<Holdings, StoreError> {

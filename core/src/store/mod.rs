@@ -30,7 +30,9 @@ pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
     MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch,
 };
-pub use records::{Account, AccountId, KeySession, NewSignIn, Role, SignedIn};
+pub use records::{
+    Account, AccountId, AccountView, KeySession, NewSignIn, Role, SessionView, SignedIn,
+};
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
@@ -62,6 +64,16 @@ pub trait Store: Send + Sync + 'static {
         key: &KeyHash,
         now: OffsetDateTime,
     ) -> Result<Option<KeySession>, StoreError>;
+
+    /// The session of an unexpired, unrevoked key with the account's holdings and clan, or
+    /// `None`: what [`session`](Self::session), [`holdings`](Self::holdings) and
+    /// [`clan_of`](Self::clan_of) answer together, in one statement when the account is in no
+    /// clan (two when it is).
+    async fn session_view(
+        &self,
+        key: &KeyHash,
+        now: OffsetDateTime,
+    ) -> Result<Option<SessionView>, StoreError>;
 
     /// The account with this id, or `None` when there is none (never existed or deleted).
     async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError>;
@@ -107,6 +119,14 @@ pub trait Store: Send + Sync + 'static {
     /// [`Applied::Replayed`] with the first application's grants and changes nothing; every coin
     /// and gem movement writes a ledger row in the same transaction.
     async fn apply(&self, change: Change) -> Result<Applied, StoreError>;
+
+    /// Like [`apply`](Self::apply), and also reads the account as the change (or, for a
+    /// repeat, the first application) left it, with its holdings and clan, in the same
+    /// transaction: `None` only for a refusal.
+    async fn apply_viewed(
+        &self,
+        change: Change,
+    ) -> Result<(Applied, Option<AccountView>), StoreError>;
 
     /// The account's items and unopened packs.
     async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError>;

@@ -2,6 +2,7 @@
 
 use time::OffsetDateTime;
 
+use super::{Clan, Holdings};
 use crate::domain::{FriendCode, KeyHash};
 
 /// The database id of an account.
@@ -101,8 +102,32 @@ pub struct NewSignIn {
 pub struct SignedIn {
     /// The signed-in account as stored after the sign-in.
     pub account: Account,
+    /// What the account holds (nothing for a new account).
+    pub holdings: Holdings,
+    /// The clan the account is a member of, if any.
+    pub clan: Option<Clan>,
     /// Whether this sign-in created the account.
     pub first_login: bool,
+}
+
+/// An account with everything its wire view shows besides: what it holds and its clan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountView {
+    /// The account as stored.
+    pub account: Account,
+    /// What it holds.
+    pub holdings: Holdings,
+    /// The clan it is a member of, if any.
+    pub clan: Option<Clan>,
+}
+
+/// An unexpired, unrevoked user key's session with the account's whole view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionView {
+    /// The account the key opens, with its holdings and clan, as stored now.
+    pub view: AccountView,
+    /// When the key expires.
+    pub expires: OffsetDateTime,
 }
 
 /// An unexpired, unrevoked user key's session.
