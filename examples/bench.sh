@@ -25,7 +25,10 @@
 # time alive, a damage counter) over 8,000 device accounts in 80 blocks of 100, so the reports in
 # flight have distinct players; one transaction per report records the match and 100 log rows,
 # adds 100 players' hourly statistics and applies 100 planned changes (experience, levels and
-# their rewards, quests, two reward tracks). Through the warp binary on SQLite and PostgreSQL.
+# their rewards, quests, two reward tracks). Through the warp binary on SQLite and PostgreSQL,
+# each printed as player results per second (reports x 100) beside its baseline:
+# examples/bulk_insert.rs, the raw rate of 100-row inserts of match-log-like rows into the same
+# database (8 tasks, 10 s, on CPU 0 like the server).
 #
 # Leaderboards (section `boards`, examples/bench-boards.sh, issue 6): PostgreSQL seeded with 1M
 # players and 10M match results over a year (examples/leaderboard_seed.sql); the warp binary's
@@ -62,7 +65,7 @@ wanted() { [[ " $sections " == *" $1 "* ]]; }
 cargo build --release -q -p safezone-server-warp $(wanted reads && echo -p safezone-server-rocket)
 cargo build --release -q -p safezone-examples --example hello_hyper \
   $( (wanted buys || wanted signins) && echo --example commit_rate) \
-  $(wanted reads && echo --example read_rate)
+  $(wanted reads && echo --example read_rate) $(wanted matches && echo --example bulk_insert)
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
@@ -262,13 +265,20 @@ for database in sqlite postgres; do
   wanted matches || break
   if [ "$database" = sqlite ]; then
     url="sqlite://$work/bench-match.db"
+    bulk_url="sqlite://$work/bulk-insert.db"
   else
-    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench'
+    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench' \
+      -c 'DROP DATABASE IF EXISTS safezone_bulk_insert' -c 'CREATE DATABASE safezone_bulk_insert'
     url=$postgres_url
+    bulk_url=${postgres_admin%/*}/safezone_bulk_insert
   fi
+  printf '%-44s ' "baseline: $database bulk insert, 100 rows/tx"
+  BENCH_SECONDS=${duration%s} BENCH_TASKS=$match_connections taskset -c 0 \
+    target/release/examples/bulk_insert "$bulk_url"
   start "warp-match-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 \
     --database-url "$url" --game-server-token "$match_token"
   connections=$match_connections measure "warp + $database: POST /internal/matches -c$match_connections" "$base/" "$(match_script)"
+  awk -v rps="$last_rps" 'BEGIN { printf "%-44s %10.0f player results/s (100 per report)\n", "", rps * 100 }'
   stop
 done
 

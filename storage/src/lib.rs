@@ -6,11 +6,13 @@
 
 mod account_log_impl;
 mod account_log_sql;
+mod bulk;
 mod change_impl;
 mod community_impl;
 mod community_sql;
 mod economy_sql;
 mod error;
+mod match_batch;
 mod match_impl;
 mod match_sql;
 mod micros;

@@ -1,12 +1,16 @@
 //! Match reports, progress, statistics and the match log, written once for both stores like
 //! [`change_impl`](crate::change_impl).
 //!
-//! A report is one transaction: the match id's row first (its primary key settles concurrent
-//! repeats: a second report waits for the first and then finds its row), then every involved
-//! account row locked in ascending id order (so concurrent reports over the same players wait
-//! for each other instead of deadlocking), each player's change, the statistics, and last the
-//! match log, appended under a one-row lock held to the commit so that log positions are handed
-//! out in commit order and a reader following the log never misses an entry.
+//! A report is one transaction of a fixed number of statements, whatever its number of
+//! players: the match id's row first (its primary key settles concurrent repeats: a second
+//! report waits for the first and then finds its row), then every involved account row locked
+//! in ascending id order by one statement (so concurrent reports over the same players wait for
+//! each other instead of deadlocking), the players' changes written table by table
+//! ([`match_batch`](crate::match_batch): claims, items, packs, passes, the accounts' rows with
+//! their version and balance checks, the ledger, progress counters), the statistics, and last
+//! the match log, appended under a one-row lock held only from there to the commit so that log
+//! positions are handed out in commit order and a reader following the log never misses an
+//! entry, while reports do everything else side by side.
 
 /// Implements the `*_sql` methods behind the match methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
@@ -15,26 +19,30 @@
 macro_rules! impl_matches {
     ($store:ident, $db:ty) => {
         mod matches {
-            use std::collections::{BTreeMap, HashMap};
+            use std::collections::{BTreeMap, HashMap, HashSet};
 
-            use safezone_core::domain::{GameMode, ItemId, TrackId};
+            use safezone_core::domain::{GameMode, ItemId, PackId, TrackId};
             use safezone_core::store::{
                 AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId, MatchLogEntry,
-                MatchRecord, Progress, RecordedMatch, Refusal, Step, StoreError,
+                MatchRecord, Progress, RecordedMatch, Refusal, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
 
             use super::change::apply_steps;
             use super::$store;
-            use crate::economy_sql::LOCK_ACCOUNT;
+            use crate::bulk::{BulkRows, Rows};
+            use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
             use crate::match_sql as sql;
             use crate::micros::to_micros;
             use crate::row::{BoardPlayerRow, MatchLogRow};
 
-            /// The most rows one batched statement writes, or ids one query lists: well within
-            /// both databases' limits on bound values.
-            const ROWS_PER_STATEMENT: usize = 1_000;
+            /// The database's connection, which a transaction and a pooled connection lend.
+            type Connection = <$db as sqlx::Database>::Connection;
+
+            /// A report's outcome before its statistics and log: what each change granted, or
+            /// the first refusal (the account and why).
+            type Applied = Result<Vec<Vec<Granted>>, (i64, Refusal)>;
 
             /// Seconds per statistics bucket.
             const SECONDS_PER_HOUR: i64 = 3_600;
@@ -68,42 +76,24 @@ macro_rules! impl_matches {
                         let RecordedMatch { summary, granted } = recorded_match(answer)?;
                         return Ok(MatchApplied::Replayed { summary, granted });
                     }
-                    if let Some((account, refusal)) =
-                        lock_accounts(&mut tx, record, changes).await?
-                    {
-                        tx.rollback().await?;
-                        return Ok(MatchApplied::Refused { account, refusal });
-                    }
-                    let mut granted = vec![Vec::new(); changes.len()];
-                    let mut in_account_order: Vec<(&Change, &mut Vec<Granted>)> =
-                        changes.iter().zip(granted.iter_mut()).collect();
-                    // Stable: one account's changes keep their order.
-                    in_account_order.sort_by_key(|(change, _)| change.account.0);
-                    // Progress counters have no precondition and no grant: they are written
-                    // together, in one batch after every change's other steps (a refusal
-                    // rolls all of it back anyway).
-                    let mut counters: BTreeMap<(i64, &str), i64> = BTreeMap::new();
-                    for (change, grants) in in_account_order {
-                        let mut steps = Vec::with_capacity(change.steps.len());
-                        for step in &change.steps {
-                            match step {
-                                Step::SetProgress { counter, value } => {
-                                    counters.insert((change.account.0, counter.as_str()), *value);
-                                }
-                                other => steps.push(other.clone()),
-                            }
-                        }
-                        if let Err(refusal) = apply_steps(&mut tx, change, &steps, grants).await? {
+                    let applied = match lock_accounts(&mut tx, record, changes).await? {
+                        Some(refused) => Err(refused),
+                        None => match Batch::new(changes) {
+                            Some(batch) => apply_batch(&mut tx, record, changes, &batch).await?,
+                            None => apply_one_by_one(&mut tx, record, changes).await?,
+                        },
+                    };
+                    let granted = match applied {
+                        Ok(granted) => granted,
+                        Err((account, refusal)) => {
                             tx.rollback().await?;
                             return Ok(MatchApplied::Refused {
-                                account: change.account,
+                                account: AccountId(account),
                                 refusal,
                             });
                         }
-                    }
-                    set_counters(&mut tx, &counters).await?;
+                    };
                     add_stats(&mut tx, record).await?;
-                    append_to_log(&mut tx, record).await?;
                     let stored = serde_json::to_string(&granted)
                         .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
                     sqlx::query(sql::SAVE_MATCH_GRANTED)
@@ -111,69 +101,58 @@ macro_rules! impl_matches {
                         .bind(stored)
                         .execute(&mut *tx)
                         .await?;
+                    // Last: the log's lock is held from here to the commit only.
+                    append_to_log(&mut tx, record).await?;
                     tx.commit().await?;
                     Ok(MatchApplied::Done(granted))
                 }
 
                 /// The progress of each of `accounts` that exists, in the order asked.
                 ///
-                /// One query per table (in batches of ids), the progress version first: a
-                /// change committed between the queries can only make the counters and
-                /// holdings newer than the version, so a plan made from them is refused as
-                /// stale rather than applied to progress it did not see.
+                /// One query per table, the progress version first: a change committed between
+                /// the queries can only make the counters and holdings newer than the version,
+                /// so a plan made from them is refused as stale rather than applied to progress
+                /// it did not see.
                 pub(super) async fn progress_sql(
                     &self,
                     accounts: &[AccountId],
                 ) -> Result<Vec<(AccountId, Progress)>, sqlx::Error> {
-                    let mut found: HashMap<i64, Progress> = HashMap::new();
                     let mut conn = self.pool.acquire().await?;
-                    for ids in accounts.chunks(ROWS_PER_STATEMENT) {
-                        let mut query = in_list(sql::PROGRESS_ACCOUNTS, ids);
-                        let rows = query
-                            .build_query_as::<(i64, i64, i64, i64, bool)>()
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        for (id, version, experience, level, banned) in rows {
-                            found.insert(
-                                id,
-                                Progress {
-                                    version,
-                                    experience,
-                                    level,
-                                    banned,
-                                    ..Progress::default()
-                                },
-                            );
+                    let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
+                    let rows: Vec<(i64, i64, i64, i64, bool)> =
+                        fetch_one_of(&mut conn, sql::PROGRESS_ACCOUNTS, &ids, "").await?;
+                    let mut found: HashMap<i64, Progress> = rows
+                        .into_iter()
+                        .map(|(id, version, experience, level, banned)| {
+                            let progress = Progress {
+                                version,
+                                experience,
+                                level,
+                                banned,
+                                ..Progress::default()
+                            };
+                            (id, progress)
+                        })
+                        .collect();
+                    let rows: Vec<(i64, String, i64)> =
+                        fetch_one_of(&mut conn, sql::PROGRESS_COUNTERS, &ids, "").await?;
+                    for (id, counter, value) in rows {
+                        if let Some(progress) = found.get_mut(&id) {
+                            progress.counters.insert(counter, value);
                         }
-                        let mut query = in_list(sql::PROGRESS_COUNTERS, ids);
-                        let rows = query
-                            .build_query_as::<(i64, String, i64)>()
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        for (id, counter, value) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.counters.insert(counter, value);
-                            }
+                    }
+                    let rows: Vec<(i64, i64)> =
+                        fetch_one_of(&mut conn, sql::PROGRESS_TRACK_PASSES, &ids, "").await?;
+                    for (id, track) in rows {
+                        if let Some(progress) = found.get_mut(&id) {
+                            progress.track_passes.insert(TrackId(track));
                         }
-                        let mut query = in_list(sql::PROGRESS_TRACK_PASSES, ids);
-                        let rows = query
-                            .build_query_as::<(i64, i64)>()
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        for (id, track) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.track_passes.insert(TrackId(track));
-                            }
-                        }
-                        let mut query = in_list(sql::PROGRESS_ITEMS, ids);
-                        let rows = query
-                            .build_query_as::<(i64, i64)>()
-                            .fetch_all(&mut *conn)
-                            .await?;
-                        for (id, item) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.items.insert(ItemId(item));
-                            }
+                    }
+                    let rows: Vec<(i64, i64)> =
+                        fetch_one_of(&mut conn, sql::PROGRESS_ITEMS, &ids, "").await?;
+                    for (id, item) in rows {
+                        if let Some(progress) = found.get_mut(&id) {
+                            progress.items.insert(ItemId(item));
                         }
                     }
                     Ok(accounts
@@ -248,18 +227,13 @@ macro_rules! impl_matches {
                     &self,
                     accounts: &[AccountId],
                 ) -> Result<Vec<BoardPlayer>, sqlx::Error> {
-                    let mut players = Vec::with_capacity(accounts.len());
-                    for ids in accounts.chunks(ROWS_PER_STATEMENT) {
-                        let mut query = in_list(sql::BOARD_PLAYERS_OF, ids);
-                        for row in query
-                            .build_query_as::<BoardPlayerRow>()
-                            .fetch_all(&self.pool)
-                            .await?
-                        {
-                            players.push(row.into_player().map_err(decode)?);
-                        }
-                    }
-                    Ok(players)
+                    let mut conn = self.pool.acquire().await?;
+                    let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
+                    let rows: Vec<BoardPlayerRow> =
+                        fetch_one_of(&mut conn, sql::BOARD_PLAYERS_OF, &ids, "").await?;
+                    rows.into_iter()
+                        .map(|row| row.into_player().map_err(decode))
+                        .collect()
                 }
             }
 
@@ -283,26 +257,83 @@ macro_rules! impl_matches {
                 time.unix_timestamp().div_euclid(SECONDS_PER_HOUR)
             }
 
-            /// A query that starts with `start` and lists `ids` as bound values, closed by `)`.
-            fn in_list(start: &'static str, ids: &[AccountId]) -> QueryBuilder<$db> {
-                let mut query = QueryBuilder::new(start);
-                let mut list = query.separated(", ");
-                for id in ids {
-                    list.push_bind(id.0);
+            /// The statement `head`, `rows` (as a table) and `tail`, for each batch of rows the
+            /// database takes in one statement.
+            fn statements(head: &str, rows: &Rows<'_>, tail: &str) -> Vec<QueryBuilder<$db>> {
+                if rows.len() == 0 {
+                    return Vec::new();
                 }
-                list.push_unseparated(")");
-                query
+                rows.batches(<$db as BulkRows>::MAX_ROWS)
+                    .iter()
+                    .map(|batch| {
+                        let mut query = QueryBuilder::<$db>::new(head);
+                        <$db as BulkRows>::push_rows(&mut query, batch);
+                        query.push(tail);
+                        query
+                    })
+                    .collect()
             }
 
-            /// Locks the row of every player and every changed account, in ascending id order.
-            /// Answers the first refusal: an account that does not exist, or a banned one with
-            /// a change (a banned player without a change is still logged, like
-            /// [`Store::apply`](safezone_core::store::Store::apply) refusing only changes).
+            /// Runs the statement `head`, `rows`, `tail` and answers the rows it returns.
+            async fn fetch_rows<T>(
+                conn: &mut Connection,
+                head: &str,
+                rows: &Rows<'_>,
+                tail: &str,
+            ) -> Result<Vec<T>, sqlx::Error>
+            where
+                T: for<'r> sqlx::FromRow<'r, <$db as sqlx::Database>::Row> + Send + Unpin,
+            {
+                let mut found = Vec::new();
+                for mut query in statements(head, rows, tail) {
+                    found.extend(query.build_query_as::<T>().fetch_all(&mut *conn).await?);
+                }
+                Ok(found)
+            }
+
+            /// Runs the query `head`, the condition that a column is one of `ids`, `tail`, for
+            /// each batch of ids the database takes in one statement; answers the rows found.
+            async fn fetch_one_of<T>(
+                conn: &mut Connection,
+                head: &str,
+                ids: &[i64],
+                tail: &str,
+            ) -> Result<Vec<T>, sqlx::Error>
+            where
+                T: for<'r> sqlx::FromRow<'r, <$db as sqlx::Database>::Row> + Send + Unpin,
+            {
+                let mut found = Vec::new();
+                for batch in ids.chunks(<$db as BulkRows>::MAX_ROWS) {
+                    let mut query = QueryBuilder::<$db>::new(head);
+                    <$db as BulkRows>::push_one_of(&mut query, batch);
+                    query.push(tail);
+                    found.extend(query.build_query_as::<T>().fetch_all(&mut *conn).await?);
+                }
+                Ok(found)
+            }
+
+            /// Runs the statement `head`, `rows`, `tail`.
+            async fn execute_rows(
+                conn: &mut Connection,
+                head: &str,
+                rows: &Rows<'_>,
+                tail: &str,
+            ) -> Result<(), sqlx::Error> {
+                for mut query in statements(head, rows, tail) {
+                    query.build().execute(&mut *conn).await?;
+                }
+                Ok(())
+            }
+
+            /// Locks the row of every player and every changed account, in ascending id order,
+            /// with one statement. Answers the first refusal: an account that does not exist,
+            /// or a banned one with a change (a banned player without a change is still logged,
+            /// like [`Store::apply`](safezone_core::store::Store::apply) refusing only changes).
             async fn lock_accounts(
                 tx: &mut Transaction<'_, $db>,
                 record: &MatchRecord,
                 changes: &[Change],
-            ) -> Result<Option<(AccountId, Refusal)>, sqlx::Error> {
+            ) -> Result<Option<(i64, Refusal)>, sqlx::Error> {
                 let mut changed: BTreeMap<i64, bool> = record
                     .players
                     .iter()
@@ -311,46 +342,301 @@ macro_rules! impl_matches {
                 for change in changes {
                     changed.insert(change.account.0, true);
                 }
-                let now = to_micros(record.reported);
-                for (account, has_change) in changed {
-                    let banned = sqlx::query_scalar::<_, bool>(LOCK_ACCOUNT)
-                        .bind(account)
-                        .bind(now)
-                        .fetch_optional(&mut **tx)
-                        .await?;
-                    match banned {
-                        None => return Ok(Some((AccountId(account), Refusal::NoAccount))),
-                        Some(true) if has_change => {
-                            return Ok(Some((AccountId(account), Refusal::Banned)));
-                        }
-                        Some(_) => {}
+                let ids: Vec<i64> = changed.keys().copied().collect();
+                let tail = format!("{}{}", sql::LOCK_ACCOUNTS_END, <$db as BulkRows>::LOCK_READ);
+                let banned: HashMap<i64, bool> =
+                    fetch_one_of::<(i64, bool)>(&mut **tx, sql::LOCK_ACCOUNTS, &ids, &tail)
+                        .await?
+                        .into_iter()
+                        .collect();
+                Ok(changed.into_iter().find_map(|(account, has_change)| {
+                    match banned.get(&account) {
+                        None => Some((account, Refusal::NoAccount)),
+                        Some(true) if has_change => Some((account, Refusal::Banned)),
+                        Some(_) => None,
                     }
-                }
-                Ok(None)
+                }))
             }
 
-            /// Sets progress counters, `(account id, counter) -> value`, a batch of rows per
-            /// statement.
+            /// Applies the changes table by table ([`Batch`]): the claims of their
+            /// [`Step::Once`](safezone_core::store::Step::Once)s (a statement per level of nesting), the items, packs and passes
+            /// they give, the accounts' rows, the ledger and the progress counters. The first
+            /// refusal in account and step order is the answer.
+            async fn apply_batch(
+                tx: &mut Transaction<'_, $db>,
+                record: &MatchRecord,
+                changes: &[Change],
+                batch: &Batch<'_>,
+            ) -> Result<Applied, sqlx::Error> {
+                let mut claims = HashMap::new();
+                let leaves = loop {
+                    match batch.walk(&claims) {
+                        Walk::Leaves(leaves) => break leaves,
+                        Walk::Claims(unknown) => {
+                            let rows = Rows::new()
+                                .int(
+                                    "account",
+                                    unknown.iter().map(|((account, _), _)| *account).collect(),
+                                )
+                                .text(
+                                    "claim_key",
+                                    unknown.iter().map(|((_, key), _)| *key).collect(),
+                                )
+                                .int(
+                                    "created",
+                                    unknown.iter().map(|(_, created)| *created).collect(),
+                                );
+                            let recorded: HashSet<(i64, String)> = fetch_rows::<(i64, String)>(
+                                &mut **tx,
+                                sql::RECORD_CLAIMS,
+                                &rows,
+                                sql::RECORD_CLAIMS_END,
+                            )
+                            .await?
+                            .into_iter()
+                            .collect();
+                            for ((account, key), _) in unknown {
+                                let new = recorded.contains(&(account, key.to_owned()));
+                                claims.insert((account, key), new);
+                            }
+                        }
+                    }
+                };
+                let licensed = give_licenses(tx, changes, &leaves).await?;
+                let players = record.players.iter().map(|player| player.account.0);
+                let plan = Plan::new(changes, players, &leaves, &licensed);
+                let mut refusals = plan.refusals.clone();
+                refusals.extend(give_packs(tx, &plan.packs).await?);
+                refusals.extend(give_passes(tx, &plan.passes).await?);
+                let now = to_micros(record.reported);
+                let (balances, refused) = write_accounts(tx, &plan.accounts, now).await?;
+                refusals.extend(refused);
+                if let Some((_, account, refusal)) = refusals
+                    .into_iter()
+                    .min_by_key(|(position, _, _)| *position)
+                {
+                    return Ok(Err((account, refusal)));
+                }
+                let ledger = plan.ledger(&balances);
+                let rows = Rows::new()
+                    .int("account", ledger.iter().map(|row| row.account).collect())
+                    .text("currency", ledger.iter().map(|row| row.currency).collect())
+                    .int("delta", ledger.iter().map(|row| row.delta).collect())
+                    .int(
+                        "balance_after",
+                        ledger.iter().map(|row| row.balance_after).collect(),
+                    )
+                    .text("reason", ledger.iter().map(|row| row.reason).collect())
+                    .text(
+                        "reference",
+                        ledger.iter().map(|row| row.reference).collect(),
+                    )
+                    .int("created", ledger.iter().map(|row| row.created).collect());
+                execute_rows(&mut **tx, sql::INSERT_LEDGER, &rows, sql::FROM_ROWS_END).await?;
+                set_counters(tx, &plan.counters).await?;
+                Ok(Ok(plan.granted))
+            }
+
+            /// Gives the items the leaves license; answers those given now,
+            /// `(account, item)` (the others were owned).
+            async fn give_licenses(
+                tx: &mut Transaction<'_, $db>,
+                changes: &[Change],
+                leaves: &[Leaf<'_>],
+            ) -> Result<HashSet<(i64, i64)>, sqlx::Error> {
+                let wanted = crate::match_batch::licenses(leaves, changes);
+                let rows = Rows::new()
+                    .int("account", wanted.iter().map(|row| row.0).collect())
+                    .int("item", wanted.iter().map(|row| row.1).collect())
+                    .int("created", wanted.iter().map(|row| row.2).collect());
+                Ok(fetch_rows::<(i64, i64)>(
+                    &mut **tx,
+                    sql::GIVE_LICENSES,
+                    &rows,
+                    sql::GIVE_LICENSES_END,
+                )
+                .await?
+                .into_iter()
+                .collect())
+            }
+
+            /// Gives unopened packs, each kind up to its limit; answers the refusals of the
+            /// kinds that would pass it.
+            async fn give_packs(
+                tx: &mut Transaction<'_, $db>,
+                packs: &BTreeMap<(i64, i64), PackWrite>,
+            ) -> Result<Vec<(Position, i64, Refusal)>, sqlx::Error> {
+                let rows = Rows::new()
+                    .int(
+                        "account",
+                        packs.keys().map(|(account, _)| *account).collect(),
+                    )
+                    .int("pack", packs.keys().map(|(_, pack)| *pack).collect())
+                    .int(
+                        "quantity",
+                        packs.values().map(|write| write.total).collect(),
+                    );
+                let given: HashSet<(i64, i64)> = fetch_rows::<(i64, i64)>(
+                    &mut **tx,
+                    sql::GIVE_PACKS,
+                    &rows,
+                    &sql::give_packs_end(),
+                )
+                .await?
+                .into_iter()
+                .collect();
+                let mut refusals = Vec::new();
+                for (&(account, pack), write) in packs {
+                    if given.contains(&(account, pack)) {
+                        continue;
+                    }
+                    let stock = sqlx::query_scalar::<_, i64>(sql::PACK_STOCK)
+                        .bind(account)
+                        .bind(pack)
+                        .fetch_optional(&mut **tx)
+                        .await?
+                        .unwrap_or(0);
+                    if let Some(position) = write.first_refusal(stock) {
+                        refusals.push((position, account, Refusal::PackLimit(PackId(pack))));
+                    }
+                }
+                Ok(refusals)
+            }
+
+            /// Gives track passes; answers the refusals of those owned already.
+            async fn give_passes(
+                tx: &mut Transaction<'_, $db>,
+                passes: &[(i64, i64, i64, Position)],
+            ) -> Result<Vec<(Position, i64, Refusal)>, sqlx::Error> {
+                let rows = Rows::new()
+                    .int("account", passes.iter().map(|pass| pass.0).collect())
+                    .int("track", passes.iter().map(|pass| pass.1).collect())
+                    .int("created", passes.iter().map(|pass| pass.2).collect());
+                let given: HashSet<(i64, i64)> = fetch_rows::<(i64, i64)>(
+                    &mut **tx,
+                    sql::GIVE_PASSES,
+                    &rows,
+                    sql::GIVE_PASSES_END,
+                )
+                .await?
+                .into_iter()
+                .collect();
+                Ok(passes
+                    .iter()
+                    .filter(|(account, track, _, _)| !given.contains(&(*account, *track)))
+                    .map(|(account, track, _, position)| {
+                        (
+                            *position,
+                            *account,
+                            Refusal::TrackAlreadyOwned(TrackId(*track)),
+                        )
+                    })
+                    .collect())
+            }
+
+            /// Writes every account's row (and its time of change, `now`) with one statement
+            /// that checks the progress versions and balance limits. Answers the balances
+            /// after it, `id -> (coins, gems)`, and the refusals of the rows it left.
+            async fn write_accounts(
+                tx: &mut Transaction<'_, $db>,
+                accounts: &BTreeMap<i64, AccountWrite>,
+                now: i64,
+            ) -> Result<(HashMap<i64, (i64, i64)>, Vec<(Position, i64, Refusal)>), sqlx::Error>
+            {
+                let column =
+                    |value: fn(&AccountWrite) -> i64| accounts.values().map(value).collect();
+                let rows = Rows::new()
+                    .int("account", accounts.keys().copied().collect())
+                    .int("touched", vec![now; accounts.len()])
+                    .maybe_int(
+                        "expected_version",
+                        accounts.values().map(|write| write.version).collect(),
+                    )
+                    .int("versions", column(|write| write.versions))
+                    .int("experience_added", column(|write| write.experience))
+                    .maybe_int(
+                        "new_level",
+                        accounts.values().map(|write| write.level).collect(),
+                    )
+                    .int("coins_added", column(|write| write.coins))
+                    .int("gems_added", column(|write| write.gems));
+                let written: Vec<(i64, i64, i64)> = fetch_rows(
+                    &mut **tx,
+                    sql::WRITE_ACCOUNTS,
+                    &rows,
+                    &sql::write_accounts_end(),
+                )
+                .await?;
+                let balances: HashMap<i64, (i64, i64)> = written
+                    .into_iter()
+                    .map(|(id, coins, gems)| (id, (coins, gems)))
+                    .collect();
+                let mut refusals = Vec::new();
+                for (&account, write) in accounts {
+                    if balances.contains_key(&account) {
+                        continue;
+                    }
+                    let (version, coins, gems) =
+                        sqlx::query_as::<_, (i64, i64, i64)>(sql::ACCOUNT_CHECKED)
+                            .bind(account)
+                            .fetch_one(&mut **tx)
+                            .await?;
+                    if let Some((position, refusal)) = write.first_refusal(version, coins, gems) {
+                        refusals.push((position, account, refusal));
+                    }
+                }
+                Ok((balances, refusals))
+            }
+
+            /// Applies each change's steps one at a time, in account order: for changes with
+            /// steps the batch does not apply ([`Batch::new`]). The accounts' rows are still
+            /// written by one statement, for their time of change.
+            async fn apply_one_by_one(
+                tx: &mut Transaction<'_, $db>,
+                record: &MatchRecord,
+                changes: &[Change],
+            ) -> Result<Applied, sqlx::Error> {
+                let mut granted = vec![Vec::new(); changes.len()];
+                let mut in_account_order: Vec<(&Change, &mut Vec<Granted>)> =
+                    changes.iter().zip(granted.iter_mut()).collect();
+                // Stable: one account's changes keep their order.
+                in_account_order.sort_by_key(|(change, _)| change.account.0);
+                for (change, grants) in in_account_order {
+                    if let Err(refusal) = apply_steps(tx, change, &change.steps, grants).await? {
+                        return Ok(Err((change.account.0, refusal)));
+                    }
+                }
+                let untouched: BTreeMap<i64, AccountWrite> = record
+                    .players
+                    .iter()
+                    .map(|player| player.account.0)
+                    .chain(changes.iter().map(|change| change.account.0))
+                    .map(|account| (account, AccountWrite::default()))
+                    .collect();
+                write_accounts(tx, &untouched, to_micros(record.reported)).await?;
+                Ok(Ok(granted))
+            }
+
+            /// Sets progress counters, `(account id, counter) -> value`, with one statement.
             async fn set_counters(
                 tx: &mut Transaction<'_, $db>,
                 counters: &BTreeMap<(i64, &str), i64>,
             ) -> Result<(), sqlx::Error> {
-                let rows: Vec<_> = counters.iter().collect();
-                for batch in rows.chunks(ROWS_PER_STATEMENT) {
-                    let mut query = QueryBuilder::<$db>::new(sql::SET_COUNTERS);
-                    query.push_values(batch, |mut row, ((account, counter), value)| {
-                        row.push_bind(*account)
-                            .push_bind(*counter)
-                            .push_bind(**value);
-                    });
-                    query.push(sql::SET_COUNTERS_END);
-                    query.build().execute(&mut **tx).await?;
-                }
-                Ok(())
+                let rows = Rows::new()
+                    .int(
+                        "account",
+                        counters.keys().map(|(account, _)| *account).collect(),
+                    )
+                    .text(
+                        "counter",
+                        counters.keys().map(|(_, counter)| *counter).collect(),
+                    )
+                    .int("value", counters.values().copied().collect());
+                execute_rows(&mut **tx, sql::SET_COUNTERS, &rows, sql::SET_COUNTERS_END).await
             }
 
-            /// Adds every player's statistics into the bucket of the hour the match ended, a
-            /// batch of rows per statement. Stats that did not move (0) are left out.
+            /// Adds every player's statistics into the bucket of the hour the match ended,
+            /// with one statement. Stats that did not move (0) are left out.
             async fn add_stats(
                 tx: &mut Transaction<'_, $db>,
                 record: &MatchRecord,
@@ -364,27 +650,21 @@ macro_rules! impl_matches {
                         *sum = sum.saturating_add(*value);
                     }
                 }
-                let rows: Vec<((i64, &str), i64)> =
-                    sums.into_iter().filter(|(_, value)| *value != 0).collect();
-                let mode = record.mode.as_str();
-                let hour = hour_of(record.ended);
-                for batch in rows.chunks(ROWS_PER_STATEMENT) {
-                    let mut query = QueryBuilder::<$db>::new(sql::ADD_STATS);
-                    query.push_values(batch, |mut row, ((account, key), value)| {
-                        row.push_bind(*account)
-                            .push_bind(mode)
-                            .push_bind(hour)
-                            .push_bind(*key)
-                            .push_bind(*value);
-                    });
-                    query.push(sql::ADD_STATS_END);
-                    query.build().execute(&mut **tx).await?;
-                }
-                Ok(())
+                sums.retain(|_, value| *value != 0);
+                let rows = Rows::new()
+                    .int(
+                        "account",
+                        sums.keys().map(|(account, _)| *account).collect(),
+                    )
+                    .text("mode", vec![record.mode.as_str(); sums.len()])
+                    .int("hour", vec![hour_of(record.ended); sums.len()])
+                    .text("stat_key", sums.keys().map(|(_, key)| *key).collect())
+                    .int("value", sums.values().copied().collect());
+                execute_rows(&mut **tx, sql::ADD_STATS, &rows, sql::ADD_STATS_END).await
             }
 
-            /// Appends one match log entry per player, in batches, under the log's append
-            /// lock (held until the transaction ends).
+            /// Appends one match log entry per player, with one statement, under the log's
+            /// append lock (held until the transaction ends).
             async fn append_to_log(
                 tx: &mut Transaction<'_, $db>,
                 record: &MatchRecord,
@@ -397,23 +677,28 @@ macro_rules! impl_matches {
                     .bind(count)
                     .execute(&mut **tx)
                     .await?;
-                let id = record.id.as_str();
-                let mode = record.mode.as_str();
-                let ended = to_micros(record.ended);
-                for batch in record.players.chunks(ROWS_PER_STATEMENT) {
-                    let mut query = QueryBuilder::<$db>::new(sql::INSERT_MATCH_LOG);
-                    query.push_values(batch, |mut row, player| {
-                        row.push_bind(id)
-                            .push_bind(player.account.0)
-                            .push_bind(mode)
-                            .push_bind(ended)
-                            .push_bind(player.placement)
-                            .push_bind(player.kills)
-                            .push_bind(player.time_alive_secs);
-                    });
-                    query.build().execute(&mut **tx).await?;
-                }
-                Ok(())
+                let players = &record.players;
+                let rows = Rows::new()
+                    .text("match_id", vec![record.id.as_str(); players.len()])
+                    .int(
+                        "account",
+                        players.iter().map(|player| player.account.0).collect(),
+                    )
+                    .text("mode", vec![record.mode.as_str(); players.len()])
+                    .int("ended", vec![to_micros(record.ended); players.len()])
+                    .int(
+                        "placement",
+                        players.iter().map(|player| player.placement).collect(),
+                    )
+                    .int("kills", players.iter().map(|player| player.kills).collect())
+                    .int(
+                        "time_alive",
+                        players
+                            .iter()
+                            .map(|player| player.time_alive_secs)
+                            .collect(),
+                    );
+                execute_rows(&mut **tx, sql::INSERT_MATCH_LOG, &rows, sql::FROM_ROWS_END).await
             }
         }
     };

@@ -1,5 +1,8 @@
 //! The statements of match reports, progress, statistics and the match log, written once for
-//! both databases (`$n` placeholders work in SQLite too).
+//! both databases (`$n` placeholders work in SQLite too). A statement that reads a batch of
+//! rows is written in two parts around them ([`crate::bulk`]), which it calls `u`.
+
+use safezone_core::store::{BALANCE_MAX, PACKS_MAX};
 
 /// Records a match id unless it is recorded, with no grants yet. Binds: match id, mode, started,
 /// ended, reported, summary.
@@ -19,28 +22,129 @@ pub(crate) const SAVE_MATCH_GRANTED: &str = "UPDATE matches SET granted = $2 WHE
 pub(crate) const LOCK_MATCH_LOG: &str =
     "UPDATE match_log_appender SET appended = appended + $1 WHERE id = 1";
 
-/// The start of the statement appending to the match log, built with a `QueryBuilder`: the
-/// `VALUES` list follows (match id, account id, mode, ended, placement, kills, seconds alive).
+/// The start of the statement appending to the match log; the rows (`match_id`, `account`,
+/// `mode`, `ended`, `placement`, `kills`, `time_alive`) and then [`FROM_ROWS_END`] follow.
 pub(crate) const INSERT_MATCH_LOG: &str = "\
-    INSERT INTO match_log (match_id, account_id, mode, ended, placement, kills, time_alive) ";
+    INSERT INTO match_log (match_id, account_id, mode, ended, placement, kills, time_alive) \
+    SELECT match_id, account, mode, ended, placement, kills, time_alive FROM ";
 
-/// The start of the statement setting progress counters, built with a `QueryBuilder`: the
-/// `VALUES` list (account id, counter, value) and then [`SET_COUNTERS_END`] follow.
-pub(crate) const SET_COUNTERS: &str = "INSERT INTO progress (account_id, counter, value) ";
+/// The end of a statement writing rows read `FROM` a batch of rows with nothing else to say
+/// (`WHERE true` lets SQLite read an `ON CONFLICT` that may follow as the upsert's).
+pub(crate) const FROM_ROWS_END: &str = " AS u WHERE true";
+
+/// The start of the statement setting progress counters; the rows (`account`, `counter`,
+/// `value`) and then [`SET_COUNTERS_END`] follow.
+pub(crate) const SET_COUNTERS: &str = "\
+    INSERT INTO progress (account_id, counter, value) SELECT account, counter, value FROM ";
 
 /// The end of the statement setting progress counters: a counter already there is replaced.
-pub(crate) const SET_COUNTERS_END: &str = " \
+pub(crate) const SET_COUNTERS_END: &str = " AS u WHERE true \
     ON CONFLICT (account_id, counter) DO UPDATE SET value = excluded.value";
 
-/// The start of the statement adding statistics, built with a `QueryBuilder`: the `VALUES`
-/// list (account id, mode, hour, stat key, value) and then [`ADD_STATS_END`] follow.
-pub(crate) const ADD_STATS: &str =
-    "INSERT INTO stat_hours (account_id, mode, hour, stat_key, value) ";
+/// The start of the statement adding statistics; the rows (`account`, `mode`, `hour`,
+/// `stat_key`, `value`) and then [`ADD_STATS_END`] follow.
+pub(crate) const ADD_STATS: &str = "\
+    INSERT INTO stat_hours (account_id, mode, hour, stat_key, value) \
+    SELECT account, mode, hour, stat_key, value FROM ";
 
 /// The end of the statement adding statistics: a bucket already there is added to.
-pub(crate) const ADD_STATS_END: &str = " \
+pub(crate) const ADD_STATS_END: &str = " AS u WHERE true \
     ON CONFLICT (account_id, mode, hour, stat_key) DO UPDATE \
     SET value = stat_hours.value + excluded.value";
+
+/// The start of the statement locking the rows of accounts in id order and telling which
+/// are banned, as `(id, is_banned)`; the condition on their ids, then [`LOCK_ACCOUNTS_END`]
+/// and the database's locking clause follow.
+pub(crate) const LOCK_ACCOUNTS: &str = "SELECT id, is_banned FROM accounts WHERE id";
+
+/// The end of the statement locking accounts, before the locking clause.
+pub(crate) const LOCK_ACCOUNTS_END: &str = " ORDER BY id";
+
+/// The start of the statement recording claims, answering those recorded now as
+/// `(account id, claim key)`; the rows (`account`, `claim_key`, `created`) and then
+/// [`RECORD_CLAIMS_END`] follow.
+pub(crate) const RECORD_CLAIMS: &str = "\
+    INSERT INTO claims (account_id, claim_key, created) SELECT account, claim_key, created FROM ";
+
+/// The end of the statement recording claims: a claim recorded before is left as it is.
+pub(crate) const RECORD_CLAIMS_END: &str = " AS u WHERE true \
+    ON CONFLICT (account_id, claim_key) DO NOTHING RETURNING account_id, claim_key";
+
+/// The start of the statement giving items, answering those given now as
+/// `(account id, item id)`; the rows (`account`, `item`, `created`) and then
+/// [`GIVE_LICENSES_END`] follow.
+pub(crate) const GIVE_LICENSES: &str = "\
+    INSERT INTO licenses (account_id, item_id, quantity, created) \
+    SELECT account, item, 1, created FROM ";
+
+/// The end of the statement giving items: an item owned already is left as it is.
+pub(crate) const GIVE_LICENSES_END: &str = " AS u WHERE true \
+    ON CONFLICT (account_id, item_id) DO NOTHING RETURNING account_id, item_id";
+
+/// The start of the statement giving unopened packs, answering the kinds given as
+/// `(account id, pack id)`; the rows (`account`, `pack`, `quantity`) and then
+/// [`give_packs_end`] follow.
+pub(crate) const GIVE_PACKS: &str = "\
+    INSERT INTO pack_stock (account_id, pack_id, quantity) SELECT account, pack, quantity FROM ";
+
+/// The end of the statement giving packs: a kind is given only up to [`PACKS_MAX`] packs.
+pub(crate) fn give_packs_end() -> String {
+    format!(
+        " AS u WHERE quantity <= {PACKS_MAX} \
+        ON CONFLICT (account_id, pack_id) DO UPDATE \
+        SET quantity = pack_stock.quantity + excluded.quantity \
+        WHERE pack_stock.quantity + excluded.quantity <= {PACKS_MAX} \
+        RETURNING account_id, pack_id"
+    )
+}
+
+/// The quantity of a kind of unopened pack an account has (no row: none).
+/// Binds: account id, pack id.
+pub(crate) const PACK_STOCK: &str =
+    "SELECT quantity FROM pack_stock WHERE account_id = $1 AND pack_id = $2";
+
+/// The start of the statement giving track passes, answering those given as
+/// `(account id, track id)`; the rows (`account`, `track`, `created`) and then
+/// [`GIVE_PASSES_END`] follow.
+pub(crate) const GIVE_PASSES: &str = "\
+    INSERT INTO track_passes (account_id, track_id, created) SELECT account, track, created FROM ";
+
+/// The end of the statement giving track passes: a pass owned already is left as it is.
+pub(crate) const GIVE_PASSES_END: &str = " AS u WHERE true \
+    ON CONFLICT (account_id, track_id) DO NOTHING RETURNING account_id, track_id";
+
+/// The start of the statement writing the accounts of a report, answering those written as
+/// `(id, coins, gems)` after it; the rows (`account`, `touched`, `expected_version` or null,
+/// `versions`, `experience_added`, `new_level` or null, `coins_added`, `gems_added`) and then
+/// [`write_accounts_end`] follow.
+pub(crate) const WRITE_ACCOUNTS: &str = "\
+    UPDATE accounts SET updated = u.touched, \
+        progress_version = progress_version + u.versions, \
+        experience = experience + u.experience_added, \
+        level = COALESCE(u.new_level, level), \
+        coins = coins + u.coins_added, gems = gems + u.gems_added \
+    FROM ";
+
+/// The end of the statement writing accounts: an account is written only at the progress
+/// version its plan requires and when no balance goes past [`BALANCE_MAX`].
+pub(crate) fn write_accounts_end() -> String {
+    format!(
+        " AS u WHERE id = u.account \
+        AND (u.expected_version IS NULL OR progress_version = u.expected_version) \
+        AND coins <= {BALANCE_MAX} - u.coins_added AND gems <= {BALANCE_MAX} - u.gems_added \
+        RETURNING id, coins, gems"
+    )
+}
+
+/// An account's progress version, coins and gems. Binds: account id.
+pub(crate) const ACCOUNT_CHECKED: &str =
+    "SELECT progress_version, coins, gems FROM accounts WHERE id = $1";
+
+/// The start of the statement writing ledger rows; the rows (`account`, `currency`, `delta`,
+/// `balance_after`, `reason`, `reference`, `created`) and then [`FROM_ROWS_END`] follow.
+pub(crate) const INSERT_LEDGER: &str = "\
+    INSERT INTO ledger (account_id, currency, delta, balance_after, reason, reference, created) \
+    SELECT account, currency, delta, balance_after, reason, reference, created FROM ";
 
 /// An account's statistics in a mode summed by stat key, from an hour on, as
 /// `(stat key, total)`. Binds: account id, mode, first hour.
@@ -63,28 +167,25 @@ pub(crate) const BOARD_PLAYERS: &str = "\
     ORDER BY id LIMIT $2";
 
 /// The start of the query for named accounts in the shape of
-/// [`BoardPlayerRow`](crate::row::BoardPlayerRow), built with a `QueryBuilder`: the list of
-/// account ids follows.
+/// [`BoardPlayerRow`](crate::row::BoardPlayerRow); the condition on their ids follows.
 pub(crate) const BOARD_PLAYERS_OF: &str =
-    "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id IN (";
+    "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id";
 
 /// The start of the query for accounts' progress versions, experience, levels and bans as
-/// `(id, version, experience, level, is_banned)`, built with a `QueryBuilder`: the list of account ids
-/// follows, then `)`.
+/// `(id, version, experience, level, is_banned)`; the condition on their ids follows.
 pub(crate) const PROGRESS_ACCOUNTS: &str =
-    "SELECT id, progress_version, experience, level, is_banned FROM accounts WHERE id IN (";
+    "SELECT id, progress_version, experience, level, is_banned FROM accounts WHERE id";
 
 /// The start of the query for accounts' progress counters as `(account id, counter, value)`;
-/// the list of account ids follows, then `)`.
+/// the condition on their ids follows.
 pub(crate) const PROGRESS_COUNTERS: &str =
-    "SELECT account_id, counter, value FROM progress WHERE account_id IN (";
+    "SELECT account_id, counter, value FROM progress WHERE account_id";
 
 /// The start of the query for accounts' reward-track passes as `(account id, track id)`; the
-/// list of account ids follows, then `)`.
+/// condition on their ids follows.
 pub(crate) const PROGRESS_TRACK_PASSES: &str =
-    "SELECT account_id, track_id FROM track_passes WHERE account_id IN (";
+    "SELECT account_id, track_id FROM track_passes WHERE account_id";
 
-/// The start of the query for accounts' owned items as `(account id, item id)`; the list of
-/// account ids follows, then `)`.
-pub(crate) const PROGRESS_ITEMS: &str =
-    "SELECT account_id, item_id FROM licenses WHERE account_id IN (";
+/// The start of the query for accounts' owned items as `(account id, item id)`; the condition
+/// on their ids follows.
+pub(crate) const PROGRESS_ITEMS: &str = "SELECT account_id, item_id FROM licenses WHERE account_id";
