@@ -19,7 +19,7 @@
 #    solo/all/wins without a key (top rows only), then with the key holders' keys in turn (top
 #    rows + own rank) on solo/all/wins, solo/all/winrate and solo/24h/wins. With the default
 #    INFO logs (one line per request, as every other row of bench.sh) and, after a restart (a
-#    second rebuild measured too), with the per-request line off (RUST_LOG=info,tower_http=warn)
+#    second rebuild measured too), with the per-request line off (RUST_LOG=info,safezone_core::http::access=warn)
 #    like Redis, which logs nothing per command.
 # 6. Redis reference: a private redis-server (Debian's package; installed with apt-get when
 #    missing) on a free port, pinned to CPU 0 like the server, with one sorted set of the same
@@ -306,7 +306,7 @@ stop
 
 quiet_ready_ms=
 if [ "$boards_quiet" = 1 ]; then
-  boards_log=info,tower_http=warn boards_start boards-quiet "$boards_url"
+  boards_log=info,safezone_core::http::access=warn boards_start boards-quiet "$boards_url"
   boards_report_start "restart, no request log:"
   quiet_ready_ms=$ready_ms quiet_millis=$(ready_field millis)
   board_reads quiet "warp boards, no request log"

@@ -4,10 +4,13 @@
 # Workload: wrk, 1 thread, 64 keep-alive connections, 10 s per endpoint, over loopback.
 # The server under test is pinned to CPU 0 and wrk to CPU 1. A bare hyper hello server
 # (examples/hello_hyper.rs) runs in the same script as the baseline, because this machine is
-# shared and noisy: compare each figure with the baseline of the same run.
+# shared and noisy: compare each figure with the baseline of the same run. Every server row
+# also prints the server's CPU time per request (all its threads, from /proc/PID/stat), beside
+# hyper's own.
 # Endpoints: GET /api/config?platform=web (no database) and GET /api/user/{key} (key lookup and
-# account read), through the warp and the rocket binary, on SQLite and on PostgreSQL; the
-# PostgreSQL rows beside their own baseline: examples/read_rate.rs, raw primary-key reads over
+# account read), through the warp and the rocket binary, on SQLite and on PostgreSQL; the rocket
+# rows beside a rocket hello route on the binary's own rocket settings
+# (server-rocket/examples/hello_rocket.rs); the PostgreSQL rows beside their own baseline: examples/read_rate.rs, raw primary-key reads over
 # Safezone's pool settings (16 connections, no test query), 64 tasks, on CPU 0 like the server.
 # Buys: POST /api/user/{key}/buy?packId=1&quantity=1 (one transaction: lock the account, debit
 # 750 coins, add a pack, write the ledger row; then the answer reads the account and holdings),
@@ -41,11 +44,14 @@
 # plain, with rate limits counting every request, with Prometheus recording, with JSON logs, and
 # all three; GET /api/config and GET /api/user/{key}. Section `profile` (examples/bench-profile.sh,
 # not run by default: it needs perf) shows the share of the server's CPU each of the three takes.
+# Section `cpu` (examples/bench-cpu.sh, not run by default: it needs perf) shows where the
+# server's CPU goes on each everyday request, grouped (kernel, allocation, SQLite, sqlx, runtime
+# and HTTP, tower, tracing, JSON, Safezone's own code); run it on two commits to compare them.
 #
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
 #        SECTIONS="reads signins buys matches boards hardening" by default: name fewer to run only those
-#        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile for the
-#        CPU profile)
+#        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile or
+#        SECTIONS=cpu for the CPU profiles)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
 # psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`.
 set -euo pipefail
@@ -55,20 +61,33 @@ connections=${CONNECTIONS:-64}
 match_connections=${MATCH_CONNECTIONS:-8}
 sections=${SECTIONS:-reads signins buys matches boards hardening}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
-postgres_url=${postgres_admin%/*}/safezone_bench
+# Each run's PostgreSQL databases carry the run's process id, so that two runs never share one.
+bench_db=safezone_bench_$$
+# psql's notices (a database to drop that does not exist) say nothing here.
+export PGOPTIONS='--client-min-messages=warning'
 # The load comes from one address: the servers' per-node rate limits would answer it 429.
 export SAFEZONE_RATE_LIMITS=off
 
 # wanted SECTION: whether SECTIONS names it.
 wanted() { [[ " $sections " == *" $1 "* ]]; }
 
-cargo build --release -q -p safezone-server-warp $(wanted reads && echo -p safezone-server-rocket)
+cargo build --release -q -p safezone-server-warp --bins \
+  $(wanted reads && echo -p safezone-server-rocket --example hello_rocket)
 cargo build --release -q -p safezone-examples --example hello_hyper \
   $( (wanted buys || wanted signins) && echo --example commit_rate) \
   $(wanted reads && echo --example read_rate) $(wanted matches && echo --example bulk_insert)
 work=$(mktemp -d)
 server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
+# cleanup: stops the server, drops this run's databases, removes the work folder.
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  local database
+  for database in $(psql -qAt "$postgres_admin" \
+    -c "SELECT datname FROM pg_database WHERE datname LIKE '${bench_db}\\_%'" 2>/dev/null); do
+    psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS $database" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 # start NAME COMMAND...: runs the server on CPU 0, waits for its "listening on" line.
@@ -87,18 +106,29 @@ start() {
 
 stop() { kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=; }
 
-# measure LABEL URL [LUA_SCRIPT]: prints requests per second and latency percentiles; sets
-# last_rps.
+# cpu_ticks PID: the CPU time the process PID has used so far, user and system, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# measure LABEL URL [LUA_SCRIPT]: prints requests per second, latency percentiles and the
+# server's CPU time per request (all its threads, user and system, from /proc/PID/stat; the
+# database's own CPU is not in it); sets last_rps.
 measure() {
-  local script=()
+  local script=() ticks_before ticks_after
   [ -n "${3:-}" ] && script=(-s "$3")
+  ticks_before=$(cpu_ticks "$server_pid")
   taskset -c 1 wrk -t1 -c"$connections" -d"$duration" --latency "${script[@]}" "$2" >"$work/wrk.txt"
-  awk -v label="$1" '
+  ticks_after=$(cpu_ticks "$server_pid")
+  awk -v label="$1" -v ticks=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" '
     /Requests\/sec/ { rps = $2 }
+    /requests in/ { requests = $1 }
     $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
     /Non-2xx/ { errors = $NF }
     /Socket errors/ { timeouts = $NF }
-    END { printf "%-44s %10s req/s   p50 %8s   p99 %8s%s%s\n", label, rps, p50, p99, errors ? "   NON-2XX: " errors : "", timeouts ? "   TIMEOUTS: " timeouts : "" }
+    END {
+      cpu = requests ? sprintf("%.0f", ticks / hz * 1e6 / requests) : "?"
+      printf "%-44s %10s req/s   p50 %8s   p99 %8s   cpu %5s us/req%s%s\n", label, rps, p50, p99, cpu,
+        errors ? "   NON-2XX: " errors : "", timeouts ? "   TIMEOUTS: " timeouts : ""
+    }
   ' "$work/wrk.txt"
   last_rps=$(awk '/Requests\/sec/ { print $2 }' "$work/wrk.txt")
 }
@@ -109,14 +139,18 @@ measure "baseline: bare hyper hello" "$base/"
 baseline_rps=$last_rps
 stop
 
-# fresh_database NAME: (re)creates the PostgreSQL database NAME and prints its URL.
+# fresh_database NAME: (re)creates this run's PostgreSQL database NAME and prints its URL.
 fresh_database() {
-  psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1"
-  echo "${postgres_admin%/*}/$1"
+  local database=${bench_db}_$1
+  psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS $database" -c "CREATE DATABASE $database"
+  echo "${postgres_admin%/*}/$database"
 }
 
 if wanted reads; then
-  read_url=$(fresh_database safezone_read_rate)
+  start hello-rocket target/release/examples/hello_rocket 127.0.0.1:0
+  measure "baseline: rocket hello" "$base/"
+  stop
+  read_url=$(fresh_database read_rate)
   printf '%-44s ' "baseline: postgres primary-key reads"
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
 fi
@@ -127,8 +161,7 @@ for binary in warp rocket; do
     if [ "$database" = sqlite ]; then
       url="sqlite://$work/bench-$binary.db"
     else
-      psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench'
-      url=$postgres_url
+      url=$(fresh_database reads)
     fi
     start "$binary-$database" "target/release/safezone-server-$binary" --listen 127.0.0.1:0 --database-url "$url"
     key=$(curl -sf -X POST "$base/api/validate/device/ios-bench-device" | grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)
@@ -164,8 +197,8 @@ for database in sqlite postgres; do
     url="sqlite://$work/bench-sign-in.db"
     rate_url="sqlite://$work/insert-rate.db"
   else
-    url=$(fresh_database safezone_bench)
-    rate_url=$(fresh_database safezone_commit_rate)
+    url=$(fresh_database sign_ins)
+    rate_url=$(fresh_database insert_rate)
   fi
   printf '%-44s ' "baseline: $database single-row insert commits"
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url" insert
@@ -210,10 +243,8 @@ for database in sqlite postgres; do
     url="sqlite://$work/bench-buy.db"
     rate_url="sqlite://$work/commit-rate.db"
   else
-    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench' \
-      -c 'DROP DATABASE IF EXISTS safezone_commit_rate' -c 'CREATE DATABASE safezone_commit_rate'
-    url=$postgres_url
-    rate_url=${postgres_admin%/*}/safezone_commit_rate
+    url=$(fresh_database buys)
+    rate_url=$(fresh_database commit_rate)
   fi
   printf '%-44s ' "baseline: $database single-row update commits"
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url"
@@ -267,10 +298,8 @@ for database in sqlite postgres; do
     url="sqlite://$work/bench-match.db"
     bulk_url="sqlite://$work/bulk-insert.db"
   else
-    psql -q "$postgres_admin" -c 'DROP DATABASE IF EXISTS safezone_bench' -c 'CREATE DATABASE safezone_bench' \
-      -c 'DROP DATABASE IF EXISTS safezone_bulk_insert' -c 'CREATE DATABASE safezone_bulk_insert'
-    url=$postgres_url
-    bulk_url=${postgres_admin%/*}/safezone_bulk_insert
+    url=$(fresh_database matches)
+    bulk_url=$(fresh_database bulk_insert)
   fi
   printf '%-44s ' "baseline: $database bulk insert, 100 rows/tx"
   BENCH_SECONDS=${duration%s} BENCH_TASKS=$match_connections taskset -c 0 \
@@ -295,4 +324,9 @@ fi
 if wanted profile; then
   # shellcheck source=examples/bench-profile.sh
   source examples/bench-profile.sh
+fi
+
+if wanted cpu; then
+  # shellcheck source=examples/bench-cpu.sh
+  source examples/bench-cpu.sh
 fi

@@ -9,6 +9,7 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
+use crate::api::config::PreparedConfig;
 use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
@@ -24,6 +25,8 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     /// The catalog, rules and client configuration.
     pub content: Content,
+    /// What `GET /api/config` answers that only the content decides, serialized once.
+    pub(crate) prepared_config: PreparedConfig,
     /// Lifetimes and limits.
     pub settings: Settings,
     /// The source of "now".
@@ -109,9 +112,11 @@ impl Safezone {
         ));
         let rate_limiter = Arc::new(RateLimiter::new(&self.settings.rate_limits));
         rate_limiter.start_sweeping();
+        let content = self.content.unwrap_or_else(Content::shipped);
         let app = Arc::new(AppState {
             store: self.store,
-            content: self.content.unwrap_or_else(Content::shipped),
+            prepared_config: PreparedConfig::new(&content),
+            content,
             settings: self.settings,
             clock: self.clock,
             auth: Auth::new(self.auth),

@@ -6,7 +6,7 @@ use std::pin::pin;
 
 use bytes::{Bytes, BytesMut};
 use http_body::Frame;
-use http_body_util::{BodyExt, StreamBody};
+use http_body_util::{BodyExt, Empty, StreamBody};
 use rocket::data::{ByteUnit, Data, DataStream};
 use rocket::http::Method::{self, Connect, Delete, Get, Head, Options, Patch, Post, Put, Trace};
 use rocket::http::Status;
@@ -53,37 +53,49 @@ struct Adapter {
 #[rocket::async_trait]
 impl Handler for Adapter {
     async fn handle<'r>(&self, request: &'r Request<'_>, data: Data<'r>) -> Outcome<'r> {
-        // The body borrows the request, so it is pumped into a channel while the core runs:
-        // the core reads it as it arrives, and its own limit applies.
-        let (sender, receiver) = mpsc::channel(2);
-        let Ok(core_request) = to_core(request, receiver) else {
-            return Outcome::Error(Status::BadRequest);
-        };
-        let mut call = pin!(self.service.clone().oneshot(core_request));
-        let answer = tokio::select! {
-            answer = &mut call => answer,
-            () = pump(data.open(ByteUnit::max_value()), sender) => call.await,
+        let answer = if has_body(request) {
+            // The body borrows the request, so it is pumped into a channel while the core
+            // runs: the core reads it as it arrives, and its own limit applies.
+            let (sender, mut receiver) = mpsc::channel(2);
+            let body = StreamBody::new(futures_util::stream::poll_fn(move |context| {
+                receiver.poll_recv(context)
+            }));
+            let Ok(core_request) = to_core(request, body) else {
+                return Outcome::Error(Status::BadRequest);
+            };
+            let mut call = pin!(self.service.clone().oneshot(core_request));
+            tokio::select! {
+                answer = &mut call => answer,
+                () = pump(data.open(ByteUnit::max_value()), sender) => call.await,
+            }
+        } else {
+            // Most requests (every GET) have no body: no channel, no pump.
+            let Ok(core_request) = to_core(request, Empty::<Bytes>::new()) else {
+                return Outcome::Error(Status::BadRequest);
+            };
+            self.service.clone().oneshot(core_request).await
         };
         let Ok(response) = answer;
         Outcome::Success(from_core(request.method(), response).await)
     }
 }
 
+/// Whether the request announces a body: a `Transfer-Encoding`, or a `Content-Length` other
+/// than 0.
+fn has_body(request: &Request<'_>) -> bool {
+    let headers = request.headers();
+    headers.contains("Transfer-Encoding")
+        || headers
+            .get_one("Content-Length")
+            .is_some_and(|length| length.trim() != "0")
+}
+
 /// One piece of a request body, or the failure to read it.
 type Chunk = io::Result<Frame<Bytes>>;
 
-/// The receiving end of a request body's pieces.
-type Chunks = mpsc::Receiver<Chunk>;
-
 /// The request for the core, its method, URI and headers converted by their text (rocket's
-/// types are its own), with the peer's address as its [`ClientAddress`].
-fn to_core(
-    request: &Request<'_>,
-    mut chunks: Chunks,
-) -> Result<
-    http::Request<impl http_body::Body<Data = Bytes, Error = io::Error> + Send + 'static>,
-    http::Error,
-> {
+/// types are its own), with the peer's address as its [`ClientAddress`], and `body`.
+fn to_core<B>(request: &Request<'_>, body: B) -> Result<http::Request<B>, http::Error> {
     let mut builder = http::Request::builder()
         .method(request.method().as_str())
         .uri(request.uri().to_string());
@@ -93,8 +105,7 @@ fn to_core(
     if let Some(peer) = request.remote() {
         builder = builder.extension(ClientAddress(peer.ip()));
     }
-    let body = futures_util::stream::poll_fn(move |context| chunks.poll_recv(context));
-    builder.body(StreamBody::new(body))
+    builder.body(body)
 }
 
 /// Reads the body into the channel until it ends, fails, or nobody listens any more.

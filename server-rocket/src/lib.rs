@@ -53,7 +53,7 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
             let _ = bound.send(SocketAddr::new(config.address, config.port));
         })
     });
-    let rocket = rocket::custom(config(listen))
+    let rocket = rocket::custom(rocket_config(listen))
         .mount("/", adapter::routes(service))
         .register("/", rocket::catchers![catcher::json_error])
         .attach(Shield::new())
@@ -85,8 +85,15 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
     Ok(RunningServer::new(local_addr, stop, task))
 }
 
-/// Rocket's configuration: the address, and everything it would add or do on its own off.
-fn config(listen: SocketAddr) -> Config {
+/// Rocket's configuration as Safezone runs it: the address, and everything rocket would add or
+/// do on its own off (the `Server` header, the `X-Real-IP` reading, its logger, its signal
+/// handling). The benchmark's rocket hello (`examples/hello_rocket.rs`) runs on it too.
+///
+/// ```
+/// let config = safezone_server_rocket::rocket_config(([127, 0, 0, 1], 0).into());
+/// assert_eq!(config.port, 0);
+/// ```
+pub fn rocket_config(listen: SocketAddr) -> Config {
     Config {
         address: listen.ip(),
         port: listen.port(),

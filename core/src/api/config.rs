@@ -1,22 +1,25 @@
 //! `GET /api/config`: the client configuration and the extras.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::{params, session};
 use crate::App;
-use crate::content::{AbTest, Announcement, Extras, PatchNotes, PreviewedSeason};
+use crate::content::{AbTest, Announcement, Content, Extras, PatchNotes, PreviewedSeason};
 use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
 
-/// `{config, extras}`.
+/// `{config, extras}`; the parts that only the content decides come prepared
+/// ([`PreparedConfig`]).
 #[derive(Serialize, ToSchema)]
 struct ConfigAnswer<'a> {
-    config: ConfigView<'a>,
+    #[schema(value_type = ConfigView)]
+    config: &'a RawValue,
     extras: ExtrasView<'a>,
 }
 
@@ -37,22 +40,24 @@ struct ConfigView<'a> {
 #[derive(Serialize, Default, ToSchema)]
 struct ExtrasView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    announcement: Option<&'a Announcement>,
+    #[schema(value_type = Option<Announcement>)]
+    announcement: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     limited_event: Option<LimitedEventView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    patch_notes: Option<&'a PatchNotes>,
+    #[schema(value_type = Option<PatchNotes>)]
+    patch_notes: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ab_test: Option<AbTestView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     season_preview: Option<SeasonPreviewView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Value>)]
-    giveaway: Option<&'a serde_json::Value>,
+    giveaway: Option<&'a RawValue>,
     /// The changelog, as the content file writes it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(min_length = 1, max_length = 10000)]
-    changelog: Option<&'a str>,
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 10000)]
+    changelog: Option<&'a RawValue>,
 }
 
 /// A limited-time event that has not ended.
@@ -117,28 +122,83 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
     let polled = query.optional_bool("isPolledUpdate")?.unwrap_or(false);
     let caller = session::optional(&app, &incoming).await?;
 
-    let client = &app.content.client;
-    let config = ConfigView {
-        maintenance: client.maintenance,
-        update_required: client.update_required(platform, version, anticheat),
-        disable_udp: client.disable_udp,
-        version: &client.version,
-        environment: &client.environment,
-        endpoint: &client.endpoint,
-        regions: &client.regions,
+    let prepared = &app.prepared_config;
+    let update_required = app
+        .content
+        .client
+        .update_required(platform, version, anticheat);
+    let config = if update_required {
+        &prepared.config_update_required
+    } else {
+        &prepared.config_current
     };
     let extras = if polled {
         ExtrasView::default()
     } else {
-        extras_view(
-            &app.content.extras,
-            app.clock.now(),
-            caller.map(|session| session.account.id),
-        )
+        let now = app.clock.now();
+        let extras = &app.content.extras;
+        let account = caller.map(|session| session.account.id);
+        ExtrasView {
+            announcement: prepared.announcement.as_deref(),
+            limited_event: limited_event_view(extras, now),
+            patch_notes: prepared.patch_notes.as_deref(),
+            ab_test: ab_test_view(extras, account),
+            season_preview: season_preview_at(extras, now),
+            giveaway: prepared.giveaway.as_deref(),
+            changelog: prepared.changelog.as_deref(),
+        }
     };
     Ok(Reply::success(&ConfigAnswer { config, extras }))
 }
 
+/// The parts of the answer that only the content decides, serialized once per content: the
+/// configuration (for either `update_required`) and the extras that do not depend on the time
+/// or the caller. What does (the limited event's and the season preview's timers, the caller's
+/// A/B group, `update_required`) is chosen or serialized per request.
+pub(crate) struct PreparedConfig {
+    config_current: Box<RawValue>,
+    config_update_required: Box<RawValue>,
+    announcement: Option<Box<RawValue>>,
+    patch_notes: Option<Box<RawValue>>,
+    giveaway: Option<Box<RawValue>>,
+    changelog: Option<Box<RawValue>>,
+}
+
+impl PreparedConfig {
+    /// Serializes what `content` alone decides.
+    pub(crate) fn new(content: &Content) -> Self {
+        let client = &content.client;
+        let config = |update_required| {
+            raw(&ConfigView {
+                maintenance: client.maintenance,
+                update_required,
+                disable_udp: client.disable_udp,
+                version: &client.version,
+                environment: &client.environment,
+                endpoint: &client.endpoint,
+                regions: &client.regions,
+            })
+        };
+        let extras = &content.extras;
+        Self {
+            config_current: config(false),
+            config_update_required: config(true),
+            announcement: extras.announcement.as_ref().map(raw),
+            patch_notes: extras.patch_notes.as_ref().map(raw),
+            giveaway: extras.giveaway.as_ref().map(raw),
+            changelog: extras.changelog.as_ref().map(raw),
+        }
+    }
+}
+
+/// `value` as JSON text. The content's types are plain data: serializing them cannot fail.
+fn raw<T: Serialize>(value: T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(&value).unwrap_or_else(|error| {
+        unreachable!("the content's client configuration serializes: {error}")
+    })
+}
+
+/// A dotted version parameter; a bad one is a 400 naming it.
 fn version_param(
     text: Option<&str>,
     name: &'static str,
@@ -150,34 +210,30 @@ fn version_param(
     .transpose()
 }
 
-fn extras_view(extras: &Extras, now: OffsetDateTime, account: Option<AccountId>) -> ExtrasView<'_> {
-    ExtrasView {
-        announcement: extras.announcement.as_ref(),
-        limited_event: extras.limited_event.as_ref().and_then(|event| {
-            Some(LimitedEventView {
-                name: &event.name,
-                kind: &event.kind,
-                tagline: &event.tagline,
-                ends: ApiDate(event.shown_until(now)?),
-            })
-        }),
-        patch_notes: extras.patch_notes.as_ref(),
-        ab_test: extras
-            .ab_test
-            .as_ref()
-            .zip(account)
-            .map(|(test, account)| AbTestView {
-                id: &test.id,
-                group: ab_group(test, account),
-            }),
-        season_preview: extras
-            .season_preview
-            .as_ref()
-            .and_then(|preview| preview.at(now))
-            .map(|season| season_preview_view(season, now)),
-        giveaway: extras.giveaway.as_ref(),
-        changelog: extras.changelog.as_deref(),
-    }
+/// The limited event, while it is shown.
+fn limited_event_view(extras: &Extras, now: OffsetDateTime) -> Option<LimitedEventView<'_>> {
+    let event = extras.limited_event.as_ref()?;
+    Some(LimitedEventView {
+        name: &event.name,
+        kind: &event.kind,
+        tagline: &event.tagline,
+        ends: ApiDate(event.shown_until(now)?),
+    })
+}
+
+/// The caller's A/B group, for a signed-in caller when a test runs.
+fn ab_test_view(extras: &Extras, account: Option<AccountId>) -> Option<AbTestView<'_>> {
+    let test = extras.ab_test.as_ref()?;
+    Some(AbTestView {
+        id: &test.id,
+        group: ab_group(test, account?),
+    })
+}
+
+/// The season preview, while its timer runs.
+fn season_preview_at(extras: &Extras, now: OffsetDateTime) -> Option<SeasonPreviewView> {
+    let season = extras.season_preview.as_ref()?.at(now)?;
+    Some(season_preview_view(season, now))
 }
 
 /// The account's group: a hash of test id and account id, so it never changes for them.

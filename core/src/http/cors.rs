@@ -1,6 +1,7 @@
 //! CORS: the configured web origins (the auth file's `web_origins` and `--cors-origin`) may
 //! call the API from a browser; no other origin, never `*`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER};
@@ -25,8 +26,13 @@ pub(crate) fn cors_layer<'a>(origins: impl IntoIterator<Item = &'a String>) -> C
             value
         })
         .collect();
+    // A predicate over a shared list rather than `AllowOrigin::list`: the layer is cloned for
+    // every request, and a list would be copied each time.
+    let origins: Arc<[HeaderValue]> = origins.into();
     CorsLayer::new()
-        .allow_origin(AllowOrigin::list(origins))
+        .allow_origin(AllowOrigin::predicate(move |origin, _| {
+            origins.contains(origin)
+        }))
         .allow_methods([Method::GET, Method::HEAD, Method::POST])
         .allow_headers([
             AUTHORIZATION,

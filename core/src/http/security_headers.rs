@@ -1,6 +1,7 @@
 //! The security headers every response carries, unless its handler set its own (the HTML
 //! pages set their own `Content-Security-Policy`, see `page_policy`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::header::{
@@ -12,9 +13,10 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 /// The policy of every answer that is not a page: JSON loads nothing and is framed nowhere.
 pub const API_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; frame-ancestors 'none'";
 
-/// The headers added to each response that lacks them.
+/// The headers added to each response that lacks them (shared: the service is cloned for
+/// every request).
 #[derive(Debug, Clone)]
-pub(crate) struct SecurityHeaders(Vec<(HeaderName, HeaderValue)>);
+pub(crate) struct SecurityHeaders(Arc<[(HeaderName, HeaderValue)]>);
 
 impl SecurityHeaders {
     /// `nosniff`, `DENY`, `no-referrer`, the API's content policy and, when `hsts_max_age` is
@@ -37,12 +39,12 @@ impl SecurityHeaders {
                     .unwrap_or_else(|_| HeaderValue::from_static("max-age=0")),
             ));
         }
-        Self(headers)
+        Self(headers.into())
     }
 
     /// Adds each header that `headers` does not have yet.
     pub(crate) fn add_missing(&self, headers: &mut HeaderMap) {
-        for (name, value) in &self.0 {
+        for (name, value) in self.0.iter() {
             if !headers.contains_key(name) {
                 headers.insert(name.clone(), value.clone());
             }
