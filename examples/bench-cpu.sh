@@ -22,7 +22,7 @@ cpu_shares() {
         for (i = 4; i <= NF; i++) symbol = symbol " " $i
         if (dso ~ /kernel/) group = "kernel"
         else if (symbol ~ /malloc|free|memmove|memcpy|memset|memcmp|_int_|realloc|unlink_chunk/) group = "alloc+copy"
-        else if (symbol ~ /sqlite3|pcache|[Bb]tree|Vdbe|Pager|walIndex/) group = "sqlite"
+        else if (symbol ~ /sqlite3|pcache1|btree[A-Z]|Vdbe|pager[A-Z]|walIndex|allocateCursor/) group = "sqlite"
         else if (symbol ~ /sqlx/) group = "sqlx"
         else if (symbol ~ /tokio|mio::|hyper|warp::|flume|futex|pthread|syscall/) group = "runtime+http"
         else if (symbol ~ /tower|http::/) group = "tower+http"
