@@ -7,6 +7,12 @@
 
 use std::process::ExitCode;
 
+/// mimalloc instead of the system's allocator: a request allocates and frees many small
+/// buffers, and glibc's allocator took 10 to 15% of the server's CPU time on them (see
+/// BENCHMARKS.md, issue 20).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     safezone_core::cli::run_server(

@@ -19,6 +19,13 @@ static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 /// How long a writer waits for another to finish before the database counts as unavailable.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How many rows a connection's worker thread may hand over before the task reading them takes
+/// any (sqlx's default is 50). A statement's rows cross from the worker thread to the task
+/// through this queue; when it is full the worker waits for the reader, and the two threads then
+/// take turns row by row, a context switch each. Room for a match report's progress rows (a few
+/// per player) keeps the worker running to the end of its statement.
+const ROW_CHANNEL_SIZE: usize = 4096;
+
 /// The SQLite store. SQLite takes one writer at a time: write transactions go through one
 /// dedicated connection, so concurrent writers wait their turn in order for that connection
 /// (instead of polling SQLite's busy handler, whose growing sleeps let a waiting writer starve),
@@ -46,7 +53,8 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT);
+            .busy_timeout(BUSY_TIMEOUT)
+            .row_buffer_size(ROW_CHANNEL_SIZE);
         let pool = crate::pools::options(database)
             .connect_with(options.clone())
             .await

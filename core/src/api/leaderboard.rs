@@ -14,6 +14,9 @@ use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, T
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
 
+/// Room for the caller's own row and the envelope around the rendered rows.
+const OWN_ROW_AND_ENVELOPE: usize = 512;
+
 /// `{status, players, user}`.
 #[derive(Serialize, ToSchema)]
 struct BoardReply<'a> {
@@ -126,10 +129,15 @@ pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError
         .await
         .map_err(boards_error)?;
     let players = render(&answer.top)?;
-    Ok(Reply::success(&BoardReply {
-        players,
-        user: answer.user.as_ref().map(RowView::new),
-    }))
+    // The rendered rows, the caller's row and the envelope.
+    let size = players.get().len() + OWN_ROW_AND_ENVELOPE;
+    Ok(Reply::success_sized(
+        &BoardReply {
+            players,
+            user: answer.user.as_ref().map(RowView::new),
+        },
+        size,
+    ))
 }
 
 /// The first rows as JSON, rendered once per version of the board.

@@ -23,12 +23,19 @@ struct Success<'a, T: Serialize> {
 impl Reply {
     /// `200` with `{"status":"success", ...fields}`; `fields` must serialize to an object.
     pub fn success<T: Serialize>(fields: &T) -> Self {
-        Self::json(
+        Self::success_sized(fields, JSON_CAPACITY)
+    }
+
+    /// [`Reply::success`] for an answer of about `size` bytes, written without growing its
+    /// buffer on the way (a large answer would otherwise be copied at each doubling).
+    pub fn success_sized<T: Serialize>(fields: &T, size: usize) -> Self {
+        Self::json_sized(
             StatusCode::OK,
             &Success {
                 status: "success",
                 fields,
             },
+            size,
         )
     }
 
@@ -39,7 +46,12 @@ impl Reply {
 
     /// A JSON response with any status.
     pub fn json<T: Serialize>(status: StatusCode, body: &T) -> Self {
-        let mut bytes = Vec::with_capacity(JSON_CAPACITY);
+        Self::json_sized(status, body, JSON_CAPACITY)
+    }
+
+    /// [`Reply::json`] with room for `size` bytes from the start.
+    fn json_sized<T: Serialize>(status: StatusCode, body: &T, size: usize) -> Self {
+        let mut bytes = Vec::with_capacity(size);
         match serde_json::to_writer(&mut bytes, body) {
             Ok(()) => Self::with_body(status, "application/json", bytes),
             Err(error) => {
