@@ -4,9 +4,9 @@
 # Where the server's CPU goes on each everyday request: run it on two commits to compare them.
 #
 # Workload: the warp binary, each request type under its own wrk load (as in the sections
-# above: GET /api/config?platform=web; GET /api/user/{key} on SQLite and on PostgreSQL; the
-# sign-in of an existing device and a buy on PostgreSQL; 100-player match reports on
-# PostgreSQL with -c$MATCH_CONNECTIONS); perf samples the server at 999 Hz for 5 s of each.
+# above: GET /api/config?platform=web; GET /api/user/{key} and 100-player match reports on
+# SQLite and on PostgreSQL, the reports with -c$MATCH_CONNECTIONS; the sign-in of an existing
+# device and a buy on PostgreSQL); perf samples the server at 999 Hz for 5 s of each.
 # Prints the request rate, the server's CPU time per request, and the share of its samples by
 # where they fall: the kernel (sockets, scheduling, futexes), allocation and copies (libc),
 # SQLite, sqlx, the async runtime and the HTTP servers (tokio, mio, hyper, warp), tower and
@@ -60,10 +60,11 @@ cpu_profile() {
 echo
 echo "cpu: where the warp binary's CPU goes, per request type (perf, 999 Hz, 5 s each)"
 start cpu-sqlite target/release/safezone-server-warp --listen 127.0.0.1:0 \
-  --database-url "sqlite://$work/cpu.db"
+  --database-url "sqlite://$work/cpu.db" --game-server-token "$match_token"
 cpu_key=$(curl -sf -X POST "$base/api/validate/device/ios-bench-cpu" | grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)
 cpu_profile "GET /api/config" "$base/api/config?platform=web"
 cpu_profile "sqlite: GET /api/user/{key}" "$base/api/user/$cpu_key"
+cpu_profile "sqlite: match report, 100 players" "$base/" "$(match_script)" "$match_connections"
 stop
 
 cpu_url=$(fresh_database cpu)
