@@ -72,11 +72,7 @@ start cpu-postgres target/release/safezone-server-warp --listen 127.0.0.1:0 \
   --database-url "$cpu_url" --game-server-token "$match_token"
 cpu_key=$(curl -sf -X POST "$base/api/validate/device/ios-bench-cpu" | grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)
 cpu_profile "postgres: GET /api/user/{key}" "$base/api/user/$cpu_key"
-cpu_devices=()
-for n in $(seq 1 64); do
-  curl -sf -X POST "$base/api/validate/device/ios-bench-cpu-signer-$n" >/dev/null
-  cpu_devices+=("\"ios-bench-cpu-signer-$n\"")
-done
+mapfile -t cpu_devices < <(signed_in_devices ios-bench-cpu-signer)
 cpu_profile "postgres: sign-in, existing device" "$base/" "$(sign_in_script cpu-existing "${cpu_devices[@]}")"
 cpu_profile "postgres: buy" "$base/" "$(buy_script "$cpu_url")"
 cpu_profile "postgres: match report, 100 players" "$base/" "$(match_script)" "$match_connections"

@@ -191,6 +191,16 @@ LUA
   echo "$script"
 }
 
+# signed_in_devices PREFIX: signs in 64 devices PREFIX-1 to PREFIX-64 and prints their ids, each
+# quoted for a wrk script, one per line.
+signed_in_devices() {
+  local n
+  for n in $(seq 1 64); do
+    curl -sf -X POST "$base/api/validate/device/$1-$n" >/dev/null
+    echo "\"$1-$n\""
+  done
+}
+
 for database in sqlite postgres; do
   wanted signins || break
   if [ "$database" = sqlite ]; then
@@ -203,11 +213,7 @@ for database in sqlite postgres; do
   printf '%-44s ' "baseline: $database single-row insert commits"
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/commit_rate "$rate_url" insert
   start "warp-sign-in-$database" target/release/safezone-server-warp --listen 127.0.0.1:0 --database-url "$url"
-  devices=()
-  for n in $(seq 1 64); do
-    curl -sf -X POST "$base/api/validate/device/ios-bench-signer-$n" >/dev/null
-    devices+=("\"ios-bench-signer-$n\"")
-  done
+  mapfile -t devices < <(signed_in_devices ios-bench-signer)
   measure "warp + $database: sign-in, existing device" "$base/" "$(sign_in_script existing "${devices[@]}")"
   measure "warp + $database: sign-in, new device" "$base/" "$(sign_in_script new)"
   stop
