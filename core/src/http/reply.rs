@@ -5,7 +5,8 @@ use http::{HeaderName, HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use serde::Serialize;
 
-/// The room a JSON body starts with: most answers fit, so they are written without a copy.
+/// The room a JSON body starts with: most answers fit, so their buffer never grows (each
+/// doubling is a copy).
 const JSON_CAPACITY: usize = 2048;
 
 /// A finished response with its whole body in memory.
