@@ -10,8 +10,9 @@
 # Endpoints: GET /api/config?platform=web (no database) and GET /api/user/{key} (key lookup and
 # account read), through the warp and the rocket binary, on SQLite and on PostgreSQL; the rocket
 # rows beside a rocket hello route on the binary's own rocket settings
-# (server-rocket/examples/hello_rocket.rs); the PostgreSQL rows beside their own baseline: examples/read_rate.rs, raw primary-key reads over
-# Safezone's pool settings (16 connections, no test query), 64 tasks, on CPU 0 like the server.
+# (server-rocket/examples/hello_rocket.rs); the PostgreSQL rows beside their own baseline:
+# examples/read_rate.rs, raw primary-key reads over Safezone's pool settings (16 connections,
+# no test query), 64 tasks, on CPU 0 like the server.
 # Buys: POST /api/user/{key}/buy?packId=1&quantity=1 (one transaction: lock the account, debit
 # 750 coins, add a pack, write the ledger row; then the answer reads the account and holdings),
 # round-robin over 64 accounts granted coins beforehand, through the warp binary on SQLite and
