@@ -7,8 +7,8 @@
 # above: GET /api/config?platform=web; GET /api/user/{key} and 100-player match reports on
 # SQLite and on PostgreSQL, the reports with -c$MATCH_CONNECTIONS; the sign-in of an existing
 # device and a buy on PostgreSQL); perf samples the server at 999 Hz for 5 s of each.
-# Prints the request rate, the server's CPU time per request, and the share of its samples by
-# where they fall: the kernel (sockets, scheduling, futexes), allocation and copies (libc),
+# Prints the request rate, latency and the server's CPU time per request, and the share of its
+# samples by where they fall: the kernel (sockets, scheduling, futexes), allocation and copies,
 # SQLite, sqlx, the async runtime and the HTTP servers (tokio, mio, hyper, warp), tower and
 # the http types, tracing (the request's span and log line), JSON (serde), Safezone's own code,
 # and the rest. Code inlined into a caller counts as the caller's.
@@ -39,21 +39,14 @@ cpu_shares() {
       }'
 }
 
-# cpu_profile LABEL URL [LUA_SCRIPT] [CONNECTIONS]: loads the server for 7 s, samples 5 s of it.
+# cpu_profile LABEL URL [LUA_SCRIPT] [CONNECTIONS]: measures the server for 7 s as every row of
+# bench.sh is measured (rate, latency, CPU per request) while perf samples 5 s of it.
 cpu_profile() {
-  local script=() ticks_before ticks_after
-  [ -n "${3:-}" ] && script=(-s "$3")
-  ticks_before=$(cpu_ticks "$server_pid")
-  taskset -c 1 wrk -t1 -c"${4:-$connections}" -d7s "${script[@]}" "$2" >"$work/wrk.txt" &
+  connections=${4:-$connections} duration=7s measure "$1" "$2" "${3:-}" &
   local load=$!
   sleep 1
   perf record -q -F 999 -p "$server_pid" -o "$work/perf.data" -- sleep 5 2>/dev/null
   wait "$load"
-  ticks_after=$(cpu_ticks "$server_pid")
-  awk -v label="$1" -v ticks=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" '
-    /requests in/ { requests = $1 } /Requests\/sec/ { rps = $2 }
-    END { printf "%-36s %9s req/s  cpu %4.0f us/req\n", label, rps, ticks / hz * 1e6 / requests }
-  ' "$work/wrk.txt"
   echo "    $(cpu_shares)"
 }
 

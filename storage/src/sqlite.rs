@@ -24,7 +24,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// through this queue; when it is full the worker waits for the reader, and the two threads then
 /// take turns row by row, a context switch each. Room for a match report's progress rows (a few
 /// per player) keeps the worker running to the end of its statement.
-const ROW_CHANNEL_SIZE: usize = 4096;
+const ROW_BUFFER_SIZE: usize = 4096;
 
 /// The SQLite store. SQLite takes one writer at a time: write transactions go through one
 /// dedicated connection, so concurrent writers wait their turn in order for that connection
@@ -54,7 +54,7 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT)
-            .row_buffer_size(ROW_CHANNEL_SIZE);
+            .row_buffer_size(ROW_BUFFER_SIZE);
         let pool = crate::pools::options(database)
             .connect_with(options.clone())
             .await
