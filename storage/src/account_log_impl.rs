@@ -16,8 +16,8 @@ macro_rules! impl_account_log {
             use sqlx::Transaction;
 
             use super::$store;
-            use crate::account_log_sql as sql;
             use crate::row::AccountLogRow;
+            use crate::statements::account_log as sql;
 
             impl $store {
                 /// Up to `limit` account log entries after position `after`, in order.

@@ -21,8 +21,8 @@ macro_rules! impl_change {
             use sqlx::Transaction;
 
             use super::{account_log, $store};
-            use crate::economy_sql as sql;
             use crate::micros::to_micros;
+            use crate::statements::economy as sql;
 
             /// A step's result: what it granted, or the precondition that failed.
             type StepResult = Result<Option<Granted>, Refusal>;
@@ -97,7 +97,7 @@ macro_rules! impl_change {
                 tx: &mut Transaction<'_, $db>,
                 account: i64,
             ) -> Result<Option<AccountView>, sqlx::Error> {
-                let query = sqlx::query(crate::sql::ACCOUNT_VIEW).bind(account);
+                let query = sqlx::query(crate::statements::accounts::ACCOUNT_VIEW).bind(account);
                 let viewed = super::shared::read_view(tx, query).await?;
                 Ok(viewed.map(|(view, _)| view))
             }

@@ -11,13 +11,13 @@
 //! A clan's members change one transaction after the other: creating, joining, inviting and
 //! account deletion lock the account's row first and then the clan's row, leaving and
 //! whitelist edits lock the clan's or tournament's row after any account rows they need
-//! (see [`LOCK_ACCOUNT`](crate::community_sql::LOCK_ACCOUNT)). So the `clan_member_left`
-//! trigger always runs with the clan locked and, at PostgreSQL's READ COMMITTED, sees every
-//! earlier change of the members committed; and an account being deleted is never made a
-//! member, an invitee or whitelisted behind the deletion's back. Votes and tournament joins
-//! lock the account's row first too, so a deletion racing them either ends first (the account
-//! is missing) or waits and takes the vote or entry with it; and the deletion frees its
-//! entries' places under their tournaments' row locks, after the clan's.
+//! (see [`LOCK_ACCOUNT`](crate::statements::community::LOCK_ACCOUNT)). So the
+//! `clan_member_left` trigger always runs with the clan locked and, at PostgreSQL's READ
+//! COMMITTED, sees every earlier change of the members committed; and an account being deleted
+//! is never made a member, an invitee or whitelisted behind the deletion's back. Votes and
+//! tournament joins lock the account's row first too, so a deletion racing them either ends
+//! first (the account is missing) or waits and takes the vote or entry with it; and the
+//! deletion frees its entries' places under their tournaments' row locks, after the clan's.
 
 /// Implements the `*_sql` methods behind the community methods of
 /// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
@@ -37,9 +37,9 @@ macro_rules! impl_community {
             use time::OffsetDateTime;
 
             use super::{account_log, $store};
-            use crate::community_sql as sql;
             use crate::micros::to_micros;
             use crate::row::{ClanRow, FriendCodeRow, PollRow, TournamentRow, WindowRow};
+            use crate::statements::community as sql;
 
             impl $store {
                 /// Sets an account's role; answers whether the account exists.
@@ -48,7 +48,7 @@ macro_rules! impl_community {
                     account: AccountId,
                     role: Role,
                 ) -> Result<bool, sqlx::Error> {
-                    let done = sqlx::query(sql::SET_ROLE)
+                    let done = sqlx::query(crate::statements::accounts::SET_ROLE)
                         .bind(account.0)
                         .bind(role.as_str())
                         .execute(&self.pool)
@@ -64,7 +64,7 @@ macro_rules! impl_community {
                     banned: bool,
                 ) -> Result<bool, sqlx::Error> {
                     let mut tx = self.begin().await?;
-                    let done = sqlx::query(sql::SET_BANNED)
+                    let done = sqlx::query(crate::statements::accounts::SET_BANNED)
                         .bind(account.0)
                         .bind(banned)
                         .execute(&mut *tx)

@@ -5,23 +5,19 @@
 //! `postgresql://...`) for [`PostgresStore`].
 
 mod account_log_impl;
-mod account_log_sql;
 mod bulk;
 mod change_impl;
 mod community_impl;
-mod community_sql;
-mod economy_sql;
 mod error;
 mod match_batch;
 mod match_impl;
-mod match_sql;
 mod micros;
 mod pools;
 mod postgres;
 mod row;
 mod sign_in;
-mod sql;
 mod sqlite;
+mod statements;
 mod store_impl;
 #[cfg(feature = "test-support")]
 pub mod test_support;

@@ -33,9 +33,9 @@ macro_rules! impl_matches {
             use super::$store;
             use crate::bulk::{BulkRows, Rows};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
-            use crate::match_sql as sql;
             use crate::micros::to_micros;
             use crate::row::{BoardPlayerRow, MatchLogRow};
+            use crate::statements::matches as sql;
 
             /// The database's connection, which a transaction and a pooled connection lend.
             type Connection = <$db as sqlx::Database>::Connection;

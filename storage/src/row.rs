@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::micros::from_micros;
 
-/// An `accounts` row, as selected by [`ACCOUNT_BY_ID`](crate::sql::ACCOUNT_BY_ID).
+/// An `accounts` row, as selected by [`ACCOUNT_BY_ID`](crate::statements::accounts::ACCOUNT_BY_ID).
 #[derive(sqlx::FromRow)]
 pub(crate) struct AccountRow {
     id: i64,
@@ -77,7 +77,7 @@ impl AccountRow {
     }
 }
 
-/// A key's account and expiry, as selected by [`SESSION`](crate::sql::SESSION).
+/// A key's account and expiry, as selected by [`SESSION`](crate::statements::accounts::SESSION).
 #[derive(sqlx::FromRow)]
 pub(crate) struct SessionRow {
     #[sqlx(flatten)]
@@ -95,7 +95,7 @@ impl SessionRow {
     }
 }
 
-/// One thing an account holds, as selected by [`HOLDINGS`](crate::economy_sql::HOLDINGS):
+/// One thing an account holds, as selected by [`HOLDINGS`](crate::statements::economy::HOLDINGS):
 /// `kind` says which table it comes from, `thing` is the item, pack or product id, `amount`
 /// the quantity (or, for a purchase, the cost in cents).
 #[derive(sqlx::FromRow)]
@@ -146,8 +146,9 @@ impl HoldingRow {
 }
 
 /// The account's columns of an account view's rows, as selected by
-/// [`SESSION_VIEW`](crate::sql::SESSION_VIEW) and [`ACCOUNT_VIEW`](crate::sql::ACCOUNT_VIEW):
-/// the account, the id of its clan, and the key's expiry (null in an account's view).
+/// [`SESSION_VIEW`](crate::statements::accounts::SESSION_VIEW) and
+/// [`ACCOUNT_VIEW`](crate::statements::accounts::ACCOUNT_VIEW): the account, the id of its
+/// clan, and the key's expiry (null in an account's view).
 #[derive(sqlx::FromRow)]
 pub(crate) struct ViewedAccountRow {
     #[sqlx(flatten)]
@@ -204,7 +205,7 @@ impl HeldRow {
     }
 }
 
-/// A `ledger` row, as selected by [`LEDGER`](crate::economy_sql::LEDGER).
+/// A `ledger` row, as selected by [`LEDGER`](crate::statements::economy::LEDGER).
 #[derive(sqlx::FromRow)]
 pub(crate) struct LedgerRow {
     id: i64,
@@ -247,7 +248,7 @@ fn corrupt(id: i64, what: String) -> StoreError {
     StoreError::Internal(format!("account {id} holds an invalid {what}"))
 }
 
-/// A poll with one of its options, as selected by [`POLL`](crate::community_sql::POLL).
+/// A poll with one of its options, as selected by [`POLL`](crate::statements::community::POLL).
 #[derive(sqlx::FromRow)]
 pub(crate) struct PollRow {
     poll_id: i64,
@@ -291,7 +292,7 @@ impl PollRow {
     }
 }
 
-/// A window's columns, as selected by [`POLL_WINDOW`](crate::community_sql::POLL_WINDOW).
+/// A window's columns, as selected by [`POLL_WINDOW`](crate::statements::community::POLL_WINDOW).
 #[derive(sqlx::FromRow)]
 pub(crate) struct WindowRow {
     opens: i64,
@@ -314,7 +315,7 @@ fn window(opens: i64, closes: i64, closed_at: Option<i64>) -> Result<Window, Sto
     })
 }
 
-/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::community_sql::TOURNAMENT).
+/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::statements::community::TOURNAMENT).
 #[derive(sqlx::FromRow)]
 pub(crate) struct TournamentRow {
     code: String,
@@ -351,7 +352,7 @@ impl TournamentRow {
     }
 }
 
-/// A friend code's parts, as selected by [`WHITELIST`](crate::community_sql::WHITELIST).
+/// A friend code's parts, as selected by [`WHITELIST`](crate::statements::community::WHITELIST).
 #[derive(sqlx::FromRow)]
 pub(crate) struct FriendCodeRow {
     friend_name: String,
@@ -372,7 +373,7 @@ fn friend_code(name: &str, digits: i32) -> Result<FriendCode, StoreError> {
         .ok_or_else(|| StoreError::Internal(format!("invalid stored friend code {name}#{digits}")))
 }
 
-/// A clan with one of its members, as selected by [`CLAN`](crate::community_sql::CLAN).
+/// A clan with one of its members, as selected by [`CLAN`](crate::statements::community::CLAN).
 #[derive(sqlx::FromRow)]
 pub(crate) struct ClanRow {
     clan_id: i64,
@@ -418,7 +419,7 @@ impl ClanRow {
     }
 }
 
-/// A `match_log` row, as selected by [`MATCH_LOG`](crate::match_sql::MATCH_LOG).
+/// A `match_log` row, as selected by [`MATCH_LOG`](crate::statements::matches::MATCH_LOG).
 #[derive(sqlx::FromRow)]
 pub(crate) struct MatchLogRow {
     seq: i64,
@@ -452,7 +453,7 @@ impl MatchLogRow {
 }
 
 /// An account as the leaderboards show it, as selected by
-/// [`BOARD_PLAYERS`](crate::match_sql::BOARD_PLAYERS).
+/// [`BOARD_PLAYERS`](crate::statements::matches::BOARD_PLAYERS).
 #[derive(sqlx::FromRow)]
 pub(crate) struct BoardPlayerRow {
     id: i64,
@@ -472,7 +473,8 @@ impl BoardPlayerRow {
     }
 }
 
-/// An `account_log` row, as selected by [`ACCOUNT_LOG`](crate::account_log_sql::ACCOUNT_LOG).
+/// An `account_log` row, as selected by
+/// [`ACCOUNT_LOG`](crate::statements::account_log::ACCOUNT_LOG).
 #[derive(sqlx::FromRow)]
 pub(crate) struct AccountLogRow {
     seq: i64,

@@ -1,5 +1,5 @@
 //! The sign-in transaction and the [`Store`](safezone_core::store::Store) methods, written once
-//! for both stores. Their statements are shared ([`sql`](crate::sql)) and only the sqlx database
+//! for both stores. Their statements are shared ([`statements`](crate::statements)) and only the sqlx database
 //! type differs, so a macro stamps out the same code for each instead of a generic version
 //! spelling out every bound the queries need.
 
@@ -33,7 +33,8 @@ macro_rules! impl_store {
                 AccountRow, ClanRow, HeldRow, HoldingRow, LedgerRow, SessionRow, ViewedAccountRow,
             };
             use crate::sign_in::{Attempt, sign_in_with};
-            use crate::{community_sql, economy_sql, sql};
+            use crate::statements::accounts as sql;
+            use crate::statements::{community as community_sql, economy as economy_sql};
 
             /// A statement of an account view with its binds.
             type ViewQuery<'q> =
@@ -221,7 +222,7 @@ macro_rules! impl_store {
                         tx.rollback().await?;
                         return Ok(false);
                     }
-                    sqlx::query(economy_sql::LINK_CHAT)
+                    sqlx::query(sql::LINK_CHAT)
                         .bind(account.0)
                         .bind(chat_user)
                         .bind(premium)

@@ -1,11 +1,4 @@
-//! The statements of polls, tournaments, whitelists, clans and the operator's account changes,
-//! written once for both databases (`$n` placeholders work in SQLite too).
-
-/// Sets an account's role. Binds: account id, role.
-pub(crate) const SET_ROLE: &str = "UPDATE accounts SET role = $2 WHERE id = $1";
-
-/// Bans or unbans an account. Binds: account id, banned.
-pub(crate) const SET_BANNED: &str = "UPDATE accounts SET is_banned = $2 WHERE id = $1";
+//! The statements of polls, tournaments, whitelists and clans.
 
 /// Whether an account is banned; no row without the account. Binds: account id.
 pub(crate) const IS_BANNED: &str = "SELECT is_banned FROM accounts WHERE id = $1";

@@ -1,4 +1,5 @@
-//! The statements, written once for both databases (`$n` placeholders work in SQLite too).
+//! The statements of sign-in, keys, sessions, account views, roles, bans, the chat link and
+//! deletion.
 
 /// Answers when the database does.
 pub(crate) const PING: &str = "SELECT 1";
@@ -47,7 +48,8 @@ macro_rules! select_account {
 /// holding columns when it holds nothing), each with the account's columns in the shape of
 /// [`ViewedAccountRow`](crate::row::ViewedAccountRow) (the account, its clan's id, the key's
 /// expiry from the extra column) and the holding's in the shape of
-/// [`HeldRow`](crate::row::HeldRow), in the order of [`HOLDINGS`](crate::economy_sql::HOLDINGS).
+/// [`HeldRow`](crate::row::HeldRow), in the order of
+/// [`HOLDINGS`](crate::statements::economy::HOLDINGS).
 macro_rules! select_account_view {
     ($key_expires:literal, $from:literal, $condition:literal) => {
         concat!(
@@ -63,7 +65,7 @@ macro_rules! select_account_view {
             ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
             "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
             "FROM viewed LEFT JOIN (",
-            crate::economy_sql::holdings_of!("(SELECT viewed.id FROM viewed)"),
+            crate::statements::economy::holdings_of!("(SELECT viewed.id FROM viewed)"),
             ") held ON 1 = 1 ORDER BY held.kind, held.position"
         )
     };
@@ -129,3 +131,16 @@ pub(crate) const DELETE_EXPIRED_KEYS: &str = "\
 
 /// Deletes an account; its keys go by cascade. Binds: account id.
 pub(crate) const DELETE_ACCOUNT: &str = "DELETE FROM accounts WHERE id = $1";
+
+/// Sets an account's role. Binds: account id, role.
+pub(crate) const SET_ROLE: &str = "UPDATE accounts SET role = $2 WHERE id = $1";
+
+/// Bans or unbans an account. Binds: account id, banned.
+pub(crate) const SET_BANNED: &str = "UPDATE accounts SET is_banned = $2 WHERE id = $1";
+
+/// Links a chat-platform account, replacing an earlier link. Binds: account id, chat user,
+/// premium, now.
+pub(crate) const LINK_CHAT: &str = "\
+    INSERT INTO chat_links (account_id, chat_user, premium, checked) VALUES ($1, $2, $3, $4) \
+    ON CONFLICT (account_id) DO UPDATE \
+    SET chat_user = excluded.chat_user, premium = excluded.premium, checked = excluded.checked";

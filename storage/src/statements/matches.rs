@@ -1,6 +1,6 @@
-//! The statements of match reports, progress, statistics and the match log, written once for
-//! both databases (`$n` placeholders work in SQLite too). A statement that reads a batch of
-//! rows is written in two parts around them ([`crate::bulk`]), which it calls `u`.
+//! The statements of match reports, progress, statistics and the match log. A statement that
+//! reads a batch of rows is written in two parts around them ([`crate::bulk`]), which it calls
+//! `u`.
 
 use safezone_core::store::{BALANCE_MAX, PACKS_MAX};
 

@@ -1,5 +1,4 @@
-//! The statements of the account log, written once for both databases (`$n` placeholders work
-//! in SQLite too).
+//! The statements of the account log.
 
 /// Takes the account log's append lock until the transaction ends and counts the entries
 /// appended.

@@ -1,5 +1,5 @@
-//! The economy's statements, written once for both databases (`$n` placeholders work in SQLite
-//! too).
+//! The economy's statements: changes of money and holdings, idempotency keys, claims, the
+//! ledger.
 
 /// Locks the account row for the rest of the transaction and answers whether it is banned.
 /// Binds: account id, now.
@@ -106,13 +106,6 @@ pub(crate) const INSERT_CLAIM: &str = "\
 /// Whether the linked chat-platform account is premium; no row without a link.
 /// Binds: account id.
 pub(crate) const CHAT_PREMIUM: &str = "SELECT premium FROM chat_links WHERE account_id = $1";
-
-/// Links a chat-platform account, replacing an earlier link. Binds: account id, chat user,
-/// premium, now.
-pub(crate) const LINK_CHAT: &str = "\
-    INSERT INTO chat_links (account_id, chat_user, premium, checked) VALUES ($1, $2, $3, $4) \
-    ON CONFLICT (account_id) DO UPDATE \
-    SET chat_user = excluded.chat_user, premium = excluded.premium, checked = excluded.checked";
 
 /// The digits other accounts use with a name (any letter case). Binds: name, account id.
 pub(crate) const TAKEN_DIGITS: &str =

@@ -1,0 +1,8 @@
+//! The statements, one module per area, written once for both databases (`$n` placeholders
+//! work in SQLite too).
+
+pub(crate) mod account_log;
+pub(crate) mod accounts;
+pub(crate) mod community;
+pub(crate) mod economy;
+pub(crate) mod matches;
