@@ -4,13 +4,15 @@
 //! `sqlite://path` (or `sqlite:path`) for [`SqliteStore`], `postgres://...` (or
 //! `postgresql://...`) for [`PostgresStore`].
 
-mod account_log_impl;
+mod account_log;
+mod accounts;
 mod bulk;
-mod change_impl;
-mod community_impl;
+mod community;
+mod economy;
 mod error;
+mod health;
 mod match_batch;
-mod match_impl;
+mod matches;
 mod micros;
 mod pools;
 mod postgres;
@@ -18,7 +20,6 @@ mod row;
 mod sign_in;
 mod sqlite;
 mod statements;
-mod store_impl;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 
@@ -29,6 +30,35 @@ use safezone_core::store::Store;
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+
+/// Implements every area's trait, and so [`Store`], for `$store` over the sqlx database `$db`:
+/// [`AccountStore`](safezone_core::store::AccountStore) ([`accounts`]),
+/// [`EconomyStore`](safezone_core::store::EconomyStore) ([`economy`]),
+/// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
+/// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
+/// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]) and
+/// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
+/// `pool` field, a `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
+/// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
+/// transaction the way its database needs.
+///
+/// The statements are shared ([`statements`]) and only the sqlx database type differs, so the
+/// macros stamp out the same code for each store instead of a generic version spelling out
+/// every bound the queries need. Each area's code goes in a child module of the calling one
+/// named after the area, so its imports do not clash with the caller's and it still reaches the
+/// store's private `pool` and `begin`.
+macro_rules! impl_store {
+    ($store:ident, $db:ty) => {
+        crate::accounts::impl_accounts!($store, $db);
+        crate::economy::impl_economy!($store, $db);
+        crate::community::impl_community!($store, $db);
+        crate::matches::impl_matches!($store, $db);
+        crate::account_log::impl_account_log!($store, $db);
+        crate::health::impl_health!($store);
+    };
+}
+
+pub(crate) use impl_store;
 
 /// The URL forms [`open`] accepts, for error messages.
 const ACCEPTED: &str = "sqlite://PATH, sqlite:PATH, postgres://... or postgresql://...";

@@ -1,7 +1,7 @@
 //! A match report's changes applied as batches of rows rather than step by step: what the
 //! [`Step`]s of every player's change write, gathered per table, so that the report's
 //! transaction sends a fixed number of statements whatever its number of players
-//! ([`match_impl`](crate::match_impl) sends them).
+//! ([`matches`](crate::matches) sends them).
 //!
 //! The outcome is the one applying the changes one step at a time, in account order, would
 //! have: the same rows, the same grants, and the same first refusal. A [`Step::Once`]'s claims

@@ -10,8 +10,8 @@ use sqlx::migrate::Migrator;
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
+use crate::OpenError;
 use crate::pools::pool_status;
-use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -59,8 +59,4 @@ impl PostgresStore {
     }
 }
 
-store_impl::impl_store!(PostgresStore, sqlx::Postgres);
-change_impl::impl_change!(PostgresStore, sqlx::Postgres);
-crate::community_impl::impl_community!(PostgresStore, sqlx::Postgres);
-crate::match_impl::impl_matches!(PostgresStore, sqlx::Postgres);
-crate::account_log_impl::impl_account_log!(PostgresStore, sqlx::Postgres);
+crate::impl_store!(PostgresStore, sqlx::Postgres);

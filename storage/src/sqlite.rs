@@ -11,8 +11,8 @@ use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
+use crate::OpenError;
 use crate::pools::pool_status;
-use crate::{OpenError, change_impl, store_impl};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -87,8 +87,4 @@ impl SqliteStore {
     }
 }
 
-store_impl::impl_store!(SqliteStore, sqlx::Sqlite);
-change_impl::impl_change!(SqliteStore, sqlx::Sqlite);
-crate::community_impl::impl_community!(SqliteStore, sqlx::Sqlite);
-crate::match_impl::impl_matches!(SqliteStore, sqlx::Sqlite);
-crate::account_log_impl::impl_account_log!(SqliteStore, sqlx::Sqlite);
+crate::impl_store!(SqliteStore, sqlx::Sqlite);

@@ -1,8 +1,9 @@
 //! A planned change of an account's money and holdings, which a store applies atomically.
 //!
 //! Core decides what should happen (debit 120 gems, grant item 7, consume one pack 3, record the
-//! claim `gift/2026-11-22T08`); [`Store::apply`](super::Store::apply) applies every step in one
-//! transaction or none, checking each step's precondition inside that transaction.
+//! claim `gift/2026-11-22T08`); [`EconomyStore::apply`](super::EconomyStore::apply) applies
+//! every step in one transaction or none, checking each step's precondition inside that
+//! transaction.
 
 use std::fmt;
 
@@ -224,7 +225,7 @@ pub enum Granted {
     },
 }
 
-/// How [`Store::apply`](super::Store::apply) ended.
+/// How [`EconomyStore::apply`](super::EconomyStore::apply) ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Applied {
     /// Every step was applied; what they gave.

@@ -1,9 +1,10 @@
 //! Finished matches as the game servers report them, and the progress a plan is made from.
 //!
-//! A match report is applied in one transaction ([`Store::report_match`](super::Store::report_match)):
-//! the match id is recorded once (a repeat answers the first result), every player's result is
-//! appended to the match log and added to their hourly statistics, and every player's planned
-//! [`Change`](super::Change) (experience, levels, quests, tracks, currency) is applied.
+//! A match report is applied in one transaction
+//! ([`MatchStore::report_match`](super::MatchStore::report_match)): the match id is recorded
+//! once (a repeat answers the first result), every player's result is appended to the match log
+//! and added to their hourly statistics, and every player's planned [`Change`](super::Change)
+//! (experience, levels, quests, tracks, currency) is applied.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -82,7 +83,7 @@ pub struct RecordedMatch {
     pub granted: Vec<Vec<Granted>>,
 }
 
-/// How [`Store::report_match`](super::Store::report_match) ended.
+/// How [`MatchStore::report_match`](super::MatchStore::report_match) ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchApplied {
     /// The match was recorded; what each player's change granted, in the order of the changes.

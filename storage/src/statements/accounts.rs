@@ -1,9 +1,6 @@
 //! The statements of sign-in, keys, sessions, account views, roles, bans, the chat link and
 //! deletion.
 
-/// Answers when the database does.
-pub(crate) const PING: &str = "SELECT 1";
-
 /// Locks an identity's account row for the rest of the transaction (a no-op update) and
 /// returns its id; no row without the account. Locked, the account cannot be deleted before the
 /// sign-in's key is written: a deletion either ends first (and the sign-in creates a fresh

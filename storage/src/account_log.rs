@@ -1,49 +1,58 @@
-//! The account log (renames, bans and deletions, which leaderboards follow next to the match
-//! log), written once for both stores like [`change_impl`](crate::change_impl).
+//! [`AccountLogStore`](safezone_core::store::AccountLogStore), written once for both stores:
+//! the account log (renames, bans and deletions, which leaderboards follow next to the match
+//! log), read and appended.
 //!
 //! An entry is appended in the transaction of the change it records, after the account's row
 //! was written (so locked), under a one-row lock held to the commit: log positions are then
 //! handed out in commit order, and a reader following the log never misses an entry. Every
 //! transaction takes its account row locks before this one, so they cannot deadlock over it.
 
-/// Implements `append` (one account log entry, inside a write transaction) and the `*_sql`
-/// methods behind the account log methods of [`Store`](safezone_core::store::Store) for
-/// `$store` over the sqlx database `$db`, in a child module `account_log` of the calling one.
+/// Implements [`AccountLogStore`](safezone_core::store::AccountLogStore) for `$store` over the
+/// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `append` (one account log
+/// entry, inside a write transaction) and `commit_logged`, in a child module `account_log` of
+/// the calling one.
 macro_rules! impl_account_log {
     ($store:ident, $db:ty) => {
         mod account_log {
-            use safezone_core::store::{AccountChange, AccountId, AccountLogEntry};
+            use async_trait::async_trait;
+            use safezone_core::store::{
+                AccountChange, AccountId, AccountLogEntry, AccountLogStore, StoreError,
+            };
             use sqlx::Transaction;
 
             use super::$store;
+            use crate::error::store_error;
             use crate::row::AccountLogRow;
             use crate::statements::account_log as sql;
 
-            impl $store {
-                /// Up to `limit` account log entries after position `after`, in order.
-                pub(super) async fn account_log_sql(
+            #[async_trait]
+            impl AccountLogStore for $store {
+                async fn account_log(
                     &self,
                     after: i64,
                     limit: u32,
-                ) -> Result<Vec<AccountLogEntry>, sqlx::Error> {
-                    sqlx::query_as::<_, AccountLogRow>(sql::ACCOUNT_LOG)
-                        .bind(after)
-                        .bind(i64::from(limit))
-                        .fetch_all(&self.pool)
-                        .await?
-                        .into_iter()
-                        .map(|row| {
-                            row.into_entry()
-                                .map_err(|err| sqlx::Error::Decode(Box::new(err)))
-                        })
-                        .collect()
+                ) -> Result<Vec<AccountLogEntry>, StoreError> {
+                    let entries = async {
+                        sqlx::query_as::<_, AccountLogRow>(sql::ACCOUNT_LOG)
+                            .bind(after)
+                            .bind(i64::from(limit))
+                            .fetch_all(&self.pool)
+                            .await?
+                            .into_iter()
+                            .map(|row| {
+                                row.into_entry()
+                                    .map_err(|err| sqlx::Error::Decode(Box::new(err)))
+                            })
+                            .collect::<Result<Vec<_>, sqlx::Error>>()
+                    };
+                    entries.await.map_err(store_error)
                 }
 
-                /// The largest position of the account log, 0 when it is empty.
-                pub(super) async fn account_log_head_sql(&self) -> Result<i64, sqlx::Error> {
+                async fn account_log_head(&self) -> Result<i64, StoreError> {
                     sqlx::query_scalar::<_, i64>(sql::ACCOUNT_LOG_HEAD)
                         .fetch_one(&self.pool)
                         .await
+                        .map_err(store_error)
                 }
             }
 

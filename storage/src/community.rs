@@ -1,5 +1,6 @@
-//! The transactions of polls, tournaments, whitelists, clans and the operator's account
-//! changes, written once for both stores like [`change_impl`](crate::change_impl).
+//! [`CommunityStore`](safezone_core::store::CommunityStore), written once for both stores: the
+//! transactions of polls, tournaments, whitelists and clans, and the locks account deletion
+//! takes on them.
 //!
 //! Each change is one transaction that checks its preconditions in order and answers the first
 //! that fails as a refusal, changing nothing. Concurrent duplicates are settled by the
@@ -19,166 +20,154 @@
 //! first (the account is missing) or waits and takes the vote or entry with it; and the
 //! deletion frees its entries' places under their tournaments' row locks, after the clan's.
 
-/// Implements the `*_sql` methods behind the community methods of
-/// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
-/// module `community` of the calling one. The calling module also needs the `account_log`
-/// module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
+/// Implements [`CommunityStore`](safezone_core::store::CommunityStore) for `$store` over the
+/// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `lock_departing` and
+/// `free_places` for account deletion, in a child module `community` of the calling one.
 macro_rules! impl_community {
     ($store:ident, $db:ty) => {
         mod community {
+            use async_trait::async_trait;
             use safezone_core::domain::FriendCode;
             use safezone_core::store::{
-                AccountChange, AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, NewClan,
-                NewPoll, NewTournament, Poll, PollId, PollResults, Role, StoreError, Tournament,
+                AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, NewClan,
+                NewPoll, NewTournament, Poll, PollId, PollResults, StoreError, Tournament,
                 TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
                 WhitelistEdit, WhitelistEdited,
             };
-            use sqlx::Transaction;
+            use sqlx::{Pool, Transaction};
             use time::OffsetDateTime;
 
-            use super::{account_log, $store};
+            use super::$store;
+            use crate::error::store_error;
             use crate::micros::to_micros;
             use crate::row::{ClanRow, FriendCodeRow, PollRow, TournamentRow, WindowRow};
             use crate::statements::community as sql;
 
-            impl $store {
-                /// Sets an account's role; answers whether the account exists.
-                pub(super) async fn set_role_sql(
-                    &self,
-                    account: AccountId,
-                    role: Role,
-                ) -> Result<bool, sqlx::Error> {
-                    let done = sqlx::query(crate::statements::accounts::SET_ROLE)
-                        .bind(account.0)
-                        .bind(role.as_str())
-                        .execute(&self.pool)
-                        .await?;
-                    Ok(done.rows_affected() == 1)
-                }
+            /// The tournament with this code.
+            async fn find_tournament(
+                pool: &Pool<$db>,
+                code: &TournamentCode,
+            ) -> Result<Option<Tournament>, sqlx::Error> {
+                sqlx::query_as::<_, TournamentRow>(sql::TOURNAMENT)
+                    .bind(code.as_str())
+                    .fetch_optional(pool)
+                    .await?
+                    .map(TournamentRow::into_tournament)
+                    .transpose()
+                    .map_err(decode)
+            }
 
-                /// Bans or unbans an account and appends the new state to the account log, in
-                /// one transaction; answers whether the account exists.
-                pub(super) async fn set_banned_sql(
-                    &self,
-                    account: AccountId,
-                    banned: bool,
-                ) -> Result<bool, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let done = sqlx::query(crate::statements::accounts::SET_BANNED)
-                        .bind(account.0)
-                        .bind(banned)
-                        .execute(&mut *tx)
-                        .await?;
-                    let changed = done.rows_affected() == 1;
-                    account_log::commit_logged(tx, changed, account, &AccountChange::Banned(banned))
-                        .await
-                }
-
-                /// Creates a poll and its options in one transaction; answers it as stored.
-                pub(super) async fn create_poll_sql(
-                    &self,
-                    poll: &NewPoll,
-                ) -> Result<Poll, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let id = sqlx::query_scalar::<_, i64>(sql::INSERT_POLL)
-                        .bind(&poll.question)
-                        .bind(to_micros(poll.opens))
-                        .bind(to_micros(poll.closes))
-                        .bind(to_micros(poll.now))
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    for (position, option) in (0_i32..).zip(&poll.options) {
-                        sqlx::query(sql::INSERT_POLL_OPTION)
-                            .bind(id)
-                            .bind(position)
-                            .bind(&option.name)
-                            .bind(&option.color_code)
-                            .execute(&mut *tx)
+            #[async_trait]
+            impl CommunityStore for $store {
+                async fn create_poll(&self, poll: NewPoll) -> Result<Poll, StoreError> {
+                    let created = async {
+                        let mut tx = self.begin().await?;
+                        let id = sqlx::query_scalar::<_, i64>(sql::INSERT_POLL)
+                            .bind(&poll.question)
+                            .bind(to_micros(poll.opens))
+                            .bind(to_micros(poll.closes))
+                            .bind(to_micros(poll.now))
+                            .fetch_one(&mut *tx)
                             .await?;
-                    }
-                    let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
-                        .bind(id)
-                        .fetch_all(&mut *tx)
-                        .await?;
-                    tx.commit().await?;
-                    PollRow::into_polls(rows)
-                        .map_err(decode)?
-                        .pop()
-                        .map(|results| results.poll)
-                        .ok_or(sqlx::Error::RowNotFound)
+                        for (position, option) in (0_i32..).zip(&poll.options) {
+                            sqlx::query(sql::INSERT_POLL_OPTION)
+                                .bind(id)
+                                .bind(position)
+                                .bind(&option.name)
+                                .bind(&option.color_code)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                        let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
+                            .bind(id)
+                            .fetch_all(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        PollRow::into_polls(rows)
+                            .map_err(decode)?
+                            .pop()
+                            .map(|results| results.poll)
+                            .ok_or(sqlx::Error::RowNotFound)
+                    };
+                    created.await.map_err(store_error)
                 }
 
-                /// Closes a poll unless it is closed.
-                pub(super) async fn close_poll_sql(
+                async fn close_poll(
                     &self,
                     poll: PollId,
                     now: OffsetDateTime,
-                ) -> Result<Closing, sqlx::Error> {
-                    let closed = sqlx::query(sql::CLOSE_POLL)
-                        .bind(poll.0)
-                        .bind(to_micros(now))
-                        .execute(&self.pool)
-                        .await?;
-                    if closed.rows_affected() == 1 {
-                        return Ok(Closing::Closed);
-                    }
-                    let exists = sqlx::query_scalar::<_, i64>(sql::POLL_EXISTS)
-                        .bind(poll.0)
-                        .fetch_optional(&self.pool)
-                        .await?;
-                    Ok(if exists.is_some() {
-                        Closing::AlreadyClosed
-                    } else {
-                        Closing::Unknown
-                    })
+                ) -> Result<Closing, StoreError> {
+                    let closing = async {
+                        let closed = sqlx::query(sql::CLOSE_POLL)
+                            .bind(poll.0)
+                            .bind(to_micros(now))
+                            .execute(&self.pool)
+                            .await?;
+                        if closed.rows_affected() == 1 {
+                            return Ok(Closing::Closed);
+                        }
+                        let exists = sqlx::query_scalar::<_, i64>(sql::POLL_EXISTS)
+                            .bind(poll.0)
+                            .fetch_optional(&self.pool)
+                            .await?;
+                        Ok::<_, sqlx::Error>(if exists.is_some() {
+                            Closing::AlreadyClosed
+                        } else {
+                            Closing::Unknown
+                        })
+                    };
+                    closing.await.map_err(store_error)
                 }
 
-                /// The polls open at `now` in which the account has not voted.
-                pub(super) async fn polls_to_vote_sql(
+                async fn polls_to_vote(
                     &self,
                     account: AccountId,
                     now: OffsetDateTime,
-                ) -> Result<Vec<Poll>, sqlx::Error> {
-                    let rows = sqlx::query_as::<_, PollRow>(sql::POLLS_TO_VOTE)
-                        .bind(account.0)
-                        .bind(to_micros(now))
-                        .fetch_all(&self.pool)
-                        .await?;
-                    Ok(PollRow::into_polls(rows)
-                        .map_err(decode)?
-                        .into_iter()
-                        .map(|results| results.poll)
-                        .collect())
+                ) -> Result<Vec<Poll>, StoreError> {
+                    let polls = async {
+                        let rows = sqlx::query_as::<_, PollRow>(sql::POLLS_TO_VOTE)
+                            .bind(account.0)
+                            .bind(to_micros(now))
+                            .fetch_all(&self.pool)
+                            .await?;
+                        Ok(PollRow::into_polls(rows)
+                            .map_err(decode)?
+                            .into_iter()
+                            .map(|results| results.poll)
+                            .collect())
+                    };
+                    polls.await.map_err(store_error)
                 }
 
-                /// A poll with its votes per option.
-                pub(super) async fn poll_results_sql(
+                /// The voter, the poll's window and the option are checked, and the primary
+                /// key refuses a second vote.
+                async fn vote(&self, vote: Vote) -> Result<Result<(), VoteRefusal>, StoreError> {
+                    let voted = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = vote_in(&mut tx, &vote).await?;
+                        settle(tx, outcome).await
+                    };
+                    voted.await.map_err(store_error)
+                }
+
+                async fn poll_results(
                     &self,
                     poll: PollId,
-                ) -> Result<Option<PollResults>, sqlx::Error> {
-                    let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
-                        .bind(poll.0)
-                        .fetch_all(&self.pool)
-                        .await?;
-                    Ok(PollRow::into_polls(rows).map_err(decode)?.pop())
+                ) -> Result<Option<PollResults>, StoreError> {
+                    let results = async {
+                        let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
+                            .bind(poll.0)
+                            .fetch_all(&self.pool)
+                            .await?;
+                        Ok(PollRow::into_polls(rows).map_err(decode)?.pop())
+                    };
+                    results.await.map_err(store_error)
                 }
 
-                /// Records a vote: the voter, the poll's window and the option are checked,
-                /// and the primary key refuses a second vote.
-                pub(super) async fn vote_sql(
+                async fn create_tournament(
                     &self,
-                    vote: &Vote,
-                ) -> Result<Result<(), VoteRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = vote_in(&mut tx, vote).await?;
-                    settle(tx, outcome).await
-                }
-
-                /// Creates a tournament; answers false when the code is taken.
-                pub(super) async fn create_tournament_sql(
-                    &self,
-                    tournament: &NewTournament,
-                ) -> Result<bool, sqlx::Error> {
+                    tournament: NewTournament,
+                ) -> Result<bool, StoreError> {
                     let created = sqlx::query(sql::INSERT_TOURNAMENT)
                         .bind(tournament.code.as_str())
                         .bind(tournament.mode.as_str())
@@ -188,191 +177,205 @@ macro_rules! impl_community {
                         .bind(tournament.whitelist_only)
                         .bind(to_micros(tournament.now))
                         .execute(&self.pool)
-                        .await?;
+                        .await
+                        .map_err(store_error)?;
                     Ok(created.rows_affected() == 1)
                 }
 
-                /// Closes a tournament unless it is closed.
-                pub(super) async fn close_tournament_sql(
+                async fn close_tournament(
                     &self,
                     code: &TournamentCode,
                     now: OffsetDateTime,
-                ) -> Result<Closing, sqlx::Error> {
-                    let closed = sqlx::query(sql::CLOSE_TOURNAMENT)
-                        .bind(code.as_str())
-                        .bind(to_micros(now))
-                        .execute(&self.pool)
-                        .await?;
-                    if closed.rows_affected() == 1 {
-                        return Ok(Closing::Closed);
-                    }
-                    Ok(if self.tournament_sql(code).await?.is_some() {
-                        Closing::AlreadyClosed
-                    } else {
-                        Closing::Unknown
-                    })
+                ) -> Result<Closing, StoreError> {
+                    let closing = async {
+                        let closed = sqlx::query(sql::CLOSE_TOURNAMENT)
+                            .bind(code.as_str())
+                            .bind(to_micros(now))
+                            .execute(&self.pool)
+                            .await?;
+                        if closed.rows_affected() == 1 {
+                            return Ok(Closing::Closed);
+                        }
+                        Ok(if find_tournament(&self.pool, code).await?.is_some() {
+                            Closing::AlreadyClosed
+                        } else {
+                            Closing::Unknown
+                        })
+                    };
+                    closing.await.map_err(store_error)
                 }
 
-                /// The tournament with this code.
-                pub(super) async fn tournament_sql(
+                async fn tournament(
                     &self,
                     code: &TournamentCode,
-                ) -> Result<Option<Tournament>, sqlx::Error> {
-                    sqlx::query_as::<_, TournamentRow>(sql::TOURNAMENT)
-                        .bind(code.as_str())
-                        .fetch_optional(&self.pool)
-                        .await?
-                        .map(TournamentRow::into_tournament)
-                        .transpose()
-                        .map_err(decode)
+                ) -> Result<Option<Tournament>, StoreError> {
+                    find_tournament(&self.pool, code).await.map_err(store_error)
                 }
 
-                /// Whether the account is on the tournament's whitelist and joined it.
-                pub(super) async fn tournament_standing_sql(
+                async fn tournament_standing(
                     &self,
                     code: &TournamentCode,
                     account: AccountId,
-                ) -> Result<TournamentStanding, sqlx::Error> {
-                    let whitelisted = sqlx::query_scalar::<_, i64>(sql::IS_WHITELISTED)
-                        .bind(code.as_str())
-                        .bind(account.0)
-                        .fetch_optional(&self.pool)
-                        .await?;
-                    let joined = sqlx::query_scalar::<_, i64>(sql::HAS_JOINED)
-                        .bind(code.as_str())
-                        .bind(account.0)
-                        .fetch_optional(&self.pool)
-                        .await?;
-                    Ok(TournamentStanding {
-                        whitelisted: whitelisted.is_some(),
-                        joined: joined.is_some(),
-                    })
+                ) -> Result<TournamentStanding, StoreError> {
+                    let standing = async {
+                        let whitelisted = sqlx::query_scalar::<_, i64>(sql::IS_WHITELISTED)
+                            .bind(code.as_str())
+                            .bind(account.0)
+                            .fetch_optional(&self.pool)
+                            .await?;
+                        let joined = sqlx::query_scalar::<_, i64>(sql::HAS_JOINED)
+                            .bind(code.as_str())
+                            .bind(account.0)
+                            .fetch_optional(&self.pool)
+                            .await?;
+                        Ok::<_, sqlx::Error>(TournamentStanding {
+                            whitelisted: whitelisted.is_some(),
+                            joined: joined.is_some(),
+                        })
+                    };
+                    standing.await.map_err(store_error)
                 }
 
-                /// Registers the account for the tournament, atomically against capacity.
-                pub(super) async fn join_tournament_sql(
+                /// Atomic against the capacity (see `join_in`).
+                async fn join_tournament(
                     &self,
                     code: &TournamentCode,
                     account: AccountId,
                     now: OffsetDateTime,
-                ) -> Result<Result<Tournament, TournamentRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = join_in(&mut tx, code, account, now).await?;
-                    settle(tx, outcome).await
+                ) -> Result<Result<Tournament, TournamentRefusal>, StoreError> {
+                    let joined = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = join_in(&mut tx, code, account, now).await?;
+                        settle(tx, outcome).await
+                    };
+                    joined.await.map_err(store_error)
                 }
 
-                /// The tournament's whitelist, or `None` without the tournament.
-                pub(super) async fn whitelist_sql(
+                async fn whitelist(
                     &self,
                     code: &TournamentCode,
-                ) -> Result<Option<Vec<FriendCode>>, sqlx::Error> {
-                    if self.tournament_sql(code).await?.is_none() {
-                        return Ok(None);
-                    }
-                    let rows = sqlx::query_as::<_, FriendCodeRow>(sql::WHITELIST)
-                        .bind(code.as_str())
-                        .fetch_all(&self.pool)
-                        .await?;
-                    rows.into_iter()
-                        .map(FriendCodeRow::into_friend_code)
-                        .collect::<Result<Vec<_>, _>>()
-                        .map(Some)
-                        .map_err(decode)
+                ) -> Result<Option<Vec<FriendCode>>, StoreError> {
+                    let whitelist = async {
+                        if find_tournament(&self.pool, code).await?.is_none() {
+                            return Ok(None);
+                        }
+                        let rows = sqlx::query_as::<_, FriendCodeRow>(sql::WHITELIST)
+                            .bind(code.as_str())
+                            .fetch_all(&self.pool)
+                            .await?;
+                        rows.into_iter()
+                            .map(FriendCodeRow::into_friend_code)
+                            .collect::<Result<Vec<_>, _>>()
+                            .map(Some)
+                            .map_err(decode)
+                    };
+                    whitelist.await.map_err(store_error)
                 }
 
-                /// Edits the whitelist in one transaction, with the tournament's row locked so
-                /// that concurrent edits apply one after the other.
-                pub(super) async fn edit_whitelist_sql(
+                /// With the tournament's row locked, so that concurrent edits apply one after
+                /// the other.
+                async fn edit_whitelist(
                     &self,
-                    edit: &WhitelistEdit,
-                ) -> Result<Option<WhitelistEdited>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = edit_whitelist_in(&mut tx, edit).await?;
-                    settle(tx, outcome.ok_or(())).await.map(Result::ok)
+                    edit: WhitelistEdit,
+                ) -> Result<Option<WhitelistEdited>, StoreError> {
+                    let edited = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = edit_whitelist_in(&mut tx, &edit).await?;
+                        settle(tx, outcome.ok_or(())).await.map(Result::ok)
+                    };
+                    edited.await.map_err(store_error)
                 }
 
-                /// With an account: its clan and the clans that invited it; without one: the
-                /// largest clans, at most `limit`.
-                pub(super) async fn clans_available_sql(
+                async fn clans_available(
                     &self,
                     account: Option<AccountId>,
                     limit: i64,
-                ) -> Result<Vec<Clan>, sqlx::Error> {
-                    let rows = match account {
-                        Some(account) => {
-                            sqlx::query_as::<_, ClanRow>(sql::CLANS_FOR_ACCOUNT)
-                                .bind(account.0)
-                                .fetch_all(&self.pool)
-                                .await?
-                        }
-                        None => {
-                            sqlx::query_as::<_, ClanRow>(sql::LARGEST_CLANS)
-                                .bind(limit)
-                                .fetch_all(&self.pool)
-                                .await?
-                        }
+                ) -> Result<Vec<Clan>, StoreError> {
+                    let clans = async {
+                        let rows = match account {
+                            Some(account) => {
+                                sqlx::query_as::<_, ClanRow>(sql::CLANS_FOR_ACCOUNT)
+                                    .bind(account.0)
+                                    .fetch_all(&self.pool)
+                                    .await?
+                            }
+                            None => {
+                                sqlx::query_as::<_, ClanRow>(sql::LARGEST_CLANS)
+                                    .bind(limit)
+                                    .fetch_all(&self.pool)
+                                    .await?
+                            }
+                        };
+                        ClanRow::into_clans(rows).map_err(decode)
                     };
-                    ClanRow::into_clans(rows).map_err(decode)
+                    clans.await.map_err(store_error)
                 }
 
-                /// The clan the account is a member of.
-                pub(super) async fn clan_of_sql(
+                async fn clan_of(&self, account: AccountId) -> Result<Option<Clan>, StoreError> {
+                    let clan = async {
+                        let rows = sqlx::query_as::<_, ClanRow>(sql::CLAN_OF)
+                            .bind(account.0)
+                            .fetch_all(&self.pool)
+                            .await?;
+                        Ok(ClanRow::into_clans(rows).map_err(decode)?.pop())
+                    };
+                    clan.await.map_err(store_error)
+                }
+
+                async fn create_clan(
                     &self,
-                    account: AccountId,
-                ) -> Result<Option<Clan>, sqlx::Error> {
-                    let rows = sqlx::query_as::<_, ClanRow>(sql::CLAN_OF)
-                        .bind(account.0)
-                        .fetch_all(&self.pool)
-                        .await?;
-                    Ok(ClanRow::into_clans(rows).map_err(decode)?.pop())
+                    clan: NewClan,
+                ) -> Result<Result<Clan, ClanRefusal>, StoreError> {
+                    let created = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = create_clan_in(&mut tx, &clan).await?;
+                        settle(tx, outcome).await
+                    };
+                    created.await.map_err(store_error)
                 }
 
-                /// Creates a clan with its creator as the first member.
-                pub(super) async fn create_clan_sql(
-                    &self,
-                    clan: &NewClan,
-                ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = create_clan_in(&mut tx, clan).await?;
-                    settle(tx, outcome).await
-                }
-
-                /// Invites `invitee` to the clan on behalf of its member `inviter`.
-                pub(super) async fn invite_to_clan_sql(
+                async fn invite_to_clan(
                     &self,
                     clan: ClanId,
                     inviter: AccountId,
                     invitee: AccountId,
                     now: OffsetDateTime,
-                ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = invite_in(&mut tx, clan, inviter, invitee, now).await?;
-                    settle(tx, outcome).await
+                ) -> Result<Result<(), ClanRefusal>, StoreError> {
+                    let invited = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = invite_in(&mut tx, clan, inviter, invitee, now).await?;
+                        settle(tx, outcome).await
+                    };
+                    invited.await.map_err(store_error)
                 }
 
-                /// Makes an invited account a member, using up its invitation.
-                pub(super) async fn join_clan_sql(
+                async fn join_clan(
                     &self,
                     clan: ClanId,
                     account: AccountId,
                     now: OffsetDateTime,
-                ) -> Result<Result<Clan, ClanRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = join_clan_in(&mut tx, clan, account, now).await?;
-                    settle(tx, outcome).await
+                ) -> Result<Result<Clan, ClanRefusal>, StoreError> {
+                    let joined = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = join_clan_in(&mut tx, clan, account, now).await?;
+                        settle(tx, outcome).await
+                    };
+                    joined.await.map_err(store_error)
                 }
 
-                /// Takes a member out of the clan; the `clan_member_left` trigger hands the
-                /// clan on or dissolves it.
-                pub(super) async fn leave_clan_sql(
+                /// The `clan_member_left` trigger hands the clan on or dissolves it.
+                async fn leave_clan(
                     &self,
                     clan: ClanId,
                     account: AccountId,
                     now: OffsetDateTime,
-                ) -> Result<Result<ClanLeft, ClanRefusal>, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let outcome = leave_clan_in(&mut tx, clan, account, now).await?;
-                    settle(tx, outcome).await
+                ) -> Result<Result<ClanLeft, ClanRefusal>, StoreError> {
+                    let left = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = leave_clan_in(&mut tx, clan, account, now).await?;
+                        settle(tx, outcome).await
+                    };
+                    left.await.map_err(store_error)
                 }
             }
 

@@ -1,27 +1,33 @@
-//! The economy's transaction ([`Store::apply`](safezone_core::store::Store::apply)), written once
-//! for both stores like [`store_impl`](crate::store_impl). Its steps are also what a match
-//! report applies to each player ([`match_impl`](crate::match_impl)).
+//! [`EconomyStore`](safezone_core::store::EconomyStore), written once for both stores: the
+//! economy's transaction ([`EconomyStore::apply`](safezone_core::store::EconomyStore::apply))
+//! and the reads of holdings, claims, the ledger and the chat premium. The transaction's steps
+//! are also what a match report applies to each player ([`matches`](crate::matches)).
 
-/// Implements `apply_once` (one attempt at applying a change) for `$store` over the sqlx
-/// database `$db`, in a child module `change` of the calling one, with `apply_steps` for the
-/// other transactions that apply a change's steps. The calling module also needs the
-/// `account_log` module of [`impl_account_log`](crate::account_log_impl::impl_account_log).
-macro_rules! impl_change {
+/// Implements [`EconomyStore`](safezone_core::store::EconomyStore) for `$store` over the sqlx
+/// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `economy` of the
+/// calling one, with `apply_steps` for the other transactions that apply a change's steps. The
+/// calling module also needs the `account_log` module of
+/// [`impl_account_log`](crate::account_log::impl_account_log) and the `accounts` module of
+/// [`impl_accounts`](crate::accounts::impl_accounts).
+macro_rules! impl_economy {
     ($store:ident, $db:ty) => {
-        mod change {
+        mod economy {
             use std::collections::HashSet;
             use std::future::Future;
             use std::pin::Pin;
 
+            use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, ItemId, PackId};
             use safezone_core::store::{
-                AccountChange, AccountView, Applied, BALANCE_MAX, Change, Currency, Granted,
-                PACKS_MAX, Refusal, Step,
+                AccountChange, AccountId, AccountView, Applied, BALANCE_MAX, Change, Currency,
+                EconomyStore, Granted, Holdings, LedgerEntry, PACKS_MAX, Refusal, Step, StoreError,
             };
             use sqlx::Transaction;
 
-            use super::{account_log, $store};
+            use super::{account_log, accounts, $store};
+            use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
+            use crate::row::{HoldingRow, LedgerRow};
             use crate::statements::economy as sql;
 
             /// A step's result: what it granted, or the precondition that failed.
@@ -40,7 +46,7 @@ macro_rules! impl_change {
                 /// change (or, for a repeat, the first application) left it is read before the
                 /// transaction ends. A unique violation (a concurrent rename took the chosen
                 /// friend code) is returned as the error, for the caller to retry.
-                pub(super) async fn apply_once(
+                async fn apply_once(
                     &self,
                     change: &Change,
                     view: bool,
@@ -90,6 +96,94 @@ macro_rules! impl_change {
                     tx.commit().await?;
                     Ok((Applied::Done(granted), viewed))
                 }
+
+                /// Applies `change` (reading the account's view after it when `view`), trying
+                /// again when a concurrent rename took the friend code this one chose between
+                /// the check and the update: the unique index refuses it, and the change is
+                /// tried again with that code known to be taken.
+                async fn apply_retried(
+                    &self,
+                    change: &Change,
+                    view: bool,
+                ) -> Result<(Applied, Option<AccountView>), StoreError> {
+                    let mut attempts = 0;
+                    loop {
+                        attempts += 1;
+                        match self.apply_once(change, view).await {
+                            Err(err) if is_unique_violation(&err) && attempts < 5 => {
+                                tracing::debug!("friend code taken concurrently; retrying");
+                            }
+                            other => return other.map_err(store_error),
+                        }
+                    }
+                }
+            }
+
+            #[async_trait]
+            impl EconomyStore for $store {
+                async fn apply(&self, change: Change) -> Result<Applied, StoreError> {
+                    Ok(self.apply_retried(&change, false).await?.0)
+                }
+
+                async fn apply_viewed(
+                    &self,
+                    change: Change,
+                ) -> Result<(Applied, Option<AccountView>), StoreError> {
+                    self.apply_retried(&change, true).await
+                }
+
+                async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {
+                    let rows = sqlx::query_as::<_, HoldingRow>(sql::HOLDINGS)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    HoldingRow::into_holdings(rows)
+                }
+
+                async fn claimed(
+                    &self,
+                    account: AccountId,
+                    keys: &[String],
+                ) -> Result<Vec<String>, StoreError> {
+                    if keys.is_empty() {
+                        return Ok(Vec::new());
+                    }
+                    let mut query = sqlx::QueryBuilder::new(sql::CLAIMED_OF_ACCOUNT);
+                    query.push_bind(account.0).push(sql::CLAIM_KEY_IN);
+                    let mut list = query.separated(", ");
+                    for key in keys {
+                        list.push_bind(key);
+                    }
+                    list.push_unseparated(")");
+                    query
+                        .build_query_scalar::<String>()
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn ledger(&self, account: AccountId) -> Result<Vec<LedgerEntry>, StoreError> {
+                    sqlx::query_as::<_, LedgerRow>(sql::LEDGER)
+                        .bind(account.0)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(LedgerRow::into_entry)
+                        .collect()
+                }
+
+                async fn chat_premium(
+                    &self,
+                    account: AccountId,
+                ) -> Result<Option<bool>, StoreError> {
+                    sqlx::query_scalar::<_, bool>(sql::CHAT_PREMIUM)
+                        .bind(account.0)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
             }
 
             /// The view of `account`, locked by the transaction `tx`.
@@ -98,7 +192,7 @@ macro_rules! impl_change {
                 account: i64,
             ) -> Result<Option<AccountView>, sqlx::Error> {
                 let query = sqlx::query(crate::statements::accounts::ACCOUNT_VIEW).bind(account);
-                let viewed = super::shared::read_view(tx, query).await?;
+                let viewed = accounts::read_view(tx, query).await?;
                 Ok(viewed.map(|(view, _)| view))
             }
 
@@ -526,4 +620,4 @@ macro_rules! impl_change {
     };
 }
 
-pub(crate) use impl_change;
+pub(crate) use impl_economy;

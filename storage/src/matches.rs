@@ -1,5 +1,5 @@
-//! Match reports, progress, statistics and the match log, written once for both stores like
-//! [`change_impl`](crate::change_impl).
+//! [`MatchStore`](safezone_core::store::MatchStore), written once for both stores: match
+//! reports, progress, statistics, the match log and the players the leaderboards show.
 //!
 //! A report is one transaction of a fixed number of statements, whatever its number of
 //! players: the match id's row first (its primary key settles concurrent repeats: a second
@@ -12,26 +12,28 @@
 //! positions are handed out in commit order and a reader following the log never misses an
 //! entry, while reports do everything else side by side.
 
-/// Implements the `*_sql` methods behind the match methods of
-/// [`Store`](safezone_core::store::Store) for `$store` over the sqlx database `$db`, in a child
-/// module `matches` of the calling one. The calling module also needs the `change` module of
-/// [`impl_change`](crate::change_impl::impl_change).
+/// Implements [`MatchStore`](safezone_core::store::MatchStore) for `$store` over the sqlx
+/// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `matches` of the
+/// calling one. The calling module also needs the `economy` module of
+/// [`impl_economy`](crate::economy::impl_economy).
 macro_rules! impl_matches {
     ($store:ident, $db:ty) => {
         mod matches {
             use std::collections::{BTreeMap, HashMap, HashSet};
 
+            use async_trait::async_trait;
             use safezone_core::domain::{GameMode, ItemId, PackId, TrackId};
             use safezone_core::store::{
                 AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId, MatchLogEntry,
-                MatchRecord, Progress, RecordedMatch, Refusal, StoreError,
+                MatchRecord, MatchStore, Progress, RecordedMatch, Refusal, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
 
-            use super::change::apply_steps;
+            use super::economy::apply_steps;
             use super::$store;
             use crate::bulk::{BulkRows, Rows};
+            use crate::error::{is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
             use crate::micros::to_micros;
             use crate::row::{BoardPlayerRow, MatchLogRow};
@@ -51,7 +53,7 @@ macro_rules! impl_matches {
                 /// One transaction recording `record` and applying `changes`. A unique
                 /// violation, deadlock or serialization failure is returned as the error, for
                 /// the caller to retry.
-                pub(super) async fn report_match_once(
+                async fn report_match_once(
                     &self,
                     record: &MatchRecord,
                     changes: &[Change],
@@ -106,134 +108,175 @@ macro_rules! impl_matches {
                     tx.commit().await?;
                     Ok(MatchApplied::Done(granted))
                 }
+            }
 
-                /// The progress of each of `accounts` that exists, in the order asked.
-                ///
+            #[async_trait]
+            impl MatchStore for $store {
                 /// One query per table, the progress version first: a change committed between
                 /// the queries can only make the counters and holdings newer than the version,
                 /// so a plan made from them is refused as stale rather than applied to progress
                 /// it did not see.
-                pub(super) async fn progress_sql(
+                async fn progress(
                     &self,
                     accounts: &[AccountId],
-                ) -> Result<Vec<(AccountId, Progress)>, sqlx::Error> {
-                    let mut conn = self.pool.acquire().await?;
-                    let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
-                    let rows: Vec<(i64, i64, i64, i64, bool)> =
-                        fetch_one_of(&mut conn, sql::PROGRESS_ACCOUNTS, &ids, "").await?;
-                    let mut found: HashMap<i64, Progress> = rows
-                        .into_iter()
-                        .map(|(id, version, experience, level, banned)| {
-                            let progress = Progress {
-                                version,
-                                experience,
-                                level,
-                                banned,
-                                ..Progress::default()
-                            };
-                            (id, progress)
-                        })
-                        .collect();
-                    let rows: Vec<(i64, String, i64)> =
-                        fetch_one_of(&mut conn, sql::PROGRESS_COUNTERS, &ids, "").await?;
-                    for (id, counter, value) in rows {
-                        if let Some(progress) = found.get_mut(&id) {
-                            progress.counters.insert(counter, value);
-                        }
+                ) -> Result<Vec<(AccountId, Progress)>, StoreError> {
+                    if accounts.is_empty() {
+                        return Ok(Vec::new());
                     }
-                    let rows: Vec<(i64, i64)> =
-                        fetch_one_of(&mut conn, sql::PROGRESS_TRACK_PASSES, &ids, "").await?;
-                    for (id, track) in rows {
-                        if let Some(progress) = found.get_mut(&id) {
-                            progress.track_passes.insert(TrackId(track));
+                    let read = async {
+                        let mut conn = self.pool.acquire().await?;
+                        let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
+                        let rows: Vec<(i64, i64, i64, i64, bool)> =
+                            fetch_one_of(&mut conn, sql::PROGRESS_ACCOUNTS, &ids, "").await?;
+                        let mut found: HashMap<i64, Progress> = rows
+                            .into_iter()
+                            .map(|(id, version, experience, level, banned)| {
+                                let progress = Progress {
+                                    version,
+                                    experience,
+                                    level,
+                                    banned,
+                                    ..Progress::default()
+                                };
+                                (id, progress)
+                            })
+                            .collect();
+                        let rows: Vec<(i64, String, i64)> =
+                            fetch_one_of(&mut conn, sql::PROGRESS_COUNTERS, &ids, "").await?;
+                        for (id, counter, value) in rows {
+                            if let Some(progress) = found.get_mut(&id) {
+                                progress.counters.insert(counter, value);
+                            }
                         }
-                    }
-                    let rows: Vec<(i64, i64)> =
-                        fetch_one_of(&mut conn, sql::PROGRESS_ITEMS, &ids, "").await?;
-                    for (id, item) in rows {
-                        if let Some(progress) = found.get_mut(&id) {
-                            progress.items.insert(ItemId(item));
+                        let rows: Vec<(i64, i64)> =
+                            fetch_one_of(&mut conn, sql::PROGRESS_TRACK_PASSES, &ids, "").await?;
+                        for (id, track) in rows {
+                            if let Some(progress) = found.get_mut(&id) {
+                                progress.track_passes.insert(TrackId(track));
+                            }
                         }
-                    }
-                    Ok(accounts
-                        .iter()
-                        .filter_map(|id| found.get(&id.0).map(|progress| (*id, progress.clone())))
-                        .collect())
+                        let rows: Vec<(i64, i64)> =
+                            fetch_one_of(&mut conn, sql::PROGRESS_ITEMS, &ids, "").await?;
+                        for (id, item) in rows {
+                            if let Some(progress) = found.get_mut(&id) {
+                                progress.items.insert(ItemId(item));
+                            }
+                        }
+                        Ok::<_, sqlx::Error>(
+                            accounts
+                                .iter()
+                                .filter_map(|id| {
+                                    found.get(&id.0).map(|progress| (*id, progress.clone()))
+                                })
+                                .collect(),
+                        )
+                    };
+                    read.await.map_err(store_error)
                 }
 
-                /// The stored answer of a recorded match id.
-                pub(super) async fn recorded_match_sql(
+                async fn report_match(
+                    &self,
+                    record: &MatchRecord,
+                    changes: &[Change],
+                ) -> Result<MatchApplied, StoreError> {
+                    // Concurrent reports can get in each other's way: a rename taking the
+                    // friend code another took meanwhile (a unique violation), or on
+                    // PostgreSQL a deadlock or serialization failure. The whole report is
+                    // tried again; a concurrent repeat of the match id then finds it recorded.
+                    let mut attempts = 0;
+                    loop {
+                        attempts += 1;
+                        match self.report_match_once(record, changes).await {
+                            Err(err) if is_retryable_conflict(&err) && attempts < 5 => {
+                                tracing::debug!(error = %err, "match report collided; retrying");
+                            }
+                            other => return other.map_err(store_error),
+                        }
+                    }
+                }
+
+                async fn recorded_match(
                     &self,
                     id: &MatchId,
-                ) -> Result<Option<RecordedMatch>, sqlx::Error> {
-                    sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
-                        .bind(id.as_str())
-                        .fetch_optional(&self.pool)
-                        .await?
-                        .map(recorded_match)
-                        .transpose()
+                ) -> Result<Option<RecordedMatch>, StoreError> {
+                    let recorded = async {
+                        sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
+                            .bind(id.as_str())
+                            .fetch_optional(&self.pool)
+                            .await?
+                            .map(recorded_match)
+                            .transpose()
+                    };
+                    recorded.await.map_err(store_error)
                 }
 
-                /// An account's statistics in `mode` from the hour of `since` on, by stat key.
-                pub(super) async fn stat_totals_sql(
+                /// By the statistics bucket of the hour of `since`.
+                async fn stat_totals(
                     &self,
                     account: AccountId,
                     mode: GameMode,
                     since: OffsetDateTime,
-                ) -> Result<BTreeMap<String, i64>, sqlx::Error> {
+                ) -> Result<BTreeMap<String, i64>, StoreError> {
                     let rows = sqlx::query_as::<_, (String, i64)>(sql::STAT_TOTALS)
                         .bind(account.0)
                         .bind(mode.as_str())
                         .bind(hour_of(since))
                         .fetch_all(&self.pool)
-                        .await?;
+                        .await
+                        .map_err(store_error)?;
                     Ok(rows.into_iter().collect())
                 }
 
-                /// Up to `limit` match log entries after position `after`, in order.
-                pub(super) async fn match_log_sql(
+                async fn match_log(
                     &self,
                     after: i64,
                     limit: u32,
-                ) -> Result<Vec<MatchLogEntry>, sqlx::Error> {
-                    sqlx::query_as::<_, MatchLogRow>(sql::MATCH_LOG)
-                        .bind(after)
-                        .bind(i64::from(limit))
-                        .fetch_all(&self.pool)
-                        .await?
-                        .into_iter()
-                        .map(|row| row.into_entry().map_err(decode))
-                        .collect()
+                ) -> Result<Vec<MatchLogEntry>, StoreError> {
+                    let entries = async {
+                        sqlx::query_as::<_, MatchLogRow>(sql::MATCH_LOG)
+                            .bind(after)
+                            .bind(i64::from(limit))
+                            .fetch_all(&self.pool)
+                            .await?
+                            .into_iter()
+                            .map(|row| row.into_entry().map_err(decode))
+                            .collect::<Result<Vec<_>, sqlx::Error>>()
+                    };
+                    entries.await.map_err(store_error)
                 }
 
-                /// Up to `limit` accounts with match log entries after id `after`, in order.
-                pub(super) async fn board_players_sql(
+                async fn board_players(
                     &self,
                     after: AccountId,
                     limit: u32,
-                ) -> Result<Vec<BoardPlayer>, sqlx::Error> {
-                    sqlx::query_as::<_, BoardPlayerRow>(sql::BOARD_PLAYERS)
-                        .bind(after.0)
-                        .bind(i64::from(limit))
-                        .fetch_all(&self.pool)
-                        .await?
-                        .into_iter()
-                        .map(|row| row.into_player().map_err(decode))
-                        .collect()
+                ) -> Result<Vec<BoardPlayer>, StoreError> {
+                    let players = async {
+                        sqlx::query_as::<_, BoardPlayerRow>(sql::BOARD_PLAYERS)
+                            .bind(after.0)
+                            .bind(i64::from(limit))
+                            .fetch_all(&self.pool)
+                            .await?
+                            .into_iter()
+                            .map(|row| row.into_player().map_err(decode))
+                            .collect::<Result<Vec<_>, sqlx::Error>>()
+                    };
+                    players.await.map_err(store_error)
                 }
 
-                /// Those of `accounts` that exist, as the leaderboards show them.
-                pub(super) async fn board_players_of_sql(
+                async fn board_players_of(
                     &self,
                     accounts: &[AccountId],
-                ) -> Result<Vec<BoardPlayer>, sqlx::Error> {
-                    let mut conn = self.pool.acquire().await?;
-                    let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
-                    let rows: Vec<BoardPlayerRow> =
-                        fetch_one_of(&mut conn, sql::BOARD_PLAYERS_OF, &ids, "").await?;
-                    rows.into_iter()
-                        .map(|row| row.into_player().map_err(decode))
-                        .collect()
+                ) -> Result<Vec<BoardPlayer>, StoreError> {
+                    let players = async {
+                        let mut conn = self.pool.acquire().await?;
+                        let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
+                        let rows: Vec<BoardPlayerRow> =
+                            fetch_one_of(&mut conn, sql::BOARD_PLAYERS_OF, &ids, "").await?;
+                        rows.into_iter()
+                            .map(|row| row.into_player().map_err(decode))
+                            .collect::<Result<Vec<_>, sqlx::Error>>()
+                    };
+                    players.await.map_err(store_error)
                 }
             }
 
@@ -328,7 +371,8 @@ macro_rules! impl_matches {
             /// Locks the row of every player and every changed account, in ascending id order,
             /// with one statement. Answers the first refusal: an account that does not exist,
             /// or a banned one with a change (a banned player without a change is still logged,
-            /// like [`Store::apply`](safezone_core::store::Store::apply) refusing only changes).
+            /// like [`EconomyStore::apply`](safezone_core::store::EconomyStore::apply) refusing
+            /// only changes).
             async fn lock_accounts(
                 tx: &mut Transaction<'_, $db>,
                 record: &MatchRecord,

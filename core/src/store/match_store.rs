@@ -1,0 +1,62 @@
+//! The matches' part of the storage contract: the progress plans are made from, match reports,
+//! statistics, the match log and the players the leaderboards show.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::{
+    AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord, Progress,
+    RecordedMatch, StoreError,
+};
+use crate::domain::GameMode;
+
+/// Matches and progress: the progress a plan is made from, match reports applied atomically,
+/// statistics by the hour, the match log and the players the leaderboards show.
+#[async_trait]
+pub trait MatchStore: Send + Sync {
+    /// The progress of each of `accounts` that exists, in the order asked (missing accounts
+    /// are left out), and whether it is banned: one read tells which of a match's players
+    /// exist and which are banned, however many.
+    async fn progress(
+        &self,
+        accounts: &[AccountId],
+    ) -> Result<Vec<(AccountId, Progress)>, StoreError>;
+
+    /// Records a finished match and applies every player's change, in one transaction: all of
+    /// it or none. A match id recorded before changes nothing and answers the first report.
+    async fn report_match(
+        &self,
+        record: &MatchRecord,
+        changes: &[Change],
+    ) -> Result<MatchApplied, StoreError>;
+
+    /// The stored answer of a match id already reported, if it was.
+    async fn recorded_match(&self, id: &MatchId) -> Result<Option<RecordedMatch>, StoreError>;
+
+    /// Sums of an account's statistics in `mode` for matches that ended at or after `since`
+    /// (by the hour), by stat key; stats never moved are absent.
+    async fn stat_totals(
+        &self,
+        account: AccountId,
+        mode: GameMode,
+        since: OffsetDateTime,
+    ) -> Result<std::collections::BTreeMap<String, i64>, StoreError>;
+
+    /// Up to `limit` entries of the match log after position `after` (0 for the start), in
+    /// order.
+    async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;
+
+    /// Up to `limit` accounts with at least one match log entry and an id above `after`, in id
+    /// order, as the leaderboards show them.
+    async fn board_players(
+        &self,
+        after: AccountId,
+        limit: u32,
+    ) -> Result<Vec<BoardPlayer>, StoreError>;
+
+    /// Those of `accounts` that exist, as the leaderboards show them (in no particular order).
+    async fn board_players_of(
+        &self,
+        accounts: &[AccountId],
+    ) -> Result<Vec<BoardPlayer>, StoreError>;
+}

@@ -1,0 +1,250 @@
+//! A store that answers every call "unavailable", for tests that need a store but never reach
+//! it (the layers' tests).
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::{
+    Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
+    BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore,
+    EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied, MatchId,
+    MatchLogEntry, MatchRecord, MatchStore, NewClan, NewPoll, NewSignIn, NewTournament, Poll,
+    PollId, PollResults, Progress, RecordedMatch, Role, SessionView, SignedIn, StoreError,
+    Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
+    WhitelistEdit, WhitelistEdited,
+};
+use crate::domain::{FriendCode, GameMode, KeyHash};
+
+/// A store without a database: every method answers [`StoreError::Unavailable`].
+pub(crate) struct UnavailableStore;
+
+/// The answer of every method.
+fn unavailable<T>() -> Result<T, StoreError> {
+    Err(StoreError::Unavailable("no store in this test".to_owned()))
+}
+
+#[async_trait]
+impl AccountStore for UnavailableStore {
+    async fn sign_in(&self, _: NewSignIn) -> Result<SignedIn, StoreError> {
+        unavailable()
+    }
+    async fn session(
+        &self,
+        _: &KeyHash,
+        _: OffsetDateTime,
+    ) -> Result<Option<KeySession>, StoreError> {
+        unavailable()
+    }
+    async fn session_view(
+        &self,
+        _: &KeyHash,
+        _: OffsetDateTime,
+    ) -> Result<Option<SessionView>, StoreError> {
+        unavailable()
+    }
+    async fn account(&self, _: AccountId) -> Result<Option<Account>, StoreError> {
+        unavailable()
+    }
+    async fn account_by_friend_code(&self, _: &FriendCode) -> Result<Option<Account>, StoreError> {
+        unavailable()
+    }
+    async fn revoke_key(&self, _: &KeyHash) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn revoke_all_keys(&self, _: AccountId) -> Result<u64, StoreError> {
+        unavailable()
+    }
+    async fn delete_expired_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+        unavailable()
+    }
+    async fn forget_idempotency_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+        unavailable()
+    }
+    async fn delete_account(&self, _: AccountId) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn link_chat(
+        &self,
+        _: AccountId,
+        _: &str,
+        _: bool,
+        _: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn set_role(&self, _: AccountId, _: Role) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn set_banned(&self, _: AccountId, _: bool) -> Result<bool, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl EconomyStore for UnavailableStore {
+    async fn apply(&self, _: Change) -> Result<Applied, StoreError> {
+        unavailable()
+    }
+    async fn apply_viewed(&self, _: Change) -> Result<(Applied, Option<AccountView>), StoreError> {
+        unavailable()
+    }
+    async fn holdings(&self, _: AccountId) -> Result<Holdings, StoreError> {
+        unavailable()
+    }
+    async fn claimed(&self, _: AccountId, _: &[String]) -> Result<Vec<String>, StoreError> {
+        unavailable()
+    }
+    async fn ledger(&self, _: AccountId) -> Result<Vec<LedgerEntry>, StoreError> {
+        unavailable()
+    }
+    async fn chat_premium(&self, _: AccountId) -> Result<Option<bool>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl CommunityStore for UnavailableStore {
+    async fn create_poll(&self, _: NewPoll) -> Result<Poll, StoreError> {
+        unavailable()
+    }
+    async fn close_poll(&self, _: PollId, _: OffsetDateTime) -> Result<Closing, StoreError> {
+        unavailable()
+    }
+    async fn polls_to_vote(
+        &self,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Vec<Poll>, StoreError> {
+        unavailable()
+    }
+    async fn vote(&self, _: Vote) -> Result<Result<(), VoteRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn poll_results(&self, _: PollId) -> Result<Option<PollResults>, StoreError> {
+        unavailable()
+    }
+    async fn create_tournament(&self, _: NewTournament) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn close_tournament(
+        &self,
+        _: &TournamentCode,
+        _: OffsetDateTime,
+    ) -> Result<Closing, StoreError> {
+        unavailable()
+    }
+    async fn tournament(&self, _: &TournamentCode) -> Result<Option<Tournament>, StoreError> {
+        unavailable()
+    }
+    async fn tournament_standing(
+        &self,
+        _: &TournamentCode,
+        _: AccountId,
+    ) -> Result<TournamentStanding, StoreError> {
+        unavailable()
+    }
+    async fn join_tournament(
+        &self,
+        _: &TournamentCode,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Result<Tournament, TournamentRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn whitelist(&self, _: &TournamentCode) -> Result<Option<Vec<FriendCode>>, StoreError> {
+        unavailable()
+    }
+    async fn edit_whitelist(
+        &self,
+        _: WhitelistEdit,
+    ) -> Result<Option<WhitelistEdited>, StoreError> {
+        unavailable()
+    }
+    async fn clans_available(&self, _: Option<AccountId>, _: i64) -> Result<Vec<Clan>, StoreError> {
+        unavailable()
+    }
+    async fn clan_of(&self, _: AccountId) -> Result<Option<Clan>, StoreError> {
+        unavailable()
+    }
+    async fn create_clan(&self, _: NewClan) -> Result<Result<Clan, ClanRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn invite_to_clan(
+        &self,
+        _: ClanId,
+        _: AccountId,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Result<(), ClanRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn join_clan(
+        &self,
+        _: ClanId,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Result<Clan, ClanRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn leave_clan(
+        &self,
+        _: ClanId,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Result<ClanLeft, ClanRefusal>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl MatchStore for UnavailableStore {
+    async fn progress(&self, _: &[AccountId]) -> Result<Vec<(AccountId, Progress)>, StoreError> {
+        unavailable()
+    }
+    async fn report_match(
+        &self,
+        _: &MatchRecord,
+        _: &[Change],
+    ) -> Result<MatchApplied, StoreError> {
+        unavailable()
+    }
+    async fn recorded_match(&self, _: &MatchId) -> Result<Option<RecordedMatch>, StoreError> {
+        unavailable()
+    }
+    async fn stat_totals(
+        &self,
+        _: AccountId,
+        _: GameMode,
+        _: OffsetDateTime,
+    ) -> Result<BTreeMap<String, i64>, StoreError> {
+        unavailable()
+    }
+    async fn match_log(&self, _: i64, _: u32) -> Result<Vec<MatchLogEntry>, StoreError> {
+        unavailable()
+    }
+    async fn board_players(&self, _: AccountId, _: u32) -> Result<Vec<BoardPlayer>, StoreError> {
+        unavailable()
+    }
+    async fn board_players_of(&self, _: &[AccountId]) -> Result<Vec<BoardPlayer>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl AccountLogStore for UnavailableStore {
+    async fn account_log(&self, _: i64, _: u32) -> Result<Vec<AccountLogEntry>, StoreError> {
+        unavailable()
+    }
+    async fn account_log_head(&self) -> Result<i64, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl HealthStore for UnavailableStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        unavailable()
+    }
+}

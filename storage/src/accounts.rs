@@ -1,0 +1,383 @@
+//! [`AccountStore`](safezone_core::store::AccountStore), written once for both stores: the
+//! sign-in transaction (its retry policy in [`sign_in`](crate::sign_in)), keys and sessions,
+//! account views, roles, bans, the chat link, deletion and the retention sweep's deletes.
+
+/// Implements [`AccountStore`](safezone_core::store::AccountStore) for `$store` over the sqlx
+/// database `$db` (see [`impl_store`](crate::impl_store)), with `read_view` (an account's view
+/// on a connection) for the economy's transaction, in a child module `accounts` of the calling
+/// one. The calling module also needs the `account_log` module of
+/// [`impl_account_log`](crate::account_log::impl_account_log) and the `community` module of
+/// [`impl_community`](crate::community::impl_community).
+macro_rules! impl_accounts {
+    ($store:ident, $db:ty) => {
+        mod accounts {
+            use async_trait::async_trait;
+            use safezone_core::domain::{FriendCode, KeyHash};
+            use safezone_core::store::{
+                Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeySession,
+                NewSignIn, Role, SessionView, SignedIn, StoreError,
+            };
+            use sqlx::{Database, FromRow};
+            use time::OffsetDateTime;
+
+            use super::{account_log, community, $store};
+            use crate::error::{is_unique_violation, store_error};
+            use crate::micros::to_micros;
+            use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
+            use crate::sign_in::{Attempt, sign_in_with};
+            use crate::statements::accounts as sql;
+            use crate::statements::{community as community_sql, economy as economy_sql};
+
+            /// A statement of an account view with its binds.
+            type ViewQuery<'q> = sqlx::query::Query<'q, $db, <$db as Database>::Arguments>;
+
+            /// Runs `query` ([`SESSION_VIEW`](sql::SESSION_VIEW) or
+            /// [`ACCOUNT_VIEW`](sql::ACCOUNT_VIEW)) on `connection`, then reads the clan when
+            /// the account is in one: the account's view and the key's expiry (`None` in an
+            /// account's view); `None` without a row.
+            pub(super) async fn read_view(
+                connection: &mut <$db as Database>::Connection,
+                query: ViewQuery<'_>,
+            ) -> Result<Option<(AccountView, Option<OffsetDateTime>)>, sqlx::Error> {
+                let rows = query.fetch_all(&mut *connection).await?;
+                let Some(first) = rows.first() else {
+                    return Ok(None);
+                };
+                let head = ViewedAccountRow::from_row(first)?;
+                let held = rows
+                    .iter()
+                    .map(HeldRow::from_row)
+                    .collect::<Result<_, _>>()?;
+                let clan = match head.clan() {
+                    Some(clan) => {
+                        let members = sqlx::query_as::<_, ClanRow>(community_sql::CLAN)
+                            .bind(clan.0)
+                            .fetch_all(&mut *connection)
+                            .await?;
+                        ClanRow::into_clans(members).map_err(decode)?.pop()
+                    }
+                    None => None,
+                };
+                head.into_view(held, clan).map(Some).map_err(decode)
+            }
+
+            /// A record that breaks its rules, as the error of a statement.
+            fn decode(error: StoreError) -> sqlx::Error {
+                sqlx::Error::Decode(Box::new(error))
+            }
+
+            /// Locks the row of the signing-in identity's account, if it has one, and
+            /// answers its id.
+            async fn lock_identity(
+                connection: &mut <$db as Database>::Connection,
+                sign_in: &NewSignIn,
+            ) -> Result<Option<i64>, sqlx::Error> {
+                sqlx::query_scalar::<_, i64>(sql::LOCK_ACCOUNT_OF_IDENTITY)
+                    .bind(&sign_in.provider)
+                    .bind(&sign_in.identifier)
+                    .fetch_optional(connection)
+                    .await
+            }
+
+            impl $store {
+                /// Runs `statement`, a bounded delete binding a time and the most rows, in a
+                /// write transaction of its own; answers how many rows went.
+                async fn delete_batch(
+                    &self,
+                    statement: &'static str,
+                    time: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    let deleted = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(statement)
+                            .bind(to_micros(time))
+                            .bind(i64::from(limit))
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(done.rows_affected())
+                    };
+                    deleted.await.map_err(store_error)
+                }
+
+                /// One sign-in transaction, offering `code` if the identity has no account yet.
+                /// An existing account is looked for first (most sign-ins are of one) and its
+                /// row locked before the key is written; a new account holds nothing yet, so
+                /// only an existing one's view is read.
+                async fn attempt(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: Option<&FriendCode>,
+                ) -> Result<Attempt, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let mut existing = lock_identity(&mut tx, sign_in).await?;
+                    let mut created = None;
+                    if existing.is_none() {
+                        let Some(code) = code else {
+                            tx.rollback().await?;
+                            return Ok(Attempt::NoAccount);
+                        };
+                        let inserted = sqlx::query_as::<_, AccountRow>(sql::INSERT_ACCOUNT)
+                            .bind(&sign_in.provider)
+                            .bind(&sign_in.identifier)
+                            .bind(&sign_in.name)
+                            .bind(&sign_in.avatar)
+                            .bind(&sign_in.email)
+                            .bind(code.name())
+                            .bind(i32::from(code.digits()))
+                            .bind(to_micros(sign_in.now))
+                            .fetch_optional(&mut *tx)
+                            .await;
+                        match inserted {
+                            Err(err) if is_unique_violation(&err) => {
+                                tx.rollback().await?;
+                                return Ok(Attempt::CodeTaken);
+                            }
+                            // A concurrent sign-in created the account first: lock it.
+                            Ok(None) => existing = lock_identity(&mut tx, sign_in).await?,
+                            other => created = other?,
+                        }
+                    }
+                    let id = match (&created, existing) {
+                        (Some(account), _) => account.id(),
+                        (None, Some(id)) => id,
+                        (None, None) => {
+                            tx.rollback().await?;
+                            return Ok(Attempt::NoAccount);
+                        }
+                    };
+                    sqlx::query(sql::INSERT_KEY)
+                        .bind(sign_in.key_hash.as_str())
+                        .bind(id)
+                        .bind(to_micros(sign_in.now))
+                        .bind(to_micros(sign_in.key_expires))
+                        .execute(&mut *tx)
+                        .await?;
+                    let first_login = created.is_some();
+                    let view = match created {
+                        Some(account) => AccountView {
+                            account: account.into_account().map_err(decode)?,
+                            holdings: Holdings::default(),
+                            clan: None,
+                        },
+                        None => {
+                            let query = sqlx::query(sql::ACCOUNT_VIEW).bind(id);
+                            let Some((view, _)) = read_view(&mut tx, query).await? else {
+                                return Err(sqlx::Error::RowNotFound);
+                            };
+                            view
+                        }
+                    };
+                    tx.commit().await?;
+                    Ok(Attempt::SignedIn(Box::new(view), first_login))
+                }
+            }
+
+            #[async_trait]
+            impl AccountStore for $store {
+                async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError> {
+                    sign_in_with(&sign_in.friend_code_candidates, |code| {
+                        self.attempt(&sign_in, code)
+                    })
+                    .await
+                }
+
+                async fn session(
+                    &self,
+                    key: &KeyHash,
+                    now: OffsetDateTime,
+                ) -> Result<Option<KeySession>, StoreError> {
+                    sqlx::query_as::<_, SessionRow>(sql::SESSION)
+                        .bind(key.as_str())
+                        .bind(to_micros(now))
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(SessionRow::into_session)
+                        .transpose()
+                }
+
+                async fn session_view(
+                    &self,
+                    key: &KeyHash,
+                    now: OffsetDateTime,
+                ) -> Result<Option<SessionView>, StoreError> {
+                    let read = async {
+                        let mut connection = self.pool.acquire().await?;
+                        let query = sqlx::query(sql::SESSION_VIEW)
+                            .bind(key.as_str())
+                            .bind(to_micros(now));
+                        read_view(&mut connection, query).await
+                    };
+                    Ok(match read.await.map_err(store_error)? {
+                        Some((view, Some(expires))) => Some(SessionView { view, expires }),
+                        Some((_, None)) | None => None,
+                    })
+                }
+
+                async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError> {
+                    sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_ID)
+                        .bind(id.0)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(AccountRow::into_account)
+                        .transpose()
+                }
+
+                async fn account_by_friend_code(
+                    &self,
+                    code: &FriendCode,
+                ) -> Result<Option<Account>, StoreError> {
+                    sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_FRIEND_CODE)
+                        .bind(code.name())
+                        .bind(i32::from(code.digits()))
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(AccountRow::into_account)
+                        .transpose()
+                }
+
+                async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError> {
+                    let done = sqlx::query(sql::DELETE_KEY)
+                        .bind(key.as_str())
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected() > 0)
+                }
+
+                async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError> {
+                    let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                        .bind(account.0)
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected())
+                }
+
+                async fn delete_expired_keys(
+                    &self,
+                    now: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_batch(sql::DELETE_EXPIRED_KEYS, now, limit)
+                        .await
+                }
+
+                async fn forget_idempotency_keys(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_batch(economy_sql::FORGET_IDEMPOTENCY, before, limit)
+                        .await
+                }
+
+                /// Deletes an account (its rows go by cascade) and appends the deletion to the
+                /// account log, in one transaction. The account's row and then its clan's are
+                /// locked first, as the clan transactions lock them, so that the cascade takes
+                /// it out of its clan one after the other with joins, leaves and other
+                /// deletions; then the places of its tournament entries are freed, each under
+                /// its tournament's row lock.
+                async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError> {
+                    let deleted = async {
+                        let mut tx = self.begin().await?;
+                        if !community::lock_departing(&mut tx, account).await? {
+                            tx.rollback().await?;
+                            return Ok(false);
+                        }
+                        community::free_places(&mut tx, account).await?;
+                        let done = sqlx::query(sql::DELETE_ACCOUNT)
+                            .bind(account.0)
+                            .execute(&mut *tx)
+                            .await?;
+                        let changed = done.rows_affected() > 0;
+                        account_log::commit_logged(tx, changed, account, &AccountChange::Deleted)
+                            .await
+                    };
+                    deleted.await.map_err(store_error)
+                }
+
+                /// Links in one transaction that locks the account's row first, so that a
+                /// concurrent deletion either ends first (and nothing is linked) or waits and
+                /// takes the link with the account.
+                async fn link_chat(
+                    &self,
+                    account: AccountId,
+                    chat_user: &str,
+                    premium: bool,
+                    now: OffsetDateTime,
+                ) -> Result<bool, StoreError> {
+                    let linked = async {
+                        let now = to_micros(now);
+                        let mut tx = self.begin().await?;
+                        let locked = sqlx::query_scalar::<_, bool>(economy_sql::LOCK_ACCOUNT)
+                            .bind(account.0)
+                            .bind(now)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        if locked.is_none() {
+                            tx.rollback().await?;
+                            return Ok(false);
+                        }
+                        sqlx::query(sql::LINK_CHAT)
+                            .bind(account.0)
+                            .bind(chat_user)
+                            .bind(premium)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(true)
+                    };
+                    linked.await.map_err(store_error)
+                }
+
+                async fn set_role(
+                    &self,
+                    account: AccountId,
+                    role: Role,
+                ) -> Result<bool, StoreError> {
+                    let done = sqlx::query(sql::SET_ROLE)
+                        .bind(account.0)
+                        .bind(role.as_str())
+                        .execute(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(done.rows_affected() == 1)
+                }
+
+                /// Bans or unbans the account and appends the new state to the account log, in
+                /// one transaction.
+                async fn set_banned(
+                    &self,
+                    account: AccountId,
+                    banned: bool,
+                ) -> Result<bool, StoreError> {
+                    let set = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(sql::SET_BANNED)
+                            .bind(account.0)
+                            .bind(banned)
+                            .execute(&mut *tx)
+                            .await?;
+                        let changed = done.rows_affected() == 1;
+                        account_log::commit_logged(
+                            tx,
+                            changed,
+                            account,
+                            &AccountChange::Banned(banned),
+                        )
+                        .await
+                    };
+                    set.await.map_err(store_error)
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use impl_accounts;
