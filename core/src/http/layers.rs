@@ -224,7 +224,7 @@ mod tests {
     use crate::clock::SystemClock;
     use crate::content::Content;
     use crate::domain::{FriendCode, KeyHash};
-    use crate::http::{Incoming, Reply, Routes, handler};
+    use crate::http::{EndpointGroup, Incoming, Reply, Routes, handler};
     use crate::store::{
         Account, AccountId, AccountView, Applied, Change, Holdings, KeySession, LedgerEntry,
         NewSignIn, SessionView, SignedIn, Store, StoreError,
@@ -516,8 +516,8 @@ mod tests {
 
     fn stack() -> Stack {
         let router = Routes::default()
-            .route(Method::GET, "/panic", handler(panics))
-            .route(Method::GET, "/slow", handler(sleeps))
+            .route(&Method::GET, "/panic", EndpointGroup::Read, handler(panics))
+            .route(&Method::GET, "/slow", EndpointGroup::Read, handler(sleeps))
             .build();
         let store: Arc<dyn Store> = Arc::new(NoStore);
         let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
