@@ -20,6 +20,8 @@
 //! ```
 
 mod api;
+#[cfg(test)]
+mod architecture_tests;
 pub mod auth;
 pub mod cli;
 pub mod clock;

@@ -19,10 +19,10 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::task::JoinHandle;
 use tower::{Service, ServiceExt};
 
 use crate::ConnectionLimits;
-use crate::cli::RunningServer;
 use crate::http::{BoxError, ClientAddress};
 
 /// How long the loop pauses after an `accept` that failed for want of resources (such as
@@ -171,4 +171,38 @@ fn is_connection_error(error: &std::io::Error) -> bool {
         error.kind(),
         ConnectionRefused | ConnectionAborted | ConnectionReset
     )
+}
+
+/// A server that an adapter started in a background task: its bound address, and how to stop
+/// it. Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// A server bound to `local_addr`, running as `task`, which stops gracefully once `stop`
+    /// is sent (or dropped).
+    pub fn new(local_addr: SocketAddr, stop: oneshot::Sender<()>, task: JoinHandle<()>) -> Self {
+        Self {
+            local_addr,
+            stop,
+            task,
+        }
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Stops accepting, lets requests in flight finish, and waits for the server to end.
+    pub async fn stop(self) {
+        // An error only means that the server has ended already.
+        let _ = self.stop.send(());
+        if let Err(error) = self.task.await {
+            tracing::error!(%error, "the server task failed");
+        }
+    }
 }

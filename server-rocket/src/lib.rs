@@ -26,7 +26,7 @@ use rocket::error::ErrorKind;
 use rocket::fairing::AdHoc;
 use rocket::shield::Shield;
 use safezone_core::SafezoneService;
-pub use safezone_core::cli::RunningServer;
+pub use safezone_core::serve::RunningServer;
 use tokio::sync::oneshot;
 
 /// Binds `listen` (port 0 picks a free port) and serves `service` in a background task.

@@ -25,7 +25,7 @@ use http::{HeaderMap, Method, Request, Response};
 use http_body::Frame;
 use http_body_util::{BodyDataStream, BodyExt, StreamBody};
 use safezone_core::SafezoneService;
-pub use safezone_core::cli::RunningServer;
+pub use safezone_core::serve::RunningServer;
 use safezone_core::http::{ApiError, BoxError, ClientAddress, ResponseBody, is_path_target};
 use sync_wrapper::SyncStream;
 use tower::ServiceExt;

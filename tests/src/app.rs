@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
-use safezone_core::cli::RunningServer;
+use safezone_core::serve::RunningServer;
 use safezone_core::content::Content;
 use safezone_core::metrics::Metrics;
 use safezone_core::{

@@ -32,7 +32,7 @@ use hyper::{HeaderMap, Request, Response};
 use hyper_util::rt::TokioIo;
 use safezone_core::Safezone;
 use safezone_core::auth::AuthConfig;
-use safezone_core::cli::RunningServer;
+use safezone_core::serve::RunningServer;
 use safezone_core::clock::ManualClock;
 use safezone_core::store::Store;
 use safezone_storage::test_support;

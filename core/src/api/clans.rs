@@ -437,7 +437,7 @@ mod tests {
     #[test]
     fn the_documented_limits_are_the_checked_ones() {
         let document =
-            serde_json::to_value(crate::openapi::document()).expect("the document serializes");
+            serde_json::to_value(crate::api::document()).expect("the document serializes");
         let parameters = document["paths"]["/api/clan/create"]["post"]["parameters"]
             .as_array()
             .expect("parameters")

@@ -1,4 +1,5 @@
-//! The endpoints, one module per area, and the routing table that names them all.
+//! The endpoints, one module per area, and the one list that declares them all: the routing
+//! table and the OpenAPI document are built from it.
 
 pub(crate) mod account;
 pub(crate) mod buy;
@@ -9,6 +10,7 @@ mod community;
 pub(crate) mod config;
 pub(crate) mod deprecated;
 pub(crate) mod device;
+mod endpoint;
 pub(crate) mod friend_code;
 pub(crate) mod health;
 pub(crate) mod leaderboard;
@@ -32,224 +34,127 @@ pub(crate) mod tracks;
 mod user_view;
 pub(crate) mod whitelist;
 
-use http::Method;
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
-use crate::http::{Router, Routes, handler};
+use crate::http::Router;
+use crate::store::TournamentCode;
+
+use endpoint::{Endpoint, endpoint};
+
+/// Every endpoint of the API, each declared once: its group, then its handler (whose
+/// `#[utoipa::path]` gives the methods and path), or for an alias its method, path and
+/// operation id as well.
+pub(crate) fn endpoints() -> Vec<Endpoint> {
+    vec![
+        endpoint!(Read, health::check),
+        endpoint!(Read, openapi::document),
+        endpoint!(Read, metrics::ignore),
+        endpoint!(Write, metrics::accept),
+        endpoint!(Read, config::client_config),
+        endpoint!(SignIn, device::sign_in),
+        endpoint!(SignIn, chat::validate),
+        endpoint!(SignIn, login::login),
+        endpoint!(SignIn, login::validate),
+        endpoint!(Read, account::logout),
+        endpoint!(Read, account::check_key),
+        endpoint!(Read, account::get_user),
+        endpoint!(Write, account::clear_sessions),
+        endpoint!(Write, account::delete_account),
+        endpoint!(SignIn, deprecated::idpthree),
+        endpoint!(SignIn, deprecated::gamenet),
+        endpoint!(SignIn, deprecated::idpone),
+        endpoint!(SignIn, deprecated::idptwo),
+        endpoint!(Read, shop::available),
+        endpoint!(Purchase, receipts::chat),
+        endpoint!(
+            Purchase,
+            Post "/api/shop/engine/handle" as "engineReceipt" => receipts::engine,
+            like receipts::chat
+        ),
+        endpoint!(Purchase, buy::buy),
+        endpoint!(Purchase, packs::open),
+        endpoint!(Read, rewards::list),
+        endpoint!(Purchase, rewards::claim),
+        endpoint!(Purchase, friend_code::update),
+        endpoint!(Read, polls::available),
+        endpoint!(Write, polls::vote),
+        endpoint!(Read, tournaments::check),
+        endpoint!(
+            Read,
+            Get "/api/{tournamentCode}/join" as "checkTournamentShort" => tournaments::check
+        ),
+        endpoint!(Write, tournaments::join),
+        endpoint!(Read, whitelist::list),
+        endpoint!(Write, whitelist::update),
+        endpoint!(Read, clans::available),
+        endpoint!(Write, clans::create),
+        endpoint!(Write, clans::invite),
+        endpoint!(Write, clans::join),
+        endpoint!(Write, clans::leave),
+        endpoint!(GameServer, matches::report),
+        endpoint!(Read, quests::available),
+        endpoint!(Read, tracks::list),
+        endpoint!(Purchase, tracks::buy),
+        endpoint!(
+            Purchase,
+            Post "/api/reward/track/{trackId}/buy" as "buyTrackSingular" => tracks::buy
+        ),
+        endpoint!(Purchase, tracks::skip),
+        endpoint!(
+            Purchase,
+            Post "/api/reward/track/{trackId}/skip" as "skipTrackTiersSingular" => tracks::skip
+        ),
+        endpoint!(Read, tracks::mid_season),
+        endpoint!(
+            Purchase,
+            Post "/api/reward/tracks/mid-season/buy" as "buyMidSeasonTrack" => tracks::mid_season
+        ),
+        endpoint!(Read, leaderboard::live),
+        endpoint!(Read, Get "/api/leaderboard" as "leaderboard" => leaderboard::live),
+        endpoint!(Read, profile::profile),
+    ]
+}
 
 /// Every route of the API.
 pub(crate) fn routes() -> Router {
-    table().build()
+    endpoints()
+        .iter()
+        .fold(crate::http::Routes::default(), |routes, endpoint| {
+            endpoint.route(routes)
+        })
+        .build()
 }
 
-/// The routing table: every path pattern and method with its handler.
-pub(crate) fn table() -> Routes {
-    Routes::default()
-        .route(Method::GET, "/api", handler(health::check))
-        .route(Method::GET, "/api/openapi.json", handler(openapi::document))
-        .route(Method::GET, "/api/metrics/update", handler(metrics::ignore))
-        .route(
-            Method::POST,
-            "/api/metrics/update",
-            handler(metrics::accept),
-        )
-        .route(Method::GET, "/api/config", handler(config::client_config))
-        .route(
-            Method::POST,
-            "/api/validate/device/{deviceId}",
-            handler(device::sign_in),
-        )
-        .route(
-            Method::POST,
-            "/api/validate/chat/{authToken}",
-            handler(chat::validate),
-        )
-        .route(
-            Method::GET,
-            "/api/user/{userKey}",
-            handler(account::get_user),
-        )
-        .route(
-            Method::POST,
-            "/api/user/{userKey}/clear-sessions",
-            handler(account::clear_sessions),
-        )
-        .route(
-            Method::POST,
-            "/api/user/{userKey}/delete-account",
-            handler(account::delete_account),
-        )
-        .route(Method::GET, "/api/shop/available", handler(shop::available))
-        .route(
-            Method::POST,
-            "/api/shop/chat/handle",
-            handler(receipts::chat),
-        )
-        .route(
-            Method::POST,
-            "/api/shop/engine/handle",
-            handler(receipts::engine),
-        )
-        .route(Method::POST, "/api/user/{userKey}/buy", handler(buy::buy))
-        .route(
-            Method::POST,
-            "/api/user/{userKey}/pack/open",
-            handler(packs::open),
-        )
-        .route(
-            Method::GET,
-            "/api/user/{userKey}/rewards",
-            handler(rewards::list),
-        )
-        .route(
-            Method::POST,
-            "/api/user/{userKey}/rewards/claim",
-            handler(rewards::claim),
-        )
-        .route(
-            Method::POST,
-            "/api/user/{userKey}/friend-code/update",
-            handler(friend_code::update),
-        )
-        .route(Method::GET, "/user/login/{provider}", handler(login::login))
-        .route(
-            Method::POST,
-            "/user/login/{provider}",
-            handler(login::login),
-        )
-        .route(
-            Method::GET,
-            "/user/validate/{provider}",
-            handler(login::validate),
-        )
-        .route(
-            Method::POST,
-            "/user/validate/{provider}",
-            handler(login::validate),
-        )
-        .route(Method::GET, "/user/logout", handler(account::logout))
-        .route(Method::GET, "/user/{userKey}", handler(account::check_key))
-        .route(
-            Method::POST,
-            "/api/validate/idpthree",
-            handler(deprecated::idpthree),
-        )
-        .route(
-            Method::POST,
-            "/api/validate/gamenet",
-            handler(deprecated::gamenet),
-        )
-        .route(
-            Method::POST,
-            "/api/validate/idpone/{authCode}",
-            handler(deprecated::idpone),
-        )
-        .route(
-            Method::POST,
-            "/api/validate/idptwo/{accessToken}",
-            handler(deprecated::idptwo),
-        )
-        .route(
-            Method::GET,
-            "/api/leaderboard/live",
-            handler(leaderboard::live),
-        )
-        .route(Method::GET, "/api/leaderboard", handler(leaderboard::live))
-        .route(
-            Method::GET,
-            "/api/profile/{friendCode}",
-            handler(profile::profile),
-        )
-        .route(
-            Method::GET,
-            "/api/poll/available",
-            handler(polls::available),
-        )
-        .route(
-            Method::POST,
-            "/api/poll/vote/{pollId}",
-            handler(polls::vote),
-        )
-        .route(
-            Method::GET,
-            "/api/{tournamentCode}/join",
-            handler(tournaments::check),
-        )
-        .route(
-            Method::GET,
-            "/api/tournament/{tournamentCode}/join",
-            handler(tournaments::check),
-        )
-        .route(
-            Method::POST,
-            "/api/tournament/{tournamentCode}/join",
-            handler(tournaments::join),
-        )
-        .route(
-            Method::GET,
-            "/api/tournament/{tournamentCode}/whitelist",
-            handler(whitelist::list),
-        )
-        .route(
-            Method::POST,
-            "/api/tournament/{tournamentCode}/whitelist/update",
-            handler(whitelist::update),
-        )
-        .route(
-            Method::GET,
-            "/api/clan/available",
-            handler(clans::available),
-        )
-        .route(Method::POST, "/api/clan/create", handler(clans::create))
-        .route(
-            Method::POST,
-            "/api/clan/{clanId}/invite",
-            handler(clans::invite),
-        )
-        .route(
-            Method::POST,
-            "/api/clan/{clanId}/join",
-            handler(clans::join),
-        )
-        .route(
-            Method::POST,
-            "/api/clan/{clanId}/leave",
-            handler(clans::leave),
-        )
-        .route(Method::POST, "/internal/matches", handler(matches::report))
-        .route(
-            Method::GET,
-            "/api/quest/available",
-            handler(quests::available),
-        )
-        .route(Method::GET, "/api/reward/tracks", handler(tracks::list))
-        .route(
-            Method::POST,
-            "/api/reward/tracks/{trackId}/buy",
-            handler(tracks::buy),
-        )
-        .route(
-            Method::POST,
-            "/api/reward/track/{trackId}/buy",
-            handler(tracks::buy),
-        )
-        .route(
-            Method::POST,
-            "/api/reward/tracks/{trackId}/skip",
-            handler(tracks::skip),
-        )
-        .route(
-            Method::POST,
-            "/api/reward/track/{trackId}/skip",
-            handler(tracks::skip),
-        )
-        .route(
-            Method::GET,
-            "/api/reward/tracks/mid-season",
-            handler(tracks::mid_season),
-        )
-        .route(
-            Method::POST,
-            "/api/reward/tracks/mid-season/buy",
-            handler(tracks::mid_season),
-        )
+/// The OpenAPI document of every endpoint.
+pub(crate) fn document() -> utoipa::openapi::OpenApi {
+    crate::openapi::document(endpoints().iter().map(Endpoint::documented))
 }
+
+/// A tournament code as the API and the operator take it: [`TournamentCode::parse`], and not a
+/// literal first segment of an `/api/...` path (`user`, `clan`, ...), so that the short join
+/// path `/api/{tournamentCode}/join` never shadows, nor is shadowed by, another endpoint.
+pub(crate) fn tournament_code(text: &str) -> Result<TournamentCode, String> {
+    static SEGMENTS: LazyLock<BTreeSet<String>> = LazyLock::new(api_segments);
+    let code = TournamentCode::parse(text)?;
+    if SEGMENTS.contains(code.as_str()) {
+        return Err(format!("may not be `{code}`, a path segment of the API"));
+    }
+    Ok(code)
+}
+
+/// The literal first segments of the `/api/...` paths.
+fn api_segments() -> BTreeSet<String> {
+    endpoints()
+        .iter()
+        .filter_map(|endpoint| {
+            let segment = endpoint.path.strip_prefix("/api/")?.split('/').next()?;
+            (!segment.starts_with('{')).then(|| segment.to_owned())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod document_tests;
+#[cfg(test)]
+mod tests;

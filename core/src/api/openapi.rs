@@ -10,7 +10,7 @@ use crate::http::{ApiError, Incoming, Reply};
 
 /// The document as JSON, rendered on first use.
 static DOCUMENT: LazyLock<Result<Box<RawValue>, String>> = LazyLock::new(|| {
-    serde_json::value::to_raw_value(&crate::openapi::document()).map_err(|error| error.to_string())
+    serde_json::value::to_raw_value(&super::document()).map_err(|error| error.to_string())
 });
 
 /// Answers the document (not wrapped in the success envelope).

@@ -62,7 +62,7 @@ impl<'a> StatusAnswer<'a> {
 
 /// The `tournamentCode` path parameter (400 naming it when malformed).
 pub(super) fn code(incoming: &Incoming) -> Result<TournamentCode, ApiError> {
-    TournamentCode::parse(incoming.path("tournamentCode")?)
+    super::tournament_code(incoming.path("tournamentCode")?)
         .map_err(|reason| ApiError::invalid("tournamentCode", reason))
 }
 

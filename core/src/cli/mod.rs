@@ -11,8 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 mod admin;
 mod grant;
@@ -233,40 +231,6 @@ impl ServerArgs {
     }
 }
 
-/// A server that an adapter started in a background task: its bound address, and how to stop
-/// it. Dropping it without [`stop`](Self::stop) also stops the server, without waiting.
-pub struct RunningServer {
-    local_addr: SocketAddr,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<()>,
-}
-
-impl RunningServer {
-    /// A server bound to `local_addr`, running as `task`, which stops gracefully once `stop`
-    /// is sent (or dropped).
-    pub fn new(local_addr: SocketAddr, stop: oneshot::Sender<()>, task: JoinHandle<()>) -> Self {
-        Self {
-            local_addr,
-            stop,
-            task,
-        }
-    }
-
-    /// The address actually bound (useful with port 0).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// Stops accepting, lets requests in flight finish, and waits for the server to end.
-    pub async fn stop(self) {
-        // An error only means that the server has ended already.
-        let _ = self.stop.send(());
-        if let Err(error) = self.task.await {
-            tracing::error!(%error, "the server task failed");
-        }
-    }
-}
-
 /// Seeds the starter community ([`starter`](crate::starter)); a failure is logged and the
 /// server starts all the same.
 async fn seed_starter_community(store: &dyn Store) {
@@ -291,7 +255,7 @@ async fn seed_starter_community(store: &dyn Store) {
 pub async fn run_server<OpenError: Display>(
     binary: Binary,
     open_store: impl AsyncFnOnce(&DatabaseSettings) -> Result<Arc<dyn Store>, OpenError>,
-    start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<RunningServer>,
+    start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<crate::serve::RunningServer>,
 ) -> ExitCode {
     let Cli {
         server: args,

@@ -3,10 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use http::Method;
-
-/// A set of endpoints that share one rate limit per scope, decided by method and route
-/// pattern ([`EndpointGroup::of`]).
+/// A set of endpoints that share one rate limit per scope; each endpoint's declaration names
+/// its group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EndpointGroup {
     /// Signing in: `/api/validate/*`, `/user/login/*`, `/user/validate/*` (the strictest).
@@ -31,31 +29,6 @@ impl EndpointGroup {
         Self::Read,
         Self::GameServer,
     ];
-
-    /// The group of the endpoint answering `method` on the route `pattern`.
-    pub fn of(method: &Method, pattern: &str) -> Self {
-        const SIGN_IN: [&str; 3] = ["/api/validate/", "/user/login/", "/user/validate/"];
-        const PURCHASE_ENDS: [&str; 5] = [
-            "/buy",
-            "/skip",
-            "/pack/open",
-            "/rewards/claim",
-            "/friend-code/update",
-        ];
-        if pattern.starts_with("/internal/") {
-            Self::GameServer
-        } else if SIGN_IN.iter().any(|prefix| pattern.starts_with(prefix)) {
-            Self::SignIn
-        } else if method == Method::GET || method == Method::HEAD {
-            Self::Read
-        } else if pattern.starts_with("/api/shop/")
-            || PURCHASE_ENDS.iter().any(|end| pattern.ends_with(end))
-        {
-            Self::Purchase
-        } else {
-            Self::Write
-        }
-    }
 
     /// The group's name on the command line and in messages (`sign-in`).
     pub fn name(self) -> &'static str {
@@ -98,69 +71,6 @@ impl FromStr for EndpointGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn routes_fall_into_their_groups() {
-        let cases = [
-            (
-                Method::POST,
-                "/api/validate/device/{deviceId}",
-                EndpointGroup::SignIn,
-            ),
-            (Method::GET, "/user/login/{provider}", EndpointGroup::SignIn),
-            (
-                Method::POST,
-                "/user/validate/{provider}",
-                EndpointGroup::SignIn,
-            ),
-            (
-                Method::POST,
-                "/api/user/{userKey}/buy",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/user/{userKey}/pack/open",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/user/{userKey}/rewards/claim",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/user/{userKey}/friend-code/update",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/reward/tracks/{trackId}/skip",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/reward/tracks/mid-season/buy",
-                EndpointGroup::Purchase,
-            ),
-            (
-                Method::POST,
-                "/api/shop/engine/handle",
-                EndpointGroup::Purchase,
-            ),
-            (Method::POST, "/api/clan/create", EndpointGroup::Write),
-            (Method::GET, "/api/leaderboard", EndpointGroup::Read),
-            (Method::HEAD, "/api/shop/available", EndpointGroup::Read),
-            (Method::POST, "/internal/matches", EndpointGroup::GameServer),
-        ];
-        for (method, pattern, group) in cases {
-            assert_eq!(
-                EndpointGroup::of(&method, pattern),
-                group,
-                "{method} {pattern}"
-            );
-        }
-    }
 
     #[test]
     fn names_read_back() {

@@ -221,7 +221,7 @@ mod tests {
     use super::*;
     use crate::clock::SystemClock;
     use crate::content::Content;
-    use crate::http::{Incoming, Reply, Routes, handler};
+    use crate::http::{EndpointGroup, Incoming, Reply, Routes, handler};
     use crate::store::{Store, UnavailableStore};
     use crate::{AppState, Settings};
 
@@ -236,8 +236,8 @@ mod tests {
 
     fn stack() -> Stack {
         let router = Routes::default()
-            .route(Method::GET, "/panic", handler(panics))
-            .route(Method::GET, "/slow", handler(sleeps))
+            .route(&Method::GET, "/panic", EndpointGroup::Read, handler(panics))
+            .route(&Method::GET, "/slow", EndpointGroup::Read, handler(sleeps))
             .build();
         let store: Arc<dyn Store> = Arc::new(UnavailableStore);
         let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);

@@ -28,11 +28,11 @@ where
     Arc::new(move |app, incoming| Box::pin(function(app, incoming)))
 }
 
-/// Handlers by method name (`GET`, `POST`, ...) for one path pattern.
-type ByMethod = BTreeMap<String, Handler>;
-
 /// A handler and the endpoint group whose rate limits it counts against.
-type Endpoint = (Handler, EndpointGroup);
+type Routed = (Handler, EndpointGroup);
+
+/// Handlers (with their groups) by method name (`GET`, `POST`, ...) for one path pattern.
+type ByMethod = BTreeMap<String, Routed>;
 
 /// The path pattern that answered a request (`/api/user/{userKey}`), as written in the routing
 /// table: put in the response's extensions, for the layers that label requests by route
@@ -43,7 +43,7 @@ pub struct MatchedRoute(pub Arc<str>);
 /// One path pattern and its handlers (with their groups) by method name.
 struct Route {
     pattern: Arc<str>,
-    by_method: BTreeMap<String, Endpoint>,
+    by_method: ByMethod,
 }
 
 /// The routing table as it is written: path patterns with their handlers by method.
@@ -52,25 +52,26 @@ struct Route {
 pub struct Routes(Vec<(String, ByMethod)>);
 
 impl Routes {
-    /// Adds `handler` for `method` on the matchit pattern `path` (`/api/user/{userKey}`).
-    pub fn route(mut self, method: Method, path: &str, handler: Handler) -> Self {
+    /// Adds `handler` for `method` on the matchit pattern `path` (`/api/user/{userKey}`),
+    /// counting its requests against the rate limits of `group`.
+    pub fn route(
+        mut self,
+        method: &Method,
+        path: &str,
+        group: EndpointGroup,
+        handler: Handler,
+    ) -> Self {
+        let routed = (handler, group);
         match self.0.iter_mut().find(|(known, _)| known == path) {
             Some((_, by_method)) => {
-                by_method.insert(method.to_string(), handler);
+                by_method.insert(method.to_string(), routed);
             }
             None => self.0.push((
                 path.to_owned(),
-                BTreeMap::from([(method.to_string(), handler)]),
+                BTreeMap::from([(method.to_string(), routed)]),
             )),
         }
         self
-    }
-
-    /// Every path pattern as written, with the names of the methods it answers (`GET`, ...).
-    pub fn endpoints(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &str>)> {
-        self.0
-            .iter()
-            .map(|(path, by_method)| (path.as_str(), by_method.keys().map(String::as_str)))
     }
 
     /// The router over these routes.
@@ -80,16 +81,6 @@ impl Routes {
     pub fn build(self) -> Router {
         let mut paths = matchit::Router::new();
         for (path, by_method) in self.0 {
-            let by_method = by_method
-                .into_iter()
-                .map(|(method, handler)| {
-                    let group = Method::from_bytes(method.as_bytes())
-                        .map_or(EndpointGroup::Write, |method| {
-                            EndpointGroup::of(&method, &path)
-                        });
-                    (method, (handler, group))
-                })
-                .collect();
             let route = Route {
                 pattern: Arc::from(path.as_str()),
                 by_method,
@@ -193,7 +184,7 @@ async fn parameters(
     Ok((query, emptied))
 }
 
-fn allowed_methods(by_method: &BTreeMap<String, Endpoint>) -> Vec<Method> {
+fn allowed_methods(by_method: &ByMethod) -> Vec<Method> {
     let mut allowed: Vec<Method> = by_method
         .keys()
         .filter_map(|name| Method::from_bytes(name.as_bytes()).ok())

@@ -13,7 +13,7 @@ use hyper::body::Incoming;
 
 use super::{CONTENT_TYPE, Metrics};
 use crate::ConnectionLimits;
-use crate::cli::RunningServer;
+use crate::serve::RunningServer;
 
 /// How long a stop waits for scrapes in flight.
 const STOP_PATIENCE: Duration = Duration::from_secs(5);

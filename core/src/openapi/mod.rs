@@ -1,6 +1,8 @@
 //! The OpenAPI 3.1 document of the whole API, generated from the code by `utoipa`: each
-//! handler's `#[utoipa::path]` annotation and the `ToSchema` of its input and output types.
-//! Served at `GET /api/openapi.json`.
+//! handler's `#[utoipa::path]` annotation and the `ToSchema` of its input and output types,
+//! handed in by the endpoints' declarations ([`Documented`]). Served at
+//! `GET /api/openapi.json`. This module holds the document's shared vocabulary and never names
+//! an endpoint.
 //!
 //! What every operation shares is added here once: the error envelope, the success envelope,
 //! the security schemes, and the answers any request may get (429 when rate limited, 503 when
@@ -8,16 +10,12 @@
 //! What a class of operations shares is said once too: the user key's 401 / 403 answers (named
 //! responses, from which the security requirements follow; added to every operation with the
 //! key in its path), the `Idempotency-Key` header and
-//! the `Idempotent-Replayed` header of its answers, a POST's query parameters as the fields of
-//! an optional form body, and aliases as copies of one operation.
+//! the `Idempotent-Replayed` header of its answers, and a POST's query parameters as the fields
+//! of an optional form body.
 
-mod account;
-mod aliases;
-mod community;
-#[cfg(test)]
-mod document_tests;
 mod form_body;
 mod idempotency;
+mod names;
 mod refusals;
 mod shared;
 mod tournament;
@@ -26,8 +24,12 @@ mod user_key;
 use std::collections::HashMap;
 
 use utoipa::OpenApi;
-use utoipa::openapi::PathItem;
-use utoipa::openapi::path::Operation;
+use utoipa::openapi::path::{HttpMethod, Operation};
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::{Components, PathItem, RefOr};
+
+use crate::domain::GameMode;
+use crate::leaderboard::{Category, TimeWindow};
 
 pub use idempotency::{IdempotencyKey, InvalidParameterOrKey};
 pub use refusals::{InsufficientFunds, Obsolete};
@@ -43,11 +45,59 @@ pub use user_key::{
 /// The success envelope of an answer with fields: `{"status":"success", ...fields of T}`.
 pub type Success<T> = shared::Success<T>;
 
-/// The whole API's document: the account side's paths and the community side's, merged, with
-/// the answers every operation may give.
-pub fn document() -> utoipa::openapi::OpenApi {
-    let mut document = account::AccountApi::openapi();
-    document.merge(community::CommunityApi::openapi());
+/// One operation of the document, as an endpoint's declaration gives it.
+pub struct Documented {
+    /// The path pattern it is served at (`/api/user/{userKey}`).
+    pub path: String,
+    /// The methods it answers.
+    pub methods: Vec<HttpMethod>,
+    /// The operation, as the handler's `#[utoipa::path]` describes it (with its tags).
+    pub operation: Operation,
+    /// The schemas its parameters, bodies and responses name, by name.
+    pub schemas: Vec<(String, RefOr<Schema>)>,
+}
+
+/// What the document says before its operations: the title, the tags and the schemas that
+/// only parameters name (responses and bodies bring their own).
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Safezone",
+        description = "The Safezone game backend's REST API. Every JSON answer is an envelope: \
+            `{\"status\":\"success\", ...}` or `{\"status\":\"error\",\"code\":...,\"message\":...}`."
+    ),
+    components(schemas(GameMode, TimeWindow, Category)),
+    tags(
+        (name = "health", description = "Health and this document"),
+        (name = "metrics", description = "Client metrics (no effect)"),
+        (name = "config", description = "The client configuration"),
+        (name = "sign-in", description = "Devices, identity providers, the chat platform"),
+        (name = "account", description = "The caller's account and keys"),
+        (name = "shop", description = "The shop, purchases, packs and receipts"),
+        (name = "rewards", description = "Claimable rewards"),
+        (name = "polls", description = "The operator's polls"),
+        (name = "tournaments", description = "Tournaments: status, joining, whitelists"),
+        (name = "clans", description = "Clans (obsolete in the client, still served)"),
+        (name = "matches", description = "The game servers' match reports"),
+        (name = "progression", description = "Quests and reward tracks (season passes)"),
+        (name = "leaderboards", description = "Live leaderboards and public profiles"),
+    )
+)]
+struct Preamble;
+
+/// The whole API's document: the `declared` operations with the answers every operation may
+/// give.
+pub fn document(declared: impl IntoIterator<Item = Documented>) -> utoipa::openapi::OpenApi {
+    let mut document = Preamble::openapi();
+    let components = document.components.get_or_insert_with(Components::new);
+    for documented in declared {
+        components.schemas.extend(documented.schemas);
+        document.paths.add_path_operation(
+            &documented.path,
+            documented.methods,
+            documented.operation,
+        );
+    }
     shared::add_components(&mut document);
     for item in document.paths.paths.values_mut() {
         if let Some(operation) = &mut item.post {

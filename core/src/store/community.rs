@@ -262,31 +262,15 @@ pub enum VoteRefusal {
 /// The longest tournament code.
 pub const TOURNAMENT_CODE_MAX: usize = 32;
 
-/// Path segments of the API that a tournament code may not be, so that the short join path
-/// `/api/{tournamentCode}/join` never shadows, nor is shadowed by, another endpoint.
-pub const RESERVED_TOURNAMENT_CODES: &[&str] = &[
-    "clan",
-    "config",
-    "leaderboard",
-    "metrics",
-    "poll",
-    "profile",
-    "quest",
-    "reward",
-    "shop",
-    "tournament",
-    "user",
-    "validate",
-];
-
 /// A tournament's code: 1 to [`TOURNAMENT_CODE_MAX`] ASCII letters, digits, `-` and `_`,
-/// compared regardless of letter case (kept in lower case).
+/// compared regardless of letter case (kept in lower case). The API and the operator's commands
+/// also refuse a code that is a path segment of the API (`user`, `clan`, ...), which the routing
+/// table decides.
 ///
 /// ```
 /// use safezone_core::store::TournamentCode;
 /// assert_eq!(TournamentCode::parse("Spring-Cup").unwrap().as_str(), "spring-cup");
 /// assert!(TournamentCode::parse("spring cup").is_err());
-/// assert!(TournamentCode::parse("user").is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TournamentCode(String);
@@ -305,11 +289,7 @@ impl TournamentCode {
         {
             return Err("may hold only ASCII letters, digits, `-` and `_`".to_owned());
         }
-        let code = text.to_ascii_lowercase();
-        if RESERVED_TOURNAMENT_CODES.contains(&code.as_str()) {
-            return Err(format!("may not be `{code}`, a path segment of the API"));
-        }
-        Ok(Self(code))
+        Ok(Self(text.to_ascii_lowercase()))
     }
 
     /// The code, in lower case.

@@ -35,9 +35,9 @@ pub use community::{
     Clan, ClanId, ClanLeft, ClanMember, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption,
     NewTournament, NotOpen, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
     POLL_QUESTION_MAX_CHARS, Poll, PollId, PollOption, PollOptionId, PollResults,
-    RESERVED_TOURNAMENT_CODES, TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament,
-    TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WHITELIST_EDIT_MAX,
-    WhitelistEdit, WhitelistEdited, Window, is_color_code,
+    TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament, TournamentCode, TournamentRefusal,
+    TournamentStanding, Vote, VoteRefusal, WHITELIST_EDIT_MAX, WhitelistEdit, WhitelistEdited,
+    Window, is_color_code,
 };
 pub use community_store::CommunityStore;
 pub use economy_store::EconomyStore;

@@ -194,7 +194,7 @@ fn unknown(code: &TournamentCode) -> Failure {
 }
 
 fn parse_code(text: &str) -> Result<TournamentCode, String> {
-    TournamentCode::parse(text).map_err(|reason| format!("the tournament code {reason}"))
+    crate::api::tournament_code(text).map_err(|reason| format!("the tournament code {reason}"))
 }
 
 fn parse_mode(text: &str) -> Result<GameMode, String> {

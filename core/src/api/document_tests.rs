@@ -1,10 +1,13 @@
-//! The document against the routing table, and its inner consistency.
+//! The document against the routing table, its inner consistency, and the limits that the
+//! annotations repeat as literals checked against the constants the handlers use.
 
 use std::collections::{BTreeSet, HashSet};
 
 use serde_json::Value;
 
 use super::document;
+use crate::progression::{KILLS_MAX, MATCH_DURATION_MAX_SECS, MATCH_PLAYERS_MAX};
+use crate::store::{MATCH_ID_MAX_CHARS, WHITELIST_EDIT_MAX};
 
 fn document_json() -> Value {
     serde_json::to_value(document()).expect("the document serializes")
@@ -32,13 +35,15 @@ fn documented(document: &Value) -> BTreeSet<(String, String)> {
 
 #[test]
 fn the_document_describes_every_route_of_the_routing_table_and_no_other() {
-    let table = crate::api::table();
-    let routed: BTreeSet<(String, String)> = table
-        .endpoints()
-        .flat_map(|(path, methods)| {
-            methods
-                .map(|method| (path.to_owned(), method.to_owned()))
-                .collect::<Vec<_>>()
+    let routed: BTreeSet<(String, String)> = super::endpoints()
+        .iter()
+        .flat_map(|endpoint| {
+            endpoint.methods.iter().map(|method| {
+                (
+                    endpoint.path.clone(),
+                    super::endpoint::method(method).to_string(),
+                )
+            })
         })
         .collect();
     let documented = documented(&document_json());
@@ -116,4 +121,36 @@ fn collect_references(value: &Value, references: &mut Vec<String>) {
             .for_each(|inner| collect_references(inner, references)),
         _ => {}
     }
+}
+
+fn schema<'a>(document: &'a Value, name: &str) -> &'a Value {
+    let schema = &document["components"]["schemas"][name];
+    assert!(schema.is_object(), "no schema {name}");
+    schema
+}
+
+#[test]
+fn the_match_report_schema_has_the_checks_limits() {
+    let document = document_json();
+    let report = schema(&document, "MatchReportBody");
+    let player = &schema(&document, "PlayerBody")["properties"];
+    let players_max = i64::try_from(MATCH_PLAYERS_MAX).expect("fits");
+    assert_eq!(report["properties"]["players"]["maxItems"], players_max);
+    assert_eq!(
+        report["properties"]["matchId"]["pattern"],
+        format!("^[A-Za-z0-9._:-]{{1,{MATCH_ID_MAX_CHARS}}}$")
+    );
+    assert_eq!(player["placement"]["maximum"], players_max);
+    assert_eq!(player["kills"]["maximum"], KILLS_MAX);
+    assert_eq!(player["timeAlive"]["maximum"], MATCH_DURATION_MAX_SECS);
+}
+
+#[test]
+fn the_whitelist_edit_schema_has_the_stores_limit() {
+    let document = document_json();
+    let body = &schema(&document, "UpdateBody")["properties"];
+    let most = i64::try_from(WHITELIST_EDIT_MAX).expect("fits");
+    assert_eq!(body["add"]["maxItems"], most);
+    assert_eq!(body["remove"]["maxItems"], most);
+    assert_eq!(body["replace"]["maxItems"], most);
 }
