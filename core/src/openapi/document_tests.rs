@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde_json::Value;
 
 use super::document;
+use crate::http::ErrorCode;
 
 fn document_json() -> Value {
     serde_json::to_value(document()).expect("the document serializes")
@@ -114,6 +115,68 @@ fn collect_references(value: &Value, references: &mut Vec<String>) {
         Value::Array(items) => items
             .iter()
             .for_each(|inner| collect_references(inner, references)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_codes_that_error_descriptions_name_are_on_the_list() {
+    let document = document_json();
+    let mut properties = HashSet::new();
+    collect_property_names(&document, &mut properties);
+    let paths = document["paths"].as_object().expect("paths");
+    let operation_responses = paths
+        .values()
+        .flat_map(|item| item.as_object().expect("path item").values())
+        .filter_map(|operation| operation["responses"].as_object())
+        .flat_map(|responses| {
+            responses
+                .iter()
+                .filter(|(status, _)| status.starts_with(['4', '5']))
+                .map(|(_, response)| response)
+        });
+    let named_responses = document["components"]["responses"]
+        .as_object()
+        .expect("named responses")
+        .values();
+    let codes: HashSet<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+    for description in operation_responses
+        .chain(named_responses)
+        .filter_map(|response| response["description"].as_str())
+    {
+        let unlisted: Vec<&str> = description
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|quoted| {
+                quoted.contains('_')
+                    && quoted.bytes().all(|byte| {
+                        byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_'
+                    })
+            })
+            .filter(|quoted| !codes.contains(quoted) && !properties.contains(*quoted))
+            .collect();
+        assert!(
+            unlisted.is_empty(),
+            "{description:?} names codes that ErrorCode does not list: {unlisted:?}"
+        );
+    }
+}
+
+/// The names of every schema property in the document (which descriptions quote too).
+fn collect_property_names(value: &Value, names: &mut HashSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::Object(properties)) = object.get("properties") {
+                names.extend(properties.keys().cloned());
+            }
+            object
+                .values()
+                .for_each(|inner| collect_property_names(inner, names));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|inner| collect_property_names(inner, names)),
         _ => {}
     }
 }
