@@ -4,6 +4,7 @@
 use rocket::Request;
 use rocket::http::Status;
 use rocket::response::content::RawJson;
+use safezone_core::http::ErrorCode;
 
 /// Every status rocket produces itself, as `{"status":"error","code":...,"message":...}`.
 #[rocket::catch(default)]
@@ -18,9 +19,9 @@ pub(crate) fn json_error(status: Status, _request: &Request<'_>) -> (Status, Raw
 /// them, else the reason phrase.
 fn code(status: Status) -> String {
     match status.code {
-        400 => "invalid_request".to_owned(),
-        413 => "body_too_large".to_owned(),
-        500 => "internal_error".to_owned(),
+        400 => ErrorCode::InvalidRequest.as_str().to_owned(),
+        413 => ErrorCode::BodyTooLarge.as_str().to_owned(),
+        500 => ErrorCode::InternalError.as_str().to_owned(),
         _ => status
             .reason_lossy()
             .chars()

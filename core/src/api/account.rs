@@ -8,7 +8,7 @@ use super::session::{self, ViewedSession};
 use super::user_view::ApiUser;
 use crate::App;
 use crate::domain::UserKey;
-use crate::http::{ApiError, Incoming, Reply, cookies, pages};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply, cookies, pages};
 use crate::openapi::{Done, ErrorBody, Success, UserKeyPath};
 
 /// `{user, rewards, is_banned}` (`rewards`, always empty, only on `/api/user/{userKey}`).
@@ -127,7 +127,7 @@ pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply
         .is_some_and(|other| other.account.id == session.account.id);
     if !confirmed {
         return Err(ApiError::Forbidden {
-            code: "confirmation_failed",
+            code: ErrorCode::ConfirmationFailed,
             message: "`confirmationKey` is not another valid key of this account".to_owned(),
         });
     }

@@ -5,7 +5,7 @@ use super::session;
 use crate::App;
 use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};
-use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InsufficientFunds, InvalidParameterOrKey, PathKeyShopForbidden,
     Success, UserKeyPath,
@@ -87,11 +87,11 @@ fn purchase(query: &Query) -> Result<Purchase, ApiError> {
 fn purchase_error(error: PurchaseError) -> ApiError {
     match error {
         PurchaseError::Unknown(purchase) => ApiError::NotFound {
-            code: "not_in_catalog",
+            code: ErrorCode::NotInCatalog,
             message: format!("the shop has no {purchase}"),
         },
         PurchaseError::NotForSale(purchase) => ApiError::Conflict {
-            code: "not_for_sale",
+            code: ErrorCode::NotForSale,
             message: format!("{purchase} is not for sale"),
         },
         PurchaseError::QuantityMustBeOne => ApiError::invalid(

@@ -11,7 +11,7 @@ use super::user_view::ApiUser;
 use crate::App;
 use crate::content::Catalog;
 use crate::domain::format_plain_datetime;
-use crate::http::{ApiError, Reply};
+use crate::http::{ApiError, ErrorCode, Reply};
 use crate::metrics::Counted;
 use crate::progression;
 use crate::store::{AccountView, Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
@@ -191,11 +191,11 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
     match refusal {
         Refusal::NoAccount => ApiError::InvalidUserKey,
         Refusal::Banned => ApiError::Forbidden {
-            code: "account_banned",
+            code: ErrorCode::AccountBanned,
             message: "this account is banned from the shop and rewards".to_owned(),
         },
         Refusal::IdempotencyKeyReused => conflict(
-            "idempotency_key_reused",
+            ErrorCode::IdempotencyKeyReused,
             "this Idempotency-Key was already used for a different request".to_owned(),
         ),
         Refusal::InsufficientFunds {
@@ -209,11 +209,11 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             ),
         },
         Refusal::BalanceLimit { currency } => conflict(
-            "balance_limit",
+            ErrorCode::BalanceLimit,
             format!("the account holds the most {} allowed", currency.as_str()),
         ),
         Refusal::AlreadyOwned(item) => conflict(
-            "already_owned",
+            ErrorCode::AlreadyOwned,
             format!(
                 "the account already owns item {} ({})",
                 item.0,
@@ -221,14 +221,14 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             ),
         ),
         Refusal::PackLimit(pack) => conflict(
-            "pack_limit",
+            ErrorCode::PackLimit,
             format!(
                 "the account holds the most unopened packs {} allowed",
                 pack.0
             ),
         ),
         Refusal::NoPackToOpen(pack) => conflict(
-            "no_pack_to_open",
+            ErrorCode::NoPackToOpen,
             format!(
                 "the account has no unopened pack {} ({})",
                 pack.0,
@@ -236,11 +236,11 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             ),
         ),
         Refusal::AlreadyClaimed => conflict(
-            "already_claimed",
+            ErrorCode::AlreadyClaimed,
             "this was already claimed; see `next_at` for when it can be claimed again".to_owned(),
         ),
         Refusal::OutsideWindow { starts, ends } => conflict(
-            "deal_closed",
+            ErrorCode::DealClosed,
             format!(
                 "this timed deal runs from {} to {} UTC",
                 format_plain_datetime(starts),
@@ -248,35 +248,35 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             ),
         ),
         Refusal::ReceiptAlreadyUsed => conflict(
-            "receipt_already_used",
+            ErrorCode::ReceiptAlreadyUsed,
             "this purchase was already redeemed; nothing more was granted".to_owned(),
         ),
         Refusal::NoChatLink => ApiError::Forbidden {
-            code: "chat_link_required",
+            code: ErrorCode::ChatLinkRequired,
             message: "this reward needs a linked chat-platform account with a premium \
                 subscription; sign in with the chat platform first"
                 .to_owned(),
         },
         Refusal::NotPremium => ApiError::Forbidden {
-            code: "premium_required",
+            code: ErrorCode::PremiumRequired,
             message: "this reward needs a premium subscription on the linked chat-platform \
                 account"
                 .to_owned(),
         },
         Refusal::SameFriendCodeName => conflict(
-            "same_name",
+            ErrorCode::SameName,
             "the friend code already has this name".to_owned(),
         ),
         Refusal::FriendCodeTaken => conflict(
-            "name_taken",
+            ErrorCode::NameTaken,
             "every friend code with this name is taken; choose another name".to_owned(),
         ),
         Refusal::Stale => conflict(
-            "progress_changed",
+            ErrorCode::ProgressChanged,
             "the account's progress kept changing while this was tried; try again".to_owned(),
         ),
         Refusal::TrackAlreadyOwned(track) => conflict(
-            "already_owned",
+            ErrorCode::AlreadyOwned,
             format!(
                 "the account already owns the pass of reward track {}",
                 track.0

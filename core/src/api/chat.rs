@@ -3,7 +3,7 @@
 use super::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::auth::{ProviderError, current_user_json, is_truthy, read_user};
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 
 /// The provider name of chat-platform accounts.
@@ -42,7 +42,7 @@ pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiE
         .await
         .map_err(|error| match error {
             ProviderError::Refused(_) => ApiError::Unauthorized {
-                code: "invalid_chat_token",
+                code: ErrorCode::InvalidChatToken,
                 message: "the chat platform refused this token (invalid or expired)".to_owned(),
             },
             ProviderError::Unreachable(why) => {
@@ -78,7 +78,7 @@ pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiE
 
 fn unavailable() -> ApiError {
     ApiError::Upstream {
-        code: "chat_unavailable",
+        code: ErrorCode::ChatUnavailable,
         message: "the chat platform cannot be reached or gave no user; try again later".to_owned(),
     }
 }

@@ -15,7 +15,7 @@ use super::session::{self, Session};
 use super::user_view::ApiUser;
 use crate::App;
 use crate::domain::check_shown_text;
-use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
 use crate::openapi::{
     Done, ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success, UserKeyRequired,
 };
@@ -383,11 +383,11 @@ fn refused(refusal: ClanRefusal, context: Context<'_>) -> ApiError {
         ClanRefusal::NoAccount => ApiError::InvalidUserKey,
         ClanRefusal::Banned => banned("clans"),
         ClanRefusal::UnknownClan => ApiError::NotFound {
-            code: "unknown_clan",
+            code: ErrorCode::UnknownClan,
             message: format!("there is no {clan}"),
         },
         ClanRefusal::TagTaken => conflict(
-            "clan_tag_taken",
+            ErrorCode::ClanTagTaken,
             match context {
                 Context::Create { tag } => format!(
                     "the tag `{tag}` is taken by another clan (tags are compared regardless of \
@@ -397,34 +397,34 @@ fn refused(refusal: ClanRefusal, context: Context<'_>) -> ApiError {
             },
         ),
         ClanRefusal::AlreadyInClan => conflict(
-            "already_in_clan",
+            ErrorCode::AlreadyInClan,
             "this account is a member of a clan already; leave it first".to_owned(),
         ),
         ClanRefusal::NotMember => ApiError::Forbidden {
-            code: "not_a_member",
+            code: ErrorCode::NotAMember,
             message: format!("this account is not a member of {clan}"),
         },
         ClanRefusal::UnknownUser => ApiError::NotFound {
-            code: "unknown_user",
+            code: ErrorCode::UnknownUser,
             message: match context {
                 Context::Invite { invitee, .. } => format!("there is no account {}", invitee.0),
                 _ => "there is no such account".to_owned(),
             },
         },
         ClanRefusal::AlreadyInvited => conflict(
-            "already_invited",
+            ErrorCode::AlreadyInvited,
             format!("this player is already invited to {clan}"),
         ),
         ClanRefusal::AlreadyMember => conflict(
-            "already_member",
+            ErrorCode::AlreadyMember,
             format!("this player is already a member of {clan}"),
         ),
         ClanRefusal::NotInvited => ApiError::Forbidden {
-            code: "not_invited",
+            code: ErrorCode::NotInvited,
             message: format!("this account is not invited to {clan}; a member must invite it"),
         },
         ClanRefusal::Full => conflict(
-            "clan_full",
+            ErrorCode::ClanFull,
             format!("{clan} has as many members as it may have"),
         ),
     }

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use super::session::Session;
 use crate::domain::format_plain_datetime;
-use crate::http::{ApiError, Incoming};
+use crate::http::{ApiError, ErrorCode, Incoming};
 use crate::store::{NotOpen, Role};
 
 /// The path parameter `name` as a positive whole number (400 naming it otherwise).
@@ -21,7 +21,7 @@ pub(super) fn path_id(incoming: &Incoming, name: &'static str) -> Result<i64, Ap
 /// 403 `account_banned`: an operator banned the caller from `what`.
 pub(super) fn banned(what: &str) -> ApiError {
     ApiError::Forbidden {
-        code: "account_banned",
+        code: ErrorCode::AccountBanned,
         message: format!("this account is banned from {what}"),
     }
 }
@@ -32,7 +32,7 @@ pub(super) fn require_admin(session: &Session) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::Forbidden {
-            code: "admin_only",
+            code: ErrorCode::AdminOnly,
             message: "only operator (admin) accounts may do this".to_owned(),
         })
     }

@@ -6,7 +6,7 @@ use super::params;
 use super::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::domain::DeviceId;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 
 /// The provider name of device accounts.
@@ -48,7 +48,7 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
     };
     if !platform.allows_device_accounts() {
         return Err(ApiError::Forbidden {
-            code: "platform_not_allowed",
+            code: ErrorCode::PlatformNotAllowed,
             message: format!(
                 "device accounts are usable only from the iOS and Android apps, not from {platform}"
             ),

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde_json::Value;
 
 use super::document;
+use crate::http::ErrorCode;
 use crate::progression::{KILLS_MAX, MATCH_DURATION_MAX_SECS, MATCH_PLAYERS_MAX};
 use crate::store::{MATCH_ID_MAX_CHARS, WHITELIST_EDIT_MAX};
 
@@ -153,4 +154,66 @@ fn the_whitelist_edit_schema_has_the_stores_limit() {
     assert_eq!(body["add"]["maxItems"], most);
     assert_eq!(body["remove"]["maxItems"], most);
     assert_eq!(body["replace"]["maxItems"], most);
+}
+
+#[test]
+fn the_codes_that_error_descriptions_name_are_on_the_list() {
+    let document = document_json();
+    let mut properties = HashSet::new();
+    collect_property_names(&document, &mut properties);
+    let paths = document["paths"].as_object().expect("paths");
+    let operation_responses = paths
+        .values()
+        .flat_map(|item| item.as_object().expect("path item").values())
+        .filter_map(|operation| operation["responses"].as_object())
+        .flat_map(|responses| {
+            responses
+                .iter()
+                .filter(|(status, _)| status.starts_with(['4', '5']))
+                .map(|(_, response)| response)
+        });
+    let named_responses = document["components"]["responses"]
+        .as_object()
+        .expect("named responses")
+        .values();
+    let codes: HashSet<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+    for description in operation_responses
+        .chain(named_responses)
+        .filter_map(|response| response["description"].as_str())
+    {
+        let unlisted: Vec<&str> = description
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|quoted| {
+                quoted.contains('_')
+                    && quoted.bytes().all(|byte| {
+                        byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_'
+                    })
+            })
+            .filter(|quoted| !codes.contains(quoted) && !properties.contains(*quoted))
+            .collect();
+        assert!(
+            unlisted.is_empty(),
+            "{description:?} names codes that ErrorCode does not list: {unlisted:?}"
+        );
+    }
+}
+
+/// The names of every schema property in the document (which descriptions quote too).
+fn collect_property_names(value: &Value, names: &mut HashSet<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::Object(properties)) = object.get("properties") {
+                names.extend(properties.keys().cloned());
+            }
+            object
+                .values()
+                .for_each(|inner| collect_property_names(inner, names));
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|inner| collect_property_names(inner, names)),
+        _ => {}
+    }
 }

@@ -9,7 +9,7 @@ use crate::App;
 use crate::domain::{FriendCode, GameMode};
 use crate::http::key_owner;
 use crate::http::presented_keys::presented_keys;
-use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
 use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
@@ -193,7 +193,7 @@ fn board_asked(query: &Query) -> Result<BoardId, ApiError> {
 pub(super) fn boards_error(error: BoardsError) -> ApiError {
     match error {
         BoardsError::Loading { loaded } => ApiError::Loading {
-            code: "leaderboards_loading",
+            code: ErrorCode::LeaderboardsLoading,
             message: format!(
                 "this server is still loading its leaderboards ({loaded} results so far); \
                  try again shortly"

@@ -18,7 +18,7 @@ use super::reward_view::RewardView;
 use super::session;
 use crate::App;
 use crate::content::Content;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 use crate::progression::{
     MatchReport, MatchReportBody, PlayerRef, PlayerSummary, plan_player, progress_stats,
@@ -225,11 +225,11 @@ fn authorize(app: &App, incoming: &Incoming) -> Result<(), ApiError> {
     match incoming.bearer() {
         Some(presented) if token.matches(presented) => Ok(()),
         Some(_) => Err(ApiError::Unauthorized {
-            code: "invalid_server_credential",
+            code: ErrorCode::InvalidServerCredential,
             message: "the game-server credential is not the configured one".to_owned(),
         }),
         None => Err(ApiError::Unauthorized {
-            code: "missing_server_credential",
+            code: ErrorCode::MissingServerCredential,
             message: "match reports need `Authorization: Bearer <game-server credential>`"
                 .to_owned(),
         }),

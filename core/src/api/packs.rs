@@ -4,7 +4,7 @@ use super::{change, session};
 use crate::App;
 use crate::domain::PackId;
 use crate::economy::pack_opening_steps;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InvalidParameterOrKey, PathKeyShopForbidden, Success, UserKeyPath,
 };
@@ -37,7 +37,7 @@ pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError
     let id = PackId(incoming.query.required_number("packId", 1..=i64::MAX)?);
     let catalog = &app.content.catalog;
     let pack = catalog.pack(id).ok_or_else(|| ApiError::NotFound {
-        code: "not_in_catalog",
+        code: ErrorCode::NotInCatalog,
         message: format!("the shop has no pack {}", id.0),
     })?;
     let rolled = pack.roll(&mut rand::rng());

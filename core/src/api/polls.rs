@@ -10,7 +10,7 @@ use super::community::{banned, not_open_message, path_id};
 use super::session;
 use crate::App;
 use crate::domain::ApiDate;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{Done, ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::{NotOpen, Poll, PollId, PollOptionId, Vote, VoteRefusal};
 
@@ -136,23 +136,23 @@ fn refused(refusal: VoteRefusal, poll: PollId, option: PollOptionId) -> ApiError
         VoteRefusal::NoAccount => ApiError::InvalidUserKey,
         VoteRefusal::Banned => banned("voting"),
         VoteRefusal::UnknownPoll => ApiError::NotFound {
-            code: "unknown_poll",
+            code: ErrorCode::UnknownPoll,
             message: format!("there is no {what}"),
         },
         VoteRefusal::UnknownOption => ApiError::NotFound {
-            code: "unknown_option",
+            code: ErrorCode::UnknownOption,
             message: format!("{what} has no option {}", option.0),
         },
         VoteRefusal::NotOpen(not_open @ NotOpen::Upcoming { .. }) => ApiError::Conflict {
-            code: "poll_not_open",
+            code: ErrorCode::PollNotOpen,
             message: not_open_message(&what, not_open),
         },
         VoteRefusal::NotOpen(not_open) => ApiError::Conflict {
-            code: "poll_closed",
+            code: ErrorCode::PollClosed,
             message: not_open_message(&what, not_open),
         },
         VoteRefusal::AlreadyVoted => ApiError::Conflict {
-            code: "already_voted",
+            code: ErrorCode::AlreadyVoted,
             message: format!("this account has already voted in {what}"),
         },
     }

@@ -9,7 +9,7 @@ use super::leaderboard::{StatsView, boards_error};
 use super::session;
 use crate::App;
 use crate::domain::{ApiDate, FriendCode};
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::leaderboard::Totals;
 use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::Account;
@@ -105,7 +105,7 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
         .account_by_friend_code(&code)
         .await?
         .ok_or_else(|| ApiError::NotFound {
-            code: "profile_not_found",
+            code: ErrorCode::ProfileNotFound,
             message: format!("no player has the friend code `{code}`"),
         })?;
     let clan = app.store.clan_of(account.id).await?;

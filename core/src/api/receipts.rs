@@ -16,7 +16,7 @@ use super::{change, session};
 use crate::App;
 use crate::content::IapProduct;
 use crate::economy::reward_steps;
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, IdempotencyKey, Success, UserKeyRequired};
 use crate::store::Step;
 use change::ChangeAnswer;
@@ -139,7 +139,7 @@ async fn verify(app: &App, url: &str, receipt: &str) -> Result<Verdict, ApiError
     let unavailable = |why: String| {
         tracing::warn!(%why, "receipt verifier unavailable");
         ApiError::Upstream {
-            code: "store_unavailable",
+            code: ErrorCode::StoreUnavailable,
             message: "the store's receipt verifier cannot be reached; try again later".to_owned(),
         }
     };
@@ -170,7 +170,7 @@ fn product<'a>(app: &'a App, product_id: &str) -> Result<&'a IapProduct, ApiErro
             iap.sku == product_id || iap.apple_id == product_id || iap.google_id == product_id
         })
         .ok_or_else(|| ApiError::NotFound {
-            code: "unknown_product",
+            code: ErrorCode::UnknownProduct,
             message: format!("the receipt is for `{product_id}`, which the shop does not sell"),
         })
 }
@@ -180,7 +180,7 @@ fn subscription_end(expires: Option<&str>) -> Result<Option<OffsetDateTime>, Api
     expires
         .map(|text| {
             OffsetDateTime::parse(text, &Rfc3339).map_err(|_| ApiError::Upstream {
-                code: "store_unavailable",
+                code: ErrorCode::StoreUnavailable,
                 message: "the store's verifier gave an unreadable subscription end".to_owned(),
             })
         })

@@ -10,7 +10,7 @@ use crate::App;
 use crate::content::{RewardType, Schedule};
 use crate::domain::ApiDate;
 use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, IdempotencyKey, InvalidParameterOrKey, Success, UserKeyPath};
 use crate::store::Step;
 use change::ChangeAnswer;
@@ -98,7 +98,7 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
     let reward_type = reward_type(&app, incoming.query.required("type")?)?;
     if reward_type.schedule == Schedule::Never {
         return Err(ApiError::Conflict {
-            code: "not_claimable",
+            code: ErrorCode::NotClaimable,
             message: format!("`{}` rewards cannot be claimed yet", reward_type.name),
         });
     }

@@ -13,7 +13,7 @@ use super::community::{banned, not_open_message};
 use super::session;
 use crate::App;
 use crate::domain::{ApiDate, GameMode};
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, InvalidTournamentCode, PresentedUserKeyInvalid, Success, TournamentCodePath,
     UnknownTournament, UserKeyRequired,
@@ -180,29 +180,29 @@ fn refused(refusal: TournamentRefusal, code: &TournamentCode) -> ApiError {
         TournamentRefusal::NoAccount => ApiError::InvalidUserKey,
         TournamentRefusal::Banned => banned("tournaments"),
         TournamentRefusal::Unknown => ApiError::NotFound {
-            code: "unknown_tournament",
+            code: ErrorCode::UnknownTournament,
             message: format!("there is no {what}"),
         },
         TournamentRefusal::NotOpen(not_open) => ApiError::Conflict {
             code: match not_open {
-                NotOpen::Upcoming { .. } => "tournament_not_open",
-                NotOpen::Ended { .. } => "tournament_ended",
-                NotOpen::Closed { .. } => "tournament_closed",
+                NotOpen::Upcoming { .. } => ErrorCode::TournamentNotOpen,
+                NotOpen::Ended { .. } => ErrorCode::TournamentEnded,
+                NotOpen::Closed { .. } => ErrorCode::TournamentClosed,
             },
             message: not_open_message(&what, not_open),
         },
         TournamentRefusal::NotWhitelisted => ApiError::Forbidden {
-            code: "not_whitelisted",
+            code: ErrorCode::NotWhitelisted,
             message: format!(
                 "{what} is open only to the players on its whitelist, and this account is not on it"
             ),
         },
         TournamentRefusal::Full { capacity } => ApiError::Conflict {
-            code: "tournament_full",
+            code: ErrorCode::TournamentFull,
             message: format!("{what} is full: all {capacity} places are taken"),
         },
         TournamentRefusal::AlreadyJoined => ApiError::Conflict {
-            code: "already_joined",
+            code: ErrorCode::AlreadyJoined,
             message: format!("this account has already joined {what}"),
         },
     }
@@ -223,7 +223,7 @@ mod tests {
             TournamentRefusal::NotOpen(NotOpen::Upcoming { opens: at }),
             &code,
         );
-        assert_eq!(error.code(), "tournament_not_open");
+        assert_eq!(error.code(), ErrorCode::TournamentNotOpen);
         assert_eq!(
             error.message(),
             "tournament `cup` is not open yet: it opens at 2026-11-22 08:00:00 UTC"

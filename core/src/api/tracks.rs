@@ -15,7 +15,7 @@ use super::{change, session};
 use crate::App;
 use crate::content::RewardTrack;
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
-use crate::http::{ApiError, Incoming, Reply};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InsufficientFunds, KeyMismatch, PresentedUserKeyInvalid, Success,
     UserKeyRequired,
@@ -333,7 +333,7 @@ pub(super) async fn progress_of(app: &App, account: AccountId) -> Result<Progres
 fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<Cow<'a, RewardTrack>, ApiError> {
     let id = TrackId(path_id(incoming, "trackId")?);
     app.content.track(id).ok_or_else(|| ApiError::NotFound {
-        code: "track_not_found",
+        code: ErrorCode::TrackNotFound,
         message: format!("there is no reward track {}", id.0),
     })
 }
@@ -343,23 +343,23 @@ fn refused(track: &RewardTrack, refusal: TrackRefusal) -> ApiError {
     let conflict = |code, message: String| ApiError::Conflict { code, message };
     match refusal {
         TrackRefusal::NotRunning => conflict(
-            "track_closed",
+            ErrorCode::TrackClosed,
             format!("reward track {} is not running now", track.id.0),
         ),
         TrackRefusal::Free => conflict(
-            "not_for_sale",
+            ErrorCode::NotForSale,
             format!("reward track {} is free: every player has it", track.id.0),
         ),
         TrackRefusal::NotOwned => conflict(
-            "track_not_owned",
+            ErrorCode::TrackNotOwned,
             format!("buy reward track {} before skipping its tiers", track.id.0),
         ),
         TrackRefusal::NotSkippable => conflict(
-            "not_skippable",
+            ErrorCode::NotSkippable,
             format!("the tiers of reward track {} cannot be bought", track.id.0),
         ),
         TrackRefusal::PastMaxTier { available } => conflict(
-            "past_max_tier",
+            ErrorCode::PastMaxTier,
             format!(
                 "reward track {} has {available} tiers left to skip (it ends at tier {})",
                 track.id.0, track.max_tier

@@ -5,7 +5,7 @@ use std::fmt;
 use http::{Method, StatusCode};
 use serde::Serialize;
 
-use super::Reply;
+use super::{ErrorCode, Reply};
 use crate::store::StoreError;
 
 /// Every way a request can fail, each with its HTTP status, stable `code` and message.
@@ -56,14 +56,14 @@ pub enum ApiError {
     /// A credential from elsewhere (a chat-platform token) was refused.
     Unauthorized {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
     },
     /// The caller is known but may not do this.
     Forbidden {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
     },
@@ -84,14 +84,14 @@ pub enum ApiError {
     /// The thing the request names does not exist.
     NotFound {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
     },
     /// The account's state does not allow this (already owned, already claimed, nothing to open).
     Conflict {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
     },
@@ -113,7 +113,7 @@ pub enum ApiError {
     /// A service Safezone relies on (chat platform, receipt verifier) cannot be reached.
     Upstream {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
     },
@@ -128,7 +128,7 @@ pub enum ApiError {
     /// `retry_after_secs`.
     Loading {
         /// Stable machine-readable code.
-        code: &'static str,
+        code: ErrorCode,
         /// Text for a person.
         message: String,
         /// Seconds to wait before asking again (`Retry-After`).
@@ -158,7 +158,7 @@ pub enum ApiError {
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     status: &'static str,
-    code: &'a str,
+    code: ErrorCode,
     message: &'a str,
 }
 
@@ -204,36 +204,36 @@ impl ApiError {
     }
 
     /// The stable machine-readable code of this error.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Self::MissingParameter { .. } => "missing_parameter",
+            Self::MissingParameter { .. } => ErrorCode::MissingParameter,
             Self::InvalidParameter { .. }
             | Self::ConflictingParameter { .. }
-            | Self::ExactlyOneOf { .. } => "invalid_parameter",
-            Self::InvalidBody { .. } => "invalid_body",
-            Self::BodyTooLarge { .. } => "body_too_large",
-            Self::InvalidPathEncoding => "invalid_path_encoding",
-            Self::InvalidRequestTarget => "invalid_request_target",
-            Self::InvalidHeader { .. } => "invalid_header",
-            Self::InvalidReceipt { .. } => "invalid_receipt",
-            Self::InsufficientFunds { .. } => "insufficient_funds",
-            Self::MissingUserKey => "missing_user_key",
-            Self::InvalidUserKey => "invalid_user_key",
-            Self::RouteNotFound => "not_found",
-            Self::MethodNotAllowed { .. } => "method_not_allowed",
-            Self::Gone { .. } => "gone",
-            Self::Unavailable => "database_unavailable",
-            Self::Unconfigured { .. } => "not_configured",
-            Self::Timeout => "timeout",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::Overloaded => "overloaded",
-            Self::Internal { .. } => "internal_error",
+            | Self::ExactlyOneOf { .. } => ErrorCode::InvalidParameter,
+            Self::InvalidBody { .. } => ErrorCode::InvalidBody,
+            Self::BodyTooLarge { .. } => ErrorCode::BodyTooLarge,
+            Self::InvalidPathEncoding => ErrorCode::InvalidPathEncoding,
+            Self::InvalidRequestTarget => ErrorCode::InvalidRequestTarget,
+            Self::InvalidHeader { .. } => ErrorCode::InvalidHeader,
+            Self::InvalidReceipt { .. } => ErrorCode::InvalidReceipt,
+            Self::InsufficientFunds { .. } => ErrorCode::InsufficientFunds,
+            Self::MissingUserKey => ErrorCode::MissingUserKey,
+            Self::InvalidUserKey => ErrorCode::InvalidUserKey,
+            Self::RouteNotFound => ErrorCode::NotFound,
+            Self::MethodNotAllowed { .. } => ErrorCode::MethodNotAllowed,
+            Self::Gone { .. } => ErrorCode::Gone,
+            Self::Unavailable => ErrorCode::DatabaseUnavailable,
+            Self::Unconfigured { .. } => ErrorCode::NotConfigured,
+            Self::Timeout => ErrorCode::Timeout,
+            Self::RateLimited { .. } => ErrorCode::RateLimited,
+            Self::Overloaded => ErrorCode::Overloaded,
+            Self::Internal { .. } => ErrorCode::InternalError,
             Self::Forbidden { code, .. }
             | Self::Unauthorized { code, .. }
             | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
-            | Self::Loading { code, .. } => code,
+            | Self::Loading { code, .. } => *code,
         }
     }
 
@@ -342,7 +342,7 @@ fn method_list(methods: &[Method]) -> String {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.message(), self.code())
+        write!(f, "{} ({})", self.message(), self.code().as_str())
     }
 }
 

@@ -18,8 +18,8 @@
 
 use std::future::Future;
 
-use super::ApiError;
 use super::presented_keys::KeySource;
+use super::{ApiError, ErrorCode};
 use crate::AppState;
 use crate::domain::UserKey;
 use crate::store::{AccountId, StoreError};
@@ -65,7 +65,7 @@ impl<T> Named<T> {
 /// The 403 for keys that do not name one account.
 pub(crate) fn key_mismatch() -> ApiError {
     ApiError::Forbidden {
-        code: "key_mismatch",
+        code: ErrorCode::KeyMismatch,
         message: "the user keys sent in this request do not belong to one account".to_owned(),
     }
 }
@@ -225,7 +225,7 @@ mod tests {
         assert!(matches!(
             Named::<AccountId>::Mismatch.into_caller(),
             Err(ApiError::Forbidden {
-                code: "key_mismatch",
+                code: ErrorCode::KeyMismatch,
                 ..
             })
         ));

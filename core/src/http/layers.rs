@@ -221,7 +221,7 @@ mod tests {
     use super::*;
     use crate::clock::SystemClock;
     use crate::content::Content;
-    use crate::http::{EndpointGroup, Incoming, Reply, Routes, handler};
+    use crate::http::{EndpointGroup, ErrorCode, Incoming, Reply, Routes, handler};
     use crate::store::{Store, UnavailableStore};
     use crate::{AppState, Settings};
 
@@ -292,7 +292,7 @@ mod tests {
     async fn a_panicking_handler_is_a_json_500_with_a_request_id() {
         let (status, headers, body) = get("/panic").await;
         assert_eq!(status, 500);
-        assert_eq!(body["code"], "internal_error");
+        assert_eq!(body["code"], ErrorCode::InternalError.as_str());
         assert_eq!(headers["x-content-type-options"], "nosniff");
         assert!(
             !body["message"].as_str().unwrap().contains("exploded"),
@@ -306,7 +306,7 @@ mod tests {
         let started = std::time::Instant::now();
         let (status, headers, body) = get("/slow").await;
         assert_eq!(status, 503);
-        assert_eq!(body["code"], "timeout");
+        assert_eq!(body["code"], ErrorCode::Timeout.as_str());
         assert!(headers.contains_key("x-request-id"));
         assert!(
             started.elapsed() < Duration::from_secs(10),
@@ -324,14 +324,18 @@ mod tests {
         ] {
             let (status, headers, body) = send(method.clone(), target).await;
             assert_eq!(status, 400, "{method} {target}");
-            assert_eq!(body["code"], "invalid_request_target", "{method} {target}");
+            assert_eq!(
+                body["code"],
+                ErrorCode::InvalidRequestTarget.as_str(),
+                "{method} {target}"
+            );
             assert!(headers.contains_key("x-request-id"));
             assert_eq!(headers["x-content-type-options"], "nosniff");
         }
         let (status, _, body) = send(Method::GET, "http://example.com/nowhere").await;
         assert_eq!(
             (status, &body["code"]),
-            (404, &serde_json::json!("not_found"))
+            (404, &serde_json::json!(ErrorCode::NotFound.as_str()))
         );
     }
 }

@@ -5,6 +5,8 @@ use http::{HeaderName, HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use serde::Serialize;
 
+use super::ErrorCode;
+
 /// The room a JSON body starts with: most answers fit, so their buffer never grows (each
 /// doubling is a copy).
 const JSON_CAPACITY: usize = 2048;
@@ -60,7 +62,11 @@ impl Reply {
                 Self::with_body(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "application/json",
-                    br#"{"status":"error","code":"internal_error","message":"internal error; it has been logged"}"#.to_vec(),
+                    format!(
+                        r#"{{"status":"error","code":"{}","message":"internal error; it has been logged"}}"#,
+                        ErrorCode::InternalError.as_str()
+                    )
+                    .into_bytes(),
                 )
             }
         }

@@ -9,6 +9,8 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{Content, OpenApi, Ref, RefOr, ResponseBuilder};
 use utoipa::{PartialSchema, ToResponse, ToSchema};
 
+use crate::http::ErrorCode;
+
 /// The security scheme of the user key sent as `Authorization: Bearer <key>`.
 pub const USER_KEY: &str = "userKey";
 /// The security scheme of the user key sent as the `userKey` query parameter.
@@ -24,8 +26,8 @@ pub struct ErrorBody {
     /// Always `error`.
     #[schema(pattern = "^error$")]
     pub status: String,
-    /// A stable machine-readable code (`invalid_parameter`, `insufficient_funds`, ...).
-    pub code: String,
+    /// A stable machine-readable code (`ErrorCode` lists them all).
+    pub code: ErrorCode,
     /// What went wrong, for people; it names the parameter at fault.
     pub message: String,
 }
@@ -125,6 +127,9 @@ pub(super) fn add_components(document: &mut OpenApi) {
     components
         .schemas
         .insert(ErrorBody::name().into_owned(), ErrorBody::schema());
+    components
+        .schemas
+        .insert(ErrorCode::name().into_owned(), ErrorCode::schema());
     components
         .schemas
         .insert(Done::name().into_owned(), Done::schema());
