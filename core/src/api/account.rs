@@ -4,8 +4,8 @@ use http::{StatusCode, header};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::session::{self, ViewedSession};
-use super::user_view::ApiUser;
+use super::shared::session::{self, ViewedSession};
+use super::views::ApiUser;
 use crate::App;
 use crate::domain::UserKey;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply, cookies, pages};

@@ -1,7 +1,7 @@
 //! `POST /api/user/{userKey}/buy`: buying an item, packs or a timed deal.
 
-use super::change;
-use super::session;
+use super::shared::change;
+use super::shared::session;
 use crate::App;
 use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};

@@ -1,6 +1,6 @@
 //! `POST /api/validate/chat/{authToken}`: sign-in with a chat-platform bearer token.
 
-use super::sign_in::{self, Identity, SignInAnswer};
+use super::shared::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::auth::{ProviderError, current_user_json, is_truthy, read_user};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::{params, session};
+use super::shared::{params, session};
 use crate::App;
 use crate::content::{AbTest, Announcement, Content, Extras, PatchNotes, PreviewedSeason};
 use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};

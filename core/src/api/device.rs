@@ -2,8 +2,8 @@
 
 use sha2::{Digest, Sha256};
 
-use super::params;
-use super::sign_in::{self, Identity, SignInAnswer};
+use super::shared::params;
+use super::shared::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::domain::DeviceId;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};

@@ -1,6 +1,6 @@
 //! `POST /api/user/{userKey}/friend-code/update`: renaming the friend code for gems.
 
-use super::{change, session};
+use super::shared::{change, session};
 use crate::App;
 use crate::domain::FriendCode;
 use crate::economy::digit_candidates;

@@ -5,12 +5,14 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
+use super::shared::boards::boards_error;
+use super::views::StatsView;
 use crate::App;
 use crate::domain::{FriendCode, GameMode};
 use crate::http::key_owner;
 use crate::http::presented_keys::presented_keys;
-use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
-use crate::leaderboard::{BoardId, BoardsError, Category, Standing, TimeWindow, TopRows, Totals};
+use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::leaderboard::{BoardId, Category, Standing, TimeWindow, TopRows};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
 
@@ -42,41 +44,6 @@ struct RowView<'a> {
     friend_code: String,
     #[serde(flatten)]
     stats: StatsView,
-}
-
-/// `{rounds, wins, top10, winrate, kills, kills_per_round, time_alive}`: the counters of a
-/// player in one mode and window, ratios to four decimal places.
-#[derive(Serialize, ToSchema)]
-pub(super) struct StatsView {
-    /// Matches played.
-    rounds: u32,
-    /// First places.
-    wins: u32,
-    /// Placements in the top ten.
-    top10: u32,
-    /// Wins per round.
-    #[schema(minimum = 0, maximum = 1)]
-    winrate: f64,
-    kills: u32,
-    #[schema(minimum = 0)]
-    kills_per_round: f64,
-    /// Seconds alive.
-    time_alive: u64,
-}
-
-impl StatsView {
-    /// The wire shape of `totals`.
-    pub(super) fn new(totals: &Totals) -> Self {
-        Self {
-            rounds: totals.rounds,
-            wins: totals.wins,
-            top10: totals.top10,
-            winrate: totals.winrate(),
-            kills: totals.kills,
-            kills_per_round: totals.kills_per_round(),
-            time_alive: totals.time_alive,
-        }
-    }
 }
 
 impl<'a> RowView<'a> {
@@ -187,19 +154,4 @@ fn board_asked(query: &Query) -> Result<BoardId, ApiError> {
         window,
         category,
     })
-}
-
-/// The API's answer when the boards cannot answer.
-pub(super) fn boards_error(error: BoardsError) -> ApiError {
-    match error {
-        BoardsError::Loading { loaded } => ApiError::Loading {
-            code: ErrorCode::LeaderboardsLoading,
-            message: format!(
-                "this server is still loading its leaderboards ({loaded} results so far); \
-                 try again shortly"
-            ),
-            retry_after_secs: 1,
-        },
-        BoardsError::Store(error) => error.into(),
-    }
 }

@@ -6,8 +6,8 @@
 use http::{StatusCode, header};
 use serde::Serialize;
 
-use super::sign_in::{self, Identity};
-use super::user_view::ApiUser;
+use super::shared::sign_in::{self, Identity};
+use super::views::ApiUser;
 use crate::App;
 use crate::auth::{self, LOGIN_STATE_LIFETIME, LoginState, LoginStateError, ProviderError};
 use crate::http::{ApiError, Incoming, Reply, cookies, pages};

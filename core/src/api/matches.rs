@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::change::{PLANNING_ATTEMPTS, before_planning_again, refused};
-use super::reward_view::RewardView;
-use super::session;
+use super::shared::change::{PLANNING_ATTEMPTS, before_planning_again, refused};
+use super::shared::session;
+use super::views::RewardView;
 use crate::App;
 use crate::content::Content;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
@@ -385,7 +385,7 @@ fn answer(
     });
     Ok(if replayed {
         reply.with_header(
-            http::HeaderName::from_static(super::change::IDEMPOTENT_REPLAYED),
+            http::HeaderName::from_static(super::shared::change::IDEMPOTENT_REPLAYED),
             "true",
         )
     } else {

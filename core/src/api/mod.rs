@@ -3,10 +3,8 @@
 
 pub(crate) mod account;
 pub(crate) mod buy;
-mod change;
 pub(crate) mod chat;
 pub(crate) mod clans;
-mod community;
 pub(crate) mod config;
 pub(crate) mod deprecated;
 pub(crate) mod device;
@@ -19,19 +17,16 @@ pub(crate) mod matches;
 pub(crate) mod metrics;
 pub(crate) mod openapi;
 pub(crate) mod packs;
-mod params;
 pub(crate) mod polls;
 pub(crate) mod profile;
 pub(crate) mod quests;
 pub(crate) mod receipts;
-mod reward_view;
 pub(crate) mod rewards;
-mod session;
+mod shared;
 pub(crate) mod shop;
-mod sign_in;
 pub(crate) mod tournaments;
 pub(crate) mod tracks;
-mod user_view;
+mod views;
 pub(crate) mod whitelist;
 
 use std::collections::BTreeSet;

@@ -1,6 +1,6 @@
 //! `POST /api/user/{userKey}/pack/open`: opening one unopened pack.
 
-use super::{change, session};
+use super::shared::{change, session};
 use crate::App;
 use crate::domain::PackId;
 use crate::economy::pack_opening_steps;

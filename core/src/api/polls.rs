@@ -6,8 +6,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::community::{banned, not_open_message, path_id};
-use super::session;
+use super::shared::community::{banned, not_open_message, path_id};
+use super::shared::session;
 use crate::App;
 use crate::domain::ApiDate;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};

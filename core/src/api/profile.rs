@@ -4,9 +4,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::clans::ClanView;
-use super::leaderboard::{StatsView, boards_error};
-use super::session;
+use super::shared::boards::boards_error;
+use super::shared::session;
+use super::views::ClanView;
+use super::views::StatsView;
 use crate::App;
 use crate::domain::{ApiDate, FriendCode};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::reward_view::RewardView;
-use super::session;
+use super::shared::session;
+use super::views::RewardView;
 use crate::App;
 use crate::content::Quest;
 use crate::domain::{ApiDate, QuestId};
@@ -69,7 +69,7 @@ struct PersonalQuest {
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
     let progress = match &session {
-        Some(session) => Some(super::tracks::progress_of(&app, session.account.id).await?),
+        Some(session) => Some(super::shared::change::progress_of(&app, session.account.id).await?),
         None => None,
     };
     let quests = app.content.quests.active(app.clock.now());

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
 
-use super::{change, session};
+use super::shared::{change, session};
 use crate::App;
 use crate::content::IapProduct;
 use crate::economy::reward_steps;

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::session::Session;
-use super::{change, session};
+use super::shared::session::Session;
+use super::shared::{change, session};
 use crate::App;
 use crate::content::{RewardType, Schedule};
 use crate::domain::ApiDate;

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::reward_view::RewardView;
-use super::session;
+use super::shared::session;
+use super::views::RewardView;
 use crate::App;
 use crate::content::{Catalog, IapProduct, Item, Occurrence, Pack, Price, Rarity, TimedDeal};
 use crate::domain::{ApiDate, DealId, IapId, ItemId, PackId};

@@ -9,16 +9,16 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::community::{banned, not_open_message};
-use super::session;
+use super::shared::community::{code, existing, refused};
+use super::shared::session;
 use crate::App;
 use crate::domain::{ApiDate, GameMode};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, InvalidTournamentCode, PresentedUserKeyInvalid, Success, TournamentCodePath,
     UnknownTournament, UserKeyRequired,
 };
-use crate::store::{NotOpen, Tournament, TournamentCode, TournamentRefusal, TournamentStanding};
+use crate::store::{Tournament, TournamentCode, TournamentRefusal, TournamentStanding};
 
 /// The status of an open tournament: `{status: "success", mode, ...}`.
 #[derive(Serialize, ToSchema)]
@@ -58,25 +58,6 @@ impl<'a> StatusAnswer<'a> {
             joined,
         }
     }
-}
-
-/// The `tournamentCode` path parameter (400 naming it when malformed).
-pub(super) fn code(incoming: &Incoming) -> Result<TournamentCode, ApiError> {
-    super::tournament_code(incoming.path("tournamentCode")?)
-        .map_err(|reason| ApiError::invalid("tournamentCode", reason))
-}
-
-/// The tournament of the path (404 `unknown_tournament` when there is none).
-pub(super) async fn existing(app: &App, code: &TournamentCode) -> Result<Tournament, ApiError> {
-    app.store
-        .tournament(code)
-        .await?
-        .ok_or_else(|| unknown(code))
-}
-
-/// 404 `unknown_tournament`.
-pub(super) fn unknown(code: &TournamentCode) -> ApiError {
-    refused(TournamentRefusal::Unknown, code)
 }
 
 /// `GET /api/{tournamentCode}/join` and `GET /api/tournament/{tournamentCode}/join` (key
@@ -173,47 +154,14 @@ pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError
     Ok(Reply::success(&StatusAnswer::new(&joined, true)))
 }
 
-/// A refusal as the error the client sees.
-fn refused(refusal: TournamentRefusal, code: &TournamentCode) -> ApiError {
-    let what = format!("tournament `{code}`");
-    match refusal {
-        TournamentRefusal::NoAccount => ApiError::InvalidUserKey,
-        TournamentRefusal::Banned => banned("tournaments"),
-        TournamentRefusal::Unknown => ApiError::NotFound {
-            code: ErrorCode::UnknownTournament,
-            message: format!("there is no {what}"),
-        },
-        TournamentRefusal::NotOpen(not_open) => ApiError::Conflict {
-            code: match not_open {
-                NotOpen::Upcoming { .. } => ErrorCode::TournamentNotOpen,
-                NotOpen::Ended { .. } => ErrorCode::TournamentEnded,
-                NotOpen::Closed { .. } => ErrorCode::TournamentClosed,
-            },
-            message: not_open_message(&what, not_open),
-        },
-        TournamentRefusal::NotWhitelisted => ApiError::Forbidden {
-            code: ErrorCode::NotWhitelisted,
-            message: format!(
-                "{what} is open only to the players on its whitelist, and this account is not on it"
-            ),
-        },
-        TournamentRefusal::Full { capacity } => ApiError::Conflict {
-            code: ErrorCode::TournamentFull,
-            message: format!("{what} is full: all {capacity} places are taken"),
-        },
-        TournamentRefusal::AlreadyJoined => ApiError::Conflict {
-            code: ErrorCode::AlreadyJoined,
-            message: format!("this account has already joined {what}"),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use time::macros::datetime;
 
     use super::*;
-    use crate::api::community::utc;
+    use crate::api::shared::community::utc;
+    use crate::http::ErrorCode;
+    use crate::store::NotOpen;
 
     #[test]
     fn messages_say_why_and_when() {

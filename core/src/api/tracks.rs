@@ -8,10 +8,10 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::change::ChangeAnswer;
-use super::community::path_id;
-use super::reward_view::RewardView;
-use super::{change, session};
+use super::shared::change::ChangeAnswer;
+use super::shared::community::path_id;
+use super::shared::{change, session};
+use super::views::RewardView;
 use crate::App;
 use crate::content::RewardTrack;
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
@@ -164,7 +164,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     let progress = match &session {
         Some(session) => Some((
             session.account.id,
-            progress_of(&app, session.account.id).await?,
+            change::progress_of(&app, session.account.id).await?,
         )),
         None => None,
     };
@@ -315,17 +315,6 @@ pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, 
         is_available: false,
         cost_gems: 0,
     }))
-}
-
-/// The caller's progress.
-pub(super) async fn progress_of(app: &App, account: AccountId) -> Result<Progress, ApiError> {
-    app.store
-        .progress(&[account])
-        .await?
-        .into_iter()
-        .next()
-        .map(|(_, progress)| progress)
-        .ok_or(ApiError::InvalidUserKey)
 }
 
 /// The track named by the `trackId` path segment (a run of a repeating track, running or not);

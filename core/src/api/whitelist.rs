@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::community::require_admin;
-use super::session;
-use super::tournaments::{code, existing, unknown};
+use super::shared::community::require_admin;
+use super::shared::community::{code, existing, unknown};
+use super::shared::session;
 use crate::App;
 use crate::domain::FriendCode;
 use crate::http::{ApiError, Incoming, Reply};

@@ -5,28 +5,30 @@ use http::HeaderMap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::reward_view::RewardView;
 use super::session::Session;
-use super::user_view::ApiUser;
 use crate::App;
+use crate::api::views::ApiUser;
+use crate::api::views::RewardView;
 use crate::content::Catalog;
 use crate::domain::format_plain_datetime;
 use crate::http::{ApiError, ErrorCode, Reply};
 use crate::metrics::Counted;
 use crate::progression;
-use crate::store::{AccountView, Applied, Change, Granted, Idempotency, Progress, Refusal, Step};
+use crate::store::{
+    AccountId, AccountView, Applied, Change, Granted, Idempotency, Progress, Refusal, Step,
+};
 
 /// The request header that makes a currency-moving POST idempotent.
-pub(super) const IDEMPOTENCY_KEY: &str = "idempotency-key";
+pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 /// The answer header that marks a repeat answered from an earlier application.
-pub(super) const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
+pub(crate) const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
 
 /// The longest idempotency key accepted.
 const IDEMPOTENCY_KEY_MAX: usize = 255;
 
 /// What a change did for the caller.
-pub(super) struct Outcome {
+pub(crate) struct Outcome {
     /// What it granted (the first application's grants, for a repeat).
     pub granted: Vec<Granted>,
     /// Whether this request repeated an idempotency key and changed nothing.
@@ -39,7 +41,7 @@ pub(super) struct Outcome {
 /// and `reference` (which, together, also identify the request for idempotency). Steps that
 /// give experience are planned from the caller's progress, with the levels it reaches
 /// ([`progression::with_levels`]).
-pub(super) async fn apply(
+pub(crate) async fn apply(
     app: &App,
     headers: &HeaderMap,
     session: &Session,
@@ -64,12 +66,12 @@ pub(super) async fn apply(
 
 /// How many times a change planned from an account's progress is planned again when another
 /// change moved that progress first.
-pub(super) const PLANNING_ATTEMPTS: u32 = 24;
+pub(crate) const PLANNING_ATTEMPTS: u32 = 24;
 
 /// Waits before planning again after attempt `attempt` (from 1) lost to another change: a
 /// random pause of up to 2^attempt milliseconds (at most 64), so that requests that lost
 /// together do not all try again together.
-pub(super) async fn before_planning_again(attempt: u32) {
+pub(crate) async fn before_planning_again(attempt: u32) {
     use rand::Rng;
     let most = 1_u64 << attempt.min(6);
     let pause = rand::rng().random_range(0..=most);
@@ -79,7 +81,7 @@ pub(super) async fn before_planning_again(attempt: u32) {
 /// Like [`apply`], with steps that `plan` makes from the caller's progress: the change requires
 /// that progress unchanged, and is planned again from fresh progress when another change moved
 /// it meanwhile.
-pub(super) async fn apply_planned<F>(
+pub(crate) async fn apply_planned<F>(
     app: &App,
     headers: &HeaderMap,
     session: &Session,
@@ -91,13 +93,7 @@ where
     F: FnMut(&Progress) -> Result<Vec<Step>, ApiError>,
 {
     for attempt in 1..=PLANNING_ATTEMPTS {
-        let (_, progress) = app
-            .store
-            .progress(&[session.account.id])
-            .await?
-            .into_iter()
-            .next()
-            .ok_or(ApiError::InvalidUserKey)?;
+        let progress = progress_of(app, session.account.id).await?;
         let steps = plan(&progress)?;
         let change = change(app, headers, session, reason, reference.clone(), steps)?;
         let counted = Counted::of(&change);
@@ -186,7 +182,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
 }
 
 /// A refusal as the API error a client sees.
-pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
+pub(crate) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
     let conflict = |code, message: String| ApiError::Conflict { code, message };
     match refusal {
         Refusal::NoAccount => ApiError::InvalidUserKey,
@@ -287,7 +283,7 @@ pub(super) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
 
 /// `{status, user, rewards}`: the caller's account as it is now, with what the change granted.
 #[derive(Serialize, ToSchema)]
-pub(super) struct ChangeAnswer<'a, T: Serialize = ()> {
+pub(crate) struct ChangeAnswer<'a, T: Serialize = ()> {
     user: ApiUser<'a>,
     /// What the change granted (not on renames).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,7 +296,7 @@ pub(super) struct ChangeAnswer<'a, T: Serialize = ()> {
 
 /// The answer to a change: `{status, user, rewards}` plus the fields of `extra`, with the
 /// `Idempotent-Replayed: true` header on a repeat.
-pub(super) fn answer<T: Serialize>(
+pub(crate) fn answer<T: Serialize>(
     app: &App,
     session: &Session,
     outcome: &Outcome,
@@ -310,7 +306,7 @@ pub(super) fn answer<T: Serialize>(
 }
 
 /// The answer to a change that grants nothing: `{status, user}`.
-pub(super) fn answer_user(app: &App, session: &Session, outcome: &Outcome) -> Reply {
+pub(crate) fn answer_user(app: &App, session: &Session, outcome: &Outcome) -> Reply {
     answer_with(app, session, outcome, false, ())
 }
 
@@ -340,4 +336,15 @@ fn answer_with<T: Serialize>(
     } else {
         reply
     }
+}
+
+/// The caller's progress.
+pub(crate) async fn progress_of(app: &App, account: AccountId) -> Result<Progress, ApiError> {
+    app.store
+        .progress(&[account])
+        .await?
+        .into_iter()
+        .next()
+        .map(|(_, progress)| progress)
+        .ok_or(ApiError::InvalidUserKey)
 }

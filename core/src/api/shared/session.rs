@@ -11,7 +11,7 @@ use crate::http::{ApiError, Incoming};
 use crate::store::{Account, AccountId, AccountView};
 
 /// A caller with a valid key.
-pub(super) struct Session {
+pub(crate) struct Session {
     /// The key the caller presented.
     pub key: UserKey,
     /// When that key expires.
@@ -28,7 +28,7 @@ impl OpensAccount for Session {
 
 /// A caller with a valid key, with everything the account's view shows: the session the
 /// account read answers from.
-pub(super) struct ViewedSession {
+pub(crate) struct ViewedSession {
     /// The key the caller presented.
     pub key: UserKey,
     /// When that key expires.
@@ -46,7 +46,7 @@ impl OpensAccount for ViewedSession {
 /// The caller's session with the account's holdings and clan, by the same rule as
 /// [`required`]: the primary key is resolved with the whole view in one store call, the other
 /// keys presented only to their account.
-pub(super) async fn required_view(
+pub(crate) async fn required_view(
     app: &App,
     incoming: &Incoming,
 ) -> Result<ViewedSession, ApiError> {
@@ -78,7 +78,7 @@ async fn resolve_view(app: &App, text: &str) -> Result<Option<ViewedSession>, Ap
 }
 
 /// The caller's session; no key is a 401 `missing_user_key`.
-pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, ApiError> {
+pub(crate) async fn required(app: &App, incoming: &Incoming) -> Result<Session, ApiError> {
     optional(app, incoming)
         .await?
         .ok_or(ApiError::MissingUserKey)
@@ -90,7 +90,7 @@ pub(super) async fn required(app: &App, incoming: &Incoming) -> Result<Session, 
 /// ([`key_owner`]): the primary key must open an account (401 otherwise), and no other key may
 /// open another one (403 `key_mismatch`), so that one account's key never opens another
 /// account's paths.
-pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Session>, ApiError> {
+pub(crate) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Session>, ApiError> {
     let keys = presented_keys(incoming);
     key_owner::named_account(&keys, |text| resolve(app, text))
         .await?
@@ -98,7 +98,7 @@ pub(super) async fn optional(app: &App, incoming: &Incoming) -> Result<Option<Se
 }
 
 /// Resolves one key text: `None` when malformed, unknown, expired, revoked, or its account gone.
-pub(super) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, ApiError> {
+pub(crate) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, ApiError> {
     let Some(key) = UserKey::parse(text) else {
         return Ok(None);
     };

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::user_view::ApiUser;
 use crate::App;
+use crate::api::views::ApiUser;
 use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS, UserKey, player_names};
 use crate::http::{ApiError, Reply};
 use crate::store::{Account, Clan, Holdings, NewSignIn};
@@ -18,7 +18,7 @@ const FRIEND_CODE_TRIES: usize = 24;
 
 /// Who is signing in.
 #[derive(Clone)]
-pub(super) struct Identity {
+pub(crate) struct Identity {
     /// The sign-in provider (`device`, `idpone`, `chat`, ...).
     pub provider: String,
     /// The identity's id at that provider.
@@ -32,7 +32,7 @@ pub(super) struct Identity {
 }
 
 /// A finished sign-in: the account as it is now and the new key.
-pub(super) struct SignedInUser {
+pub(crate) struct SignedInUser {
     /// The account.
     pub account: Account,
     holdings: Holdings,
@@ -47,7 +47,7 @@ pub(super) struct SignedInUser {
 
 /// `{user, firstLogin}`.
 #[derive(Serialize, ToSchema)]
-pub(super) struct SignInAnswer<'a> {
+pub(crate) struct SignInAnswer<'a> {
     user: ApiUser<'a>,
     /// Whether this sign-in created the account.
     #[serde(rename = "firstLogin")]
@@ -56,7 +56,7 @@ pub(super) struct SignInAnswer<'a> {
 
 /// Signs `identity` in, creating its account (named after the provider's name when that makes
 /// a friend-code name, otherwise with a generated name) on first use.
-pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUser, ApiError> {
+pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUser, ApiError> {
     let code_name = identity
         .name
         .as_deref()
@@ -100,7 +100,7 @@ pub(super) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
 
 impl SignedInUser {
     /// The account as ApiUser, with the key.
-    pub(super) fn user(&self) -> ApiUser<'_> {
+    pub(crate) fn user(&self) -> ApiUser<'_> {
         ApiUser::new(
             &self.app.content,
             &self.account,
@@ -112,7 +112,7 @@ impl SignedInUser {
     }
 
     /// `{status, user, firstLogin}`.
-    pub(super) fn answer(&self) -> Reply {
+    pub(crate) fn answer(&self) -> Reply {
         Reply::success(&SignInAnswer {
             user: self.user(),
             first_login: self.first_login,

@@ -68,7 +68,7 @@ impl<'a> RewardView<'a> {
 
     /// What a change granted. An item already owned shows as its coins, marked with
     /// `duplicateItemId` and the item's sku.
-    pub(super) fn granted(catalog: &'a Catalog, granted: &Granted) -> Self {
+    pub(crate) fn granted(catalog: &'a Catalog, granted: &Granted) -> Self {
         match granted {
             Granted::Currency { currency, amount } => Self::amount(currency.as_str(), *amount),
             Granted::Experience { amount } => Self::amount("experience", *amount),
@@ -83,7 +83,7 @@ impl<'a> RewardView<'a> {
     }
 
     /// A reward as the content file promises it.
-    pub(super) fn promised(catalog: &'a Catalog, reward: &RewardSpec) -> Self {
+    pub(crate) fn promised(catalog: &'a Catalog, reward: &RewardSpec) -> Self {
         match reward {
             RewardSpec::Coins(amount) => Self::amount("coins", *amount),
             RewardSpec::Gems(amount) => Self::amount("gems", *amount),
@@ -94,7 +94,7 @@ impl<'a> RewardView<'a> {
     }
 
     /// Every reward of a list, as granted.
-    pub(super) fn all_granted(catalog: &'a Catalog, granted: &[Granted]) -> Vec<Self> {
+    pub(crate) fn all_granted(catalog: &'a Catalog, granted: &[Granted]) -> Vec<Self> {
         granted
             .iter()
             .map(|grant| Self::granted(catalog, grant))
@@ -102,7 +102,7 @@ impl<'a> RewardView<'a> {
     }
 
     /// Every reward of a list, as promised.
-    pub(super) fn all_promised(catalog: &'a Catalog, rewards: &[RewardSpec]) -> Vec<Self> {
+    pub(crate) fn all_promised(catalog: &'a Catalog, rewards: &[RewardSpec]) -> Vec<Self> {
         rewards
             .iter()
             .map(|reward| Self::promised(catalog, reward))

@@ -4,7 +4,7 @@ use crate::domain::Platform;
 use crate::http::{ApiError, Query};
 
 /// The optional `platform` parameter: `web`, `windows`, `android` or `ios` (400 otherwise).
-pub(super) fn platform(query: &Query) -> Result<Option<Platform>, ApiError> {
+pub(crate) fn platform(query: &Query) -> Result<Option<Platform>, ApiError> {
     query
         .optional("platform")
         .map(|name| {

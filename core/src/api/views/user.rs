@@ -4,8 +4,8 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::clans::ClanView;
-use super::reward_view::RewardView;
+use super::ClanView;
+use super::RewardView;
 use crate::content::{Content, LevelCurve};
 use crate::domain::{ApiDate, IapId, ItemId, PackId, UserKey};
 use crate::store::{Account, Clan, Holdings};
@@ -124,7 +124,7 @@ impl<'a> Progression<'a> {
 impl<'a> ApiUser<'a> {
     /// The account, holding `holdings` and a member of `clan` (if any), as seen by the holder of
     /// `key`, which expires at `key_expires`; its level progress by `content`'s level curve.
-    pub(super) fn new(
+    pub(crate) fn new(
         content: &'a Content,
         account: &'a Account,
         holdings: &Holdings,

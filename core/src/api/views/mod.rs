@@ -1,0 +1,12 @@
+//! The wire views several endpoints answer with: the account (`ApiUser`), the reward object, a
+//! clan, a player's counters.
+
+mod clan;
+mod reward;
+mod stats;
+mod user;
+
+pub(crate) use clan::ClanView;
+pub(crate) use reward::RewardView;
+pub(crate) use stats::StatsView;
+pub(crate) use user::ApiUser;
