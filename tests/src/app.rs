@@ -6,9 +6,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use reqwest::{Method, header::HeaderMap};
-use safezone_core::serve::RunningServer;
 use safezone_core::content::Content;
 use safezone_core::metrics::Metrics;
+use safezone_core::serve::RunningServer;
 use safezone_core::{
     Safezone, SafezoneService, ServerToken, Settings, clock::ManualClock, store::Store,
 };
