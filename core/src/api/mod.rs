@@ -37,6 +37,7 @@ pub(crate) mod whitelist;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
+use crate::App;
 use crate::http::Router;
 use crate::store::TournamentCode;
 
@@ -117,7 +118,7 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Every route of the API.
-pub(crate) fn routes() -> Router {
+pub(crate) fn routes() -> Router<App> {
     endpoints()
         .iter()
         .fold(crate::http::Routes::default(), |routes, endpoint| {

@@ -20,10 +20,9 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota};
 
-use super::key_owner::{self, Named};
+use super::key_owner::{self, KeyAccounts, Named};
 use super::presented_keys::presented_keys;
 use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope};
-use crate::AppState;
 use crate::store::AccountId;
 
 /// How often keys whose allowance is whole again are forgotten.
@@ -55,10 +54,10 @@ impl RateLimiter {
     /// Checks a request to `group` from `address` against the group's limits: 429
     /// `rate_limited` when one is spent, the address's first. The keys the request presents
     /// are only looked at when the group has an account limit; then keys of two accounts are
-    /// a 403 `key_mismatch`, uncounted.
-    pub(crate) async fn admit(
+    /// a 403 `key_mismatch`, uncounted. `accounts` tells the account a key names.
+    pub(crate) async fn admit<A: KeyAccounts>(
         &self,
-        app: &AppState,
+        accounts: &A,
         group: EndpointGroup,
         address: Option<IpAddr>,
         incoming: &Incoming,
@@ -70,7 +69,8 @@ impl RateLimiter {
             return Ok(());
         };
         let keys = presented_keys(incoming);
-        let named = key_owner::named_account(&keys, |text| key_owner::recent_account(app, text));
+        let named =
+            key_owner::named_account(&keys, |text| key_owner::recent_account(accounts, text));
         match named.await {
             Ok(Named::Opened(account)) => limiter
                 .check_key(&account)
