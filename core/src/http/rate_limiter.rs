@@ -6,10 +6,10 @@
 //! name by the rule the session follows too ([`key_owner`]), so that a request is counted
 //! against the account that serves it whatever other keys it carries; keys that name two
 //! accounts are refused (403 `key_mismatch`) here, before they are counted. Keys are resolved
-//! through the keys resolved in the last 10 seconds (`recent_callers`), else from the store
-//! once, which fills that cache: at most one extra query per key and 10 seconds. A request
-//! whose primary key opens no account is not counted here (the handler refuses it 401, and the
-//! address limit counts it).
+//! through [`KeyAccounts`]: the application answers from the keys resolved in the last 10
+//! seconds (`recent_callers`), else from the store once, which fills that cache: at most one
+//! extra query per key and 10 seconds. A request whose primary key opens no account is not
+//! counted here (the handler refuses it 401, and the address limit counts it).
 //!
 //! [`key_owner`]: super::key_owner
 
