@@ -141,8 +141,8 @@ fn the_document_never_names_an_endpoint() {
 }
 
 #[test]
-fn the_http_layer_never_names_the_endpoints() {
-    never_names("http", &["api", "cli"]);
+fn the_http_layer_never_names_the_endpoints_nor_the_app() {
+    never_names("http", &["api", "cli", "App", "AppState", "service"]);
 }
 
 #[test]

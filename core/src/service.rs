@@ -13,11 +13,14 @@ use crate::api::config::PreparedConfig;
 use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
-use crate::http::{BodyError, BoxError, RateLimiter, ResponseBody, service_stack};
+use crate::domain::KeyHash;
+use crate::http::{
+    BodyError, BoxError, KeyAccounts, RateLimiter, ResponseBody, RouterState, service_stack,
+};
 use crate::leaderboard::Leaderboards;
 use crate::metrics::{Metrics, Recorded};
 use crate::settings::Settings;
-use crate::store::Store;
+use crate::store::{AccountId, Store, StoreError};
 
 /// What every handler can reach: the store, the content, the settings and the clock.
 pub struct AppState {
@@ -45,6 +48,39 @@ pub struct AppState {
 
 /// Shared handle to the application state.
 pub type App = Arc<AppState>;
+
+impl KeyAccounts for AppState {
+    /// From `recent_callers` at the clock's now, or else the store's session, which is then
+    /// remembered there.
+    async fn key_account(&self, hash: KeyHash) -> Result<Option<AccountId>, StoreError> {
+        let now = self.clock.now();
+        if let Some(account) = self.recent_callers.account(&hash, now) {
+            return Ok(Some(account));
+        }
+        let Some(session) = self.store.session(&hash, now).await? else {
+            return Ok(None);
+        };
+        self.recent_callers
+            .remember(hash, session.account.id, session.expires, now);
+        Ok(Some(session.account.id))
+    }
+}
+
+impl RouterState for App {
+    type Accounts = AppState;
+
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn rate_limiter(&self) -> &RateLimiter {
+        &self.rate_limiter
+    }
+
+    fn key_accounts(&self) -> &AppState {
+        self
+    }
+}
 
 /// Builds a [`SafezoneService`]: a store is required; content, settings, clock and auth have
 /// defaults (the shipped content file, [`Settings::default`], the system clock, no identity
@@ -128,7 +164,7 @@ impl Safezone {
         crate::retention::start(&app);
         let router = Arc::new(crate::api::routes());
         SafezoneService {
-            stack: service_stack(router, Arc::clone(&app)),
+            stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),
             app,
             recorded: self.record_requests.then(|| Arc::clone(&metrics)),
             metrics,

@@ -8,6 +8,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::path::{HttpMethod, Operation};
 use utoipa::openapi::schema::Schema;
 
+use crate::App;
 use crate::http::{EndpointGroup, Handler, Routes};
 use crate::openapi::Documented;
 
@@ -72,7 +73,7 @@ pub(crate) struct Endpoint {
     pub(crate) path: String,
     /// The rate-limit group its requests count against.
     pub(crate) group: EndpointGroup,
-    handler: Handler,
+    handler: Handler<App>,
     /// The handler's operation with its tags, and the schemas it names.
     describe: fn() -> (Operation, Schemas),
     /// An alias's own operation id (the handler's otherwise).
@@ -81,7 +82,7 @@ pub(crate) struct Endpoint {
 
 impl Endpoint {
     /// The endpoint `P` (a handler's `#[utoipa::path]`) describes, served by `handler`.
-    pub(super) fn declared<P: Described>(group: EndpointGroup, handler: Handler) -> Self {
+    pub(super) fn declared<P: Described>(group: EndpointGroup, handler: Handler<App>) -> Self {
         Self {
             methods: P::methods(),
             path: P::path(),
@@ -97,7 +98,7 @@ impl Endpoint {
     pub(super) fn alias<P: Described>(
         (method, path, operation_id): (HttpMethod, &'static str, &'static str),
         group: EndpointGroup,
-        handler: Handler,
+        handler: Handler<App>,
     ) -> Self {
         Self {
             methods: vec![method],
@@ -110,7 +111,7 @@ impl Endpoint {
     }
 
     /// Adds the endpoint's methods to the routing table.
-    pub(super) fn route(&self, routes: Routes) -> Routes {
+    pub(super) fn route(&self, routes: Routes<App>) -> Routes<App> {
         self.methods.iter().fold(routes, |routes, method| {
             routes.route(
                 &self::method(method),

@@ -123,7 +123,7 @@ fn render(top: &TopRows) -> Result<&RawValue, ApiError> {
 /// a key only picks the caller's own row), named by the rule of the session.
 async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, ApiError> {
     let keys = presented_keys(incoming);
-    key_owner::named_account(&keys, |text| key_owner::recent_account(app, text))
+    key_owner::named_account(&keys, |text| key_owner::recent_account(&**app, text))
         .await?
         .into_caller()
 }

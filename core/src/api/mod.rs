@@ -32,6 +32,7 @@ pub(crate) mod whitelist;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
+use crate::App;
 use crate::http::Router;
 use crate::store::TournamentCode;
 
@@ -112,7 +113,7 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
 }
 
 /// Every route of the API.
-pub(crate) fn routes() -> Router {
+pub(crate) fn routes() -> Router<App> {
     endpoints()
         .iter()
         .fold(crate::http::Routes::default(), |routes, endpoint| {

@@ -20,9 +20,20 @@ use std::future::Future;
 
 use super::presented_keys::KeySource;
 use super::{ApiError, ErrorCode};
-use crate::AppState;
-use crate::domain::UserKey;
+use crate::domain::{KeyHash, UserKey};
 use crate::store::{AccountId, StoreError};
+
+/// Which account a key names, now: what resolving keys for the rate limits needs of the
+/// application.
+pub trait KeyAccounts: Send + Sync {
+    /// The account that the key whose hash is `hash` opens now, from the keys resolved a
+    /// moment ago or else the store, which then fills them: at most one query per key and 10
+    /// seconds. `None` for a key that opens no account.
+    fn key_account(
+        &self,
+        hash: KeyHash,
+    ) -> impl Future<Output = Result<Option<AccountId>, StoreError>> + Send;
+}
 
 /// What resolving one key gives: something that belongs to an account.
 pub(crate) trait OpensAccount {
@@ -121,27 +132,16 @@ where
     Ok(Named::Opened(found))
 }
 
-/// The account the key `text` opens, from the keys resolved a moment ago (`recent_callers`)
-/// or else the store, which then fills them: at most one query per key and 10 seconds.
-/// `None` for a malformed key or one that opens no account.
-pub(crate) async fn recent_account(
-    app: &AppState,
+/// The account the key `text` opens, as `accounts` tells it (from the keys resolved a moment
+/// ago, or else the store): `None` for a malformed key or one that opens no account.
+pub(crate) async fn recent_account<A: KeyAccounts>(
+    accounts: &A,
     text: &str,
 ) -> Result<Option<AccountId>, StoreError> {
     let Some(key) = UserKey::parse(text) else {
         return Ok(None);
     };
-    let hash = key.hash();
-    let now = app.clock.now();
-    if let Some(account) = app.recent_callers.account(&hash, now) {
-        return Ok(Some(account));
-    }
-    let Some(session) = app.store.session(&hash, now).await? else {
-        return Ok(None);
-    };
-    app.recent_callers
-        .remember(hash, session.account.id, session.expires, now);
-    Ok(Some(session.account.id))
+    accounts.key_account(key.hash()).await
 }
 
 #[cfg(test)]

@@ -32,8 +32,7 @@ use super::cors::cors_layer;
 use super::request_id::without_unfit_client_id;
 use super::request_target::PathTargetsLayer;
 use super::security_headers::SecurityHeaders;
-use super::{ApiError, Router, redact_path};
-use crate::App;
+use super::{ApiError, Router, RouterState, redact_path};
 
 /// Any error, boxed.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -60,29 +59,29 @@ pub type ResponseBody = UnsyncBoxBody<Bytes, BoxError>;
 pub(crate) type Stack =
     BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
 
-/// Builds the whole stack around the router.
-pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
-    let timeout = app.settings.request_timeout;
-    let in_flight_cap = app.settings.max_in_flight.map(|most| {
+/// Builds the whole stack around the router, which runs its handlers with `state`; the
+/// browser origins allowed, besides the settings' own CORS origins, are `web_origins`.
+pub(crate) fn service_stack<S: RouterState>(
+    router: Arc<Router<S>>,
+    state: S,
+    web_origins: &[String],
+) -> Stack {
+    let settings = state.settings();
+    let timeout = settings.request_timeout;
+    let in_flight_cap = settings.max_in_flight.map(|most| {
         ServiceBuilder::new()
             .load_shed()
             .concurrency_limit(most)
             .into_inner()
     });
-    let security_headers = SecurityHeaders::new(app.settings.hsts_max_age);
-    let cors = cors_layer(
-        app.auth
-            .config
-            .web_origins
-            .iter()
-            .chain(&app.settings.cors_origins),
-    );
+    let security_headers = SecurityHeaders::new(settings.hsts_max_age);
+    let cors = cors_layer(web_origins.iter().chain(&settings.cors_origins));
     let answered = Answered {
         limited: BoxCloneSyncService::new(
             ServiceBuilder::new()
                 .option_layer(in_flight_cap)
                 .layer(TimeoutLayer::new(timeout))
-                .service(Routed { router, app }),
+                .service(Routed { router, state }),
         ),
     };
     let stack = ServiceBuilder::new()
@@ -119,13 +118,21 @@ pub(crate) fn service_stack(router: Arc<Router>, app: App) -> Stack {
 }
 
 /// The router as a service: every request gets its response.
-#[derive(Clone)]
-struct Routed {
-    router: Arc<Router>,
-    app: App,
+struct Routed<S> {
+    router: Arc<Router<S>>,
+    state: S,
 }
 
-impl Service<Request<RequestBody>> for Routed {
+impl<S: Clone> Clone for Routed<S> {
+    fn clone(&self) -> Self {
+        Self {
+            router: Arc::clone(&self.router),
+            state: self.state.clone(),
+        }
+    }
+}
+
+impl<S: RouterState> Service<Request<RequestBody>> for Routed<S> {
     type Response = Response<Full<Bytes>>;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
@@ -136,8 +143,8 @@ impl Service<Request<RequestBody>> for Routed {
 
     fn call(&mut self, request: Request<RequestBody>) -> Self::Future {
         let router = Arc::clone(&self.router);
-        let app = Arc::clone(&self.app);
-        Box::pin(async move { Ok(router.dispatch(app, request).await) })
+        let state = self.state.clone();
+        Box::pin(async move { Ok(router.dispatch(state, request).await) })
     }
 }
 
@@ -223,7 +230,7 @@ mod tests {
     use crate::content::Content;
     use crate::http::{EndpointGroup, ErrorCode, Incoming, Reply, Routes, handler};
     use crate::store::{Store, UnavailableStore};
-    use crate::{AppState, Settings};
+    use crate::{App, AppState, Settings};
 
     async fn panics(_app: App, _incoming: Incoming) -> Result<Reply, ApiError> {
         panic!("handler exploded")
@@ -264,7 +271,8 @@ mod tests {
                 &Settings::default().rate_limits,
             )),
         });
-        service_stack(Arc::new(router), app)
+        let web_origins = app.auth.config.web_origins.clone();
+        service_stack(Arc::new(router), app, &web_origins)
     }
 
     async fn get(path: &str) -> (u16, http::HeaderMap, serde_json::Value) {

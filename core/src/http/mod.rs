@@ -26,6 +26,7 @@ pub use client_address::ClientAddress;
 pub use endpoint_group::EndpointGroup;
 pub use error::ApiError;
 pub use error_code::ErrorCode;
+pub use key_owner::KeyAccounts;
 pub use layers::{BodyError, BoxError, RequestBody, ResponseBody};
 pub use rate_limit::{Rate, RateLimitRule, RateLimits, Scope};
 pub use rate_limiter::RateLimiter;
@@ -33,7 +34,7 @@ pub use redact::redact_path;
 pub use reply::Reply;
 pub use request::{Incoming, Query};
 pub use request_target::is_path_target;
-pub use router::{Handler, MatchedRoute, Router, Routes, handler};
+pub use router::{Handler, MatchedRoute, Router, RouterState, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
 
 pub(crate) use layers::{Stack, service_stack};

@@ -6,10 +6,10 @@
 //! name by the rule the session follows too ([`key_owner`]), so that a request is counted
 //! against the account that serves it whatever other keys it carries; keys that name two
 //! accounts are refused (403 `key_mismatch`) here, before they are counted. Keys are resolved
-//! through the keys resolved in the last 10 seconds (`recent_callers`), else from the store
-//! once, which fills that cache: at most one extra query per key and 10 seconds. A request
-//! whose primary key opens no account is not counted here (the handler refuses it 401, and the
-//! address limit counts it).
+//! through [`KeyAccounts`]: the application answers from the keys resolved in the last 10
+//! seconds (`recent_callers`), else from the store once, which fills that cache: at most one
+//! extra query per key and 10 seconds. A request whose primary key opens no account is not
+//! counted here (the handler refuses it 401, and the address limit counts it).
 //!
 //! [`key_owner`]: super::key_owner
 
@@ -20,10 +20,9 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota};
 
-use super::key_owner::{self, Named};
+use super::key_owner::{self, KeyAccounts, Named};
 use super::presented_keys::presented_keys;
 use super::{ApiError, EndpointGroup, Incoming, RateLimits, Scope};
-use crate::AppState;
 use crate::store::AccountId;
 
 /// How often keys whose allowance is whole again are forgotten.
@@ -55,10 +54,10 @@ impl RateLimiter {
     /// Checks a request to `group` from `address` against the group's limits: 429
     /// `rate_limited` when one is spent, the address's first. The keys the request presents
     /// are only looked at when the group has an account limit; then keys of two accounts are
-    /// a 403 `key_mismatch`, uncounted.
-    pub(crate) async fn admit(
+    /// a 403 `key_mismatch`, uncounted. `accounts` tells the account a key names.
+    pub(crate) async fn admit<A: KeyAccounts>(
         &self,
-        app: &AppState,
+        accounts: &A,
         group: EndpointGroup,
         address: Option<IpAddr>,
         incoming: &Incoming,
@@ -70,7 +69,8 @@ impl RateLimiter {
             return Ok(());
         };
         let keys = presented_keys(incoming);
-        let named = key_owner::named_account(&keys, |text| key_owner::recent_account(app, text));
+        let named =
+            key_owner::named_account(&keys, |text| key_owner::recent_account(accounts, text));
         match named.await {
             Ok(Named::Opened(account)) => limiter
                 .check_key(&account)

@@ -10,29 +10,47 @@ use http::{Method, Request, Response, header};
 use http_body_util::{BodyExt, Empty, Full};
 
 use super::client_address::client_address;
-use super::{ApiError, EndpointGroup, Incoming, Query, Reply, RequestBody, request};
-use crate::App;
+use super::key_owner::KeyAccounts;
+use super::{ApiError, EndpointGroup, Incoming, Query, RateLimiter, Reply, RequestBody, request};
+use crate::settings::Settings;
 
 /// The future a handler returns.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Reply, ApiError>> + Send>>;
 
-/// A type-erased handler: a plain async function over the application and the typed request.
-pub type Handler = Arc<dyn Fn(App, Incoming) -> HandlerFuture + Send + Sync>;
+/// A type-erased handler: a plain async function over the state `S` (the application) and the
+/// typed request.
+pub type Handler<S> = Arc<dyn Fn(S, Incoming) -> HandlerFuture + Send + Sync>;
 
-/// Wraps a plain `async fn(App, Incoming) -> Result<Reply, ApiError>` as a [`Handler`].
-pub fn handler<F, Fut>(function: F) -> Handler
+/// Wraps a plain `async fn(S, Incoming) -> Result<Reply, ApiError>` as a [`Handler`].
+pub fn handler<S, F, Fut>(function: F) -> Handler<S>
 where
-    F: Fn(App, Incoming) -> Fut + Send + Sync + 'static,
+    F: Fn(S, Incoming) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Reply, ApiError>> + Send + 'static,
 {
-    Arc::new(move |app, incoming| Box::pin(function(app, incoming)))
+    Arc::new(move |state, incoming| Box::pin(function(state, incoming)))
+}
+
+/// What the router needs of the state it hands to the handlers: the settings that bound a
+/// request, the rate limits at work, and who tells the account a key names.
+pub trait RouterState: Clone + Send + Sync + 'static {
+    /// What resolves the keys that the account rate limits count by.
+    type Accounts: KeyAccounts;
+
+    /// The settings: the body limit and whether to trust `X-Forwarded-For`.
+    fn settings(&self) -> &Settings;
+
+    /// This node's rate limits at work.
+    fn rate_limiter(&self) -> &RateLimiter;
+
+    /// What resolves the keys that the account rate limits count by.
+    fn key_accounts(&self) -> &Self::Accounts;
 }
 
 /// A handler and the endpoint group whose rate limits it counts against.
-type Routed = (Handler, EndpointGroup);
+type Routed<S> = (Handler<S>, EndpointGroup);
 
 /// Handlers (with their groups) by method name (`GET`, `POST`, ...) for one path pattern.
-type ByMethod = BTreeMap<String, Routed>;
+type ByMethod<S> = BTreeMap<String, Routed<S>>;
 
 /// The path pattern that answered a request (`/api/user/{userKey}`), as written in the routing
 /// table: put in the response's extensions, for the layers that label requests by route
@@ -41,17 +59,22 @@ type ByMethod = BTreeMap<String, Routed>;
 pub struct MatchedRoute(pub Arc<str>);
 
 /// One path pattern and its handlers (with their groups) by method name.
-struct Route {
+struct Route<S> {
     pattern: Arc<str>,
-    by_method: ByMethod,
+    by_method: ByMethod<S>,
 }
 
-/// The routing table as it is written: path patterns with their handlers by method.
-/// [`build`](Self::build) freezes it into a [`Router`].
-#[derive(Default)]
-pub struct Routes(Vec<(String, ByMethod)>);
+/// The routing table as it is written: path patterns with their handlers (over the state `S`)
+/// by method. [`build`](Self::build) freezes it into a [`Router`].
+pub struct Routes<S>(Vec<(String, ByMethod<S>)>);
 
-impl Routes {
+impl<S> Default for Routes<S> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<S> Routes<S> {
     /// Adds `handler` for `method` on the matchit pattern `path` (`/api/user/{userKey}`),
     /// counting its requests against the rate limits of `group`.
     pub fn route(
@@ -59,7 +82,7 @@ impl Routes {
         method: &Method,
         path: &str,
         group: EndpointGroup,
-        handler: Handler,
+        handler: Handler<S>,
     ) -> Self {
         let routed = (handler, group);
         match self.0.iter_mut().find(|(known, _)| known == path) {
@@ -78,7 +101,7 @@ impl Routes {
     ///
     /// # Panics
     /// When two patterns conflict: a programming error found at start-up.
-    pub fn build(self) -> Router {
+    pub fn build(self) -> Router<S> {
         let mut paths = matchit::Router::new();
         for (path, by_method) in self.0 {
             let route = Route {
@@ -93,17 +116,18 @@ impl Routes {
     }
 }
 
-/// Method + path -> handler: a matchit tree of path patterns, each with its handlers by method.
-pub struct Router {
-    paths: matchit::Router<Route>,
+/// Method + path -> handler: a matchit tree of path patterns, each with its handlers (over the
+/// state `S`) by method.
+pub struct Router<S> {
+    paths: matchit::Router<Route<S>>,
 }
 
-impl Router {
-    /// Routes one request and runs its handler; every outcome is a response.
-    pub async fn dispatch(&self, app: App, request: Request<RequestBody>) -> Response<Full<Bytes>> {
+impl<S: RouterState> Router<S> {
+    /// Routes one request and runs its handler with `state`; every outcome is a response.
+    pub async fn dispatch(&self, state: S, request: Request<RequestBody>) -> Response<Full<Bytes>> {
         let is_head = request.method() == Method::HEAD;
         let mut matched = None;
-        let reply = match self.run(app, request, &mut matched).await {
+        let reply = match self.run(state, request, &mut matched).await {
             Ok(reply) => reply,
             Err(error) => error.into_reply(),
         };
@@ -121,11 +145,11 @@ impl Router {
     /// Runs the request's handler, noting the pattern it matched in `matched`.
     async fn run(
         &self,
-        app: App,
+        state: S,
         request: Request<RequestBody>,
         matched: &mut Option<Arc<str>>,
     ) -> Result<Reply, ApiError> {
-        let body_limit = app.settings.body_limit;
+        let body_limit = state.settings().body_limit;
         let (parts, body) = request.into_parts();
         let raw_path = parts.uri.path();
         check_percent_encoding(raw_path)?;
@@ -157,13 +181,14 @@ impl Router {
         let address = client_address(
             &parts.headers,
             &parts.extensions,
-            app.settings.trust_forwarded_for,
+            state.settings().trust_forwarded_for,
         );
         let incoming = Incoming::new(parts.headers, query, params, body, body_limit);
-        app.rate_limiter
-            .admit(&app, *group, address, &incoming)
+        state
+            .rate_limiter()
+            .admit(state.key_accounts(), *group, address, &incoming)
             .await?;
-        handler(app, incoming).await
+        handler(state, incoming).await
     }
 }
 
@@ -184,7 +209,7 @@ async fn parameters(
     Ok((query, emptied))
 }
 
-fn allowed_methods(by_method: &ByMethod) -> Vec<Method> {
+fn allowed_methods<S>(by_method: &ByMethod<S>) -> Vec<Method> {
     let mut allowed: Vec<Method> = by_method
         .keys()
         .filter_map(|name| Method::from_bytes(name.as_bytes()).ok())
