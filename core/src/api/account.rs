@@ -8,6 +8,7 @@ use super::shared::session::{self, ViewedSession};
 use super::views::ApiUser;
 use crate::App;
 use crate::domain::UserKey;
+use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply, cookies, pages};
 use crate::openapi::{Done, ErrorBody, Success, UserKeyPath};
 
@@ -89,6 +90,14 @@ pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply
     Ok(Reply::done())
 }
 
+parameters! {
+    /// The parameters of `POST /api/user/{userKey}/delete-account` besides the key.
+    struct DeleteParams {
+        /// Another valid key of the same account
+        confirmation: UserKey = Query "confirmationKey",
+    }
+}
+
 #[utoipa::path(
     post,
     path = "/api/user/{userKey}/delete-account",
@@ -97,7 +106,7 @@ pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply
     description = "Deletes the account and everything personal in it, confirmed by a second valid key of the same account. Its tournament entries go with it and free their places.",
     params(
         UserKeyPath,
-        ("confirmationKey" = String, Query, description = "Another valid key of the same account", pattern = "^[0-9a-f]{48}$"),
+        DeleteParams,
     ),
     responses(
         (status = 200, description = "The account is deleted", body = Done),
@@ -109,20 +118,14 @@ pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply
 /// same account, deletes the account and everything personal in it.
 pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let confirmation = incoming.query.required("confirmationKey")?;
-    if UserKey::parse(confirmation).is_none() {
-        return Err(ApiError::invalid(
-            "confirmationKey",
-            "must be a user key: 48 lower-case hex characters",
-        ));
-    }
-    if confirmation == session.key.as_str() {
+    let confirmation = DeleteParams::read(&incoming)?.confirmation;
+    if confirmation == session.key {
         return Err(ApiError::invalid(
             "confirmationKey",
             "must be another key of the account than the one in the path",
         ));
     }
-    let confirmed = session::resolve(&app, confirmation)
+    let confirmed = session::resolve(&app, confirmation.as_str())
         .await?
         .is_some_and(|other| other.account.id == session.account.id);
     if !confirmed {

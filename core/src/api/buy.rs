@@ -5,7 +5,8 @@ use super::shared::session;
 use crate::App;
 use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};
-use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
+use crate::http::params::{PositiveId, WholeNumber, parameters};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InsufficientFunds, InvalidParameterOrKey, PathKeyShopForbidden,
     Success, UserKeyPath,
@@ -15,6 +16,21 @@ use change::ChangeAnswer;
 /// The parameters that name what to buy; exactly one must be present.
 const WHAT: [&str; 3] = ["itemId", "packId", "timedDealId"];
 
+parameters! {
+    /// The parameters of `POST /api/user/{userKey}/buy` besides the key: exactly one of the
+    /// three ids, and a quantity.
+    struct BuyParams {
+        /// The item to buy
+        item: Option<PositiveId> = Query "itemId",
+        /// The pack to buy
+        pack: Option<PositiveId> = Query "packId",
+        /// The timed deal to buy
+        deal: Option<PositiveId> = Query "timedDealId",
+        /// How many: 1 for an item or a deal
+        quantity: WholeNumber<1, PACKS_PER_PURCHASE_MAX> = Query "quantity",
+    }
+}
+
 #[utoipa::path(
     post,
     path = "/api/user/{userKey}/buy",
@@ -23,10 +39,7 @@ const WHAT: [&str; 3] = ["itemId", "packId", "timedDealId"];
     description = "Buys an item, packs or a timed deal with coins or gems: exactly one of `itemId`, `packId`, `timedDealId`.",
     params(
         UserKeyPath,
-        ("itemId" = Option<i64>, Query, description = "The item to buy", minimum = 1),
-        ("packId" = Option<i64>, Query, description = "The pack to buy", minimum = 1),
-        ("timedDealId" = Option<i64>, Query, description = "The timed deal to buy", minimum = 1),
-        ("quantity" = i64, Query, description = "How many: 1 for an item or a deal", minimum = 1, maximum = 100),
+        BuyParams,
         IdempotencyKey,
     ),
     responses(
@@ -42,10 +55,9 @@ const WHAT: [&str; 3] = ["itemId", "packId", "timedDealId"];
 /// rewards}`.
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let purchase = purchase(&incoming.query)?;
-    let quantity = incoming
-        .query
-        .required_number("quantity", 1..=PACKS_PER_PURCHASE_MAX)?;
+    let params = BuyParams::read(&incoming)?;
+    let purchase = purchase(&params)?;
+    let quantity = params.quantity.0;
     let planned = plan_purchase(&app.content.catalog, purchase, quantity, app.clock.now())
         .map_err(purchase_error)?;
     let outcome = change::apply(
@@ -61,27 +73,25 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
 }
 
 /// The one of `itemId`, `packId`, `timedDealId` that the request names.
-fn purchase(query: &Query) -> Result<Purchase, ApiError> {
+fn purchase(params: &BuyParams) -> Result<Purchase, ApiError> {
+    let named = [
+        params.item.map(|id| Purchase::Item(ItemId(id.0))),
+        params.pack.map(|id| Purchase::Pack(PackId(id.0))),
+        params.deal.map(|id| Purchase::Deal(DealId(id.0))),
+    ];
     let given: Vec<&'static str> = WHAT
         .into_iter()
-        .filter(|name| query.optional(name).is_some())
+        .zip(&named)
+        .filter_map(|(name, purchase)| purchase.is_some().then_some(name))
         .collect();
-    let [name] = given.as_slice() else {
-        return Err(ApiError::ExactlyOneOf {
+    let mut named = named.into_iter().flatten();
+    match (named.next(), named.next()) {
+        (Some(purchase), None) => Ok(purchase),
+        _ => Err(ApiError::ExactlyOneOf {
             names: &WHAT,
             given,
-        });
-    };
-    let id = query
-        .optional(name)
-        .and_then(|value| value.parse::<i64>().ok())
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::invalid(name, "must be a positive whole number"))?;
-    Ok(match *name {
-        "itemId" => Purchase::Item(ItemId(id)),
-        "packId" => Purchase::Pack(PackId(id)),
-        _ => Purchase::Deal(DealId(id)),
-    })
+        }),
+    }
 }
 
 fn purchase_error(error: PurchaseError) -> ApiError {

@@ -3,6 +3,7 @@
 use super::shared::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
 use crate::auth::{ProviderError, current_user_json, is_truthy, read_user};
+use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 
@@ -13,13 +14,21 @@ const CHAT_PROVIDER: &str = "chat";
 /// 503 (retryable).
 const SIGN_IN_TRIES: usize = 3;
 
+parameters! {
+    /// The token of `POST /api/validate/chat/{authToken}`.
+    struct ChatPath {
+        /// The chat platform's bearer token
+        token: String = Path "authToken",
+    }
+}
+
 #[utoipa::path(
     post,
     path = "/api/validate/chat/{authToken}",
     tag = "sign-in",
     operation_id = "signInChat",
     description = "Sign-in with a chat-platform bearer token: creates the chat user's account on first use; answers the account with a fresh key.",
-    params(("authToken" = String, Path, description = "The chat platform's bearer token")),
+    params(ChatPath),
     responses(
         (status = 200, description = "Signed in", body = Success<SignInAnswer>),
         (status = 401, description = "The chat platform refused the token (`invalid_chat_token`)", body = ErrorBody),
@@ -32,13 +41,13 @@ const SIGN_IN_TRIES: usize = 3;
 /// reward needs one), and answers `{status, user, firstLogin}`. A refused token is 401
 /// `invalid_chat_token`; an unreachable platform 502 `chat_unavailable`.
 pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let token = incoming.path("authToken")?;
+    let token = ChatPath::read(&incoming)?.token;
     let Some(chat) = &app.auth.config.chat else {
         return Err(ApiError::Unconfigured {
             what: "the chat platform",
         });
     };
-    let body = current_user_json(&app.auth.http, &chat.user_info_url, token)
+    let body = current_user_json(&app.auth.http, &chat.user_info_url, &token)
         .await
         .map_err(|error| match error {
             ProviderError::Refused(_) => ApiError::Unauthorized {

@@ -9,13 +9,16 @@
 
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
-use super::shared::community::{banned, path_id};
+use super::shared::community::banned;
 use super::shared::session::{self, Session};
 use super::views::{ApiUser, ClanView};
 use crate::App;
 use crate::domain::check_shown_text;
-use crate::http::{ApiError, ErrorCode, Incoming, Query, Reply};
+use crate::http::params::{ParamValue, PositiveId, WholeNumber, parameters, text_schema};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     Done, ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success, UserKeyRequired,
 };
@@ -83,17 +86,7 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
     tag = "clans",
     operation_id = "createClan",
     description = "Creates a clan with the caller as its first member.",
-    params(
-        ("tag" = String, Query, pattern = "^[A-Za-z]{3}$",
-            description = "Exactly three letters, unique regardless of letter case"),
-        ("name" = String, Query, min_length = 3, max_length = 32,
-            pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            description = "3 to 32 characters, not blank, no control, format or invisible characters"),
-        ("description" = Option<String>, Query, max_length = 200,
-            pattern = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            description = "At most 200 characters, no control, format or invisible characters; empty counts \
-                as none"),
-    ),
+    params(CreateParams),
     responses(
         (status = 200, description = "The new clan and the caller's account", body = Success<MembershipAnswer>),
         (status = 400, description = "A missing or invalid `tag`, `name` or `description` \
@@ -107,15 +100,16 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
 )]
 pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let query = &incoming.query;
-    let tag = tag(query)?;
-    let name = name(query)?;
-    let description = description(query)?;
+    let CreateParams {
+        tag: ClanTag(tag),
+        name: ClanName(name),
+        description,
+    } = CreateParams::read(&incoming)?;
     let new = NewClan {
         creator: session.account.id,
-        tag: tag.to_owned(),
-        name: name.to_owned(),
-        description: description.map(str::to_owned),
+        tag: tag.clone(),
+        name,
+        description: description.map(|ClanDescription(text)| text),
         max_members: CLAN_MEMBERS_MAX,
         now: app.clock.now(),
     };
@@ -123,7 +117,7 @@ pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         .store
         .create_clan(new)
         .await?
-        .map_err(|refusal| refused(refusal, Context::Create { tag }))?;
+        .map_err(|refusal| refused(refusal, Context::Create { tag: &tag }))?;
     membership(&app, &session, Some(&clan)).await
 }
 
@@ -135,10 +129,7 @@ pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     tag = "clans",
     operation_id = "inviteToClan",
     description = "A member invites another account (by its id) to the clan.",
-    params(
-        ("clanId" = i64, Path, minimum = 1, description = "The clan"),
-        ("userId" = i64, Query, minimum = 1, description = "The account invited (not the caller)"),
-    ),
+    params(InviteParams),
     responses(
         (status = 200, description = "The invitation was recorded", body = Done),
         (status = 400, description = "A missing or invalid `clanId` or `userId`, or `userId` \
@@ -155,8 +146,8 @@ pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiErr
 )]
 pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let clan = ClanId(path_id(&incoming, "clanId")?);
-    let invitee = AccountId(incoming.query.required_number("userId", 1..=i64::MAX)?);
+    let InviteParams { clan, invitee } = InviteParams::read(&incoming)?;
+    let (clan, invitee) = (ClanId(clan.0), AccountId(invitee.0));
     if invitee == session.account.id {
         return Err(ApiError::invalid(
             "userId",
@@ -178,7 +169,7 @@ pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     tag = "clans",
     operation_id = "joinClan",
     description = "Joins a clan that invited the caller.",
-    params(("clanId" = i64, Path, minimum = 1, description = "The clan")),
+    params(ClanPath),
     responses(
         (status = 200, description = "The clan and the caller's account", body = Success<MembershipAnswer>),
         (status = 400, description = "An invalid `clanId` (`invalid_parameter`)", body = ErrorBody),
@@ -192,7 +183,7 @@ pub(super) async fn invite(app: App, incoming: Incoming) -> Result<Reply, ApiErr
 )]
 pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let clan = ClanId(path_id(&incoming, "clanId")?);
+    let clan = ClanId(ClanPath::read(&incoming)?.clan.0);
     let joined = app
         .store
         .join_clan(clan, session.account.id, app.clock.now())
@@ -210,7 +201,7 @@ pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError
     operation_id = "leaveClan",
     description = "Leaves the clan, dissolving it when the caller was its last member and \
         handing it to the longest-standing member when the caller led it.",
-    params(("clanId" = i64, Path, minimum = 1, description = "The clan")),
+    params(ClanPath),
     responses(
         (status = 200, description = "The caller's account (no `clan`)", body = Success<MembershipAnswer>),
         (status = 400, description = "An invalid `clanId` (`invalid_parameter`)", body = ErrorBody),
@@ -223,7 +214,7 @@ pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError
 )]
 pub(super) async fn leave(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let clan = ClanId(path_id(&incoming, "clanId")?);
+    let clan = ClanId(ClanPath::read(&incoming)?.clan.0);
     // Leaving and dissolving answer alike: the caller is in no clan now.
     let _: ClanLeft = app
         .store
@@ -249,51 +240,100 @@ async fn membership(app: &App, session: &Session, clan: Option<&Clan>) -> Result
     }))
 }
 
-/// `tag`: exactly three ASCII letters.
-fn tag(query: &Query) -> Result<&str, ApiError> {
-    let tag = query.required("tag")?;
-    if tag.len() == 3 && tag.bytes().all(|byte| byte.is_ascii_alphabetic()) {
-        Ok(tag)
-    } else {
-        Err(ApiError::invalid(
-            "tag",
-            "must be exactly 3 letters from A to Z",
-        ))
+/// A clan's tag: exactly three ASCII letters.
+struct ClanTag(String);
+
+impl ParamValue for ClanTag {
+    fn from_param(text: &str) -> Result<Self, String> {
+        if text.len() == 3 && text.bytes().all(|byte| byte.is_ascii_alphabetic()) {
+            Ok(Self(text.to_owned()))
+        } else {
+            Err("must be exactly 3 letters from A to Z".to_owned())
+        }
+    }
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema().pattern(Some("^[A-Za-z]{3}$")).into()
     }
 }
 
-/// `name`: 3 to 32 characters, not blank, nothing [`check_shown_text`] refuses.
-fn name(query: &Query) -> Result<&str, ApiError> {
-    let name = query.required("name")?;
-    let chars = name.chars().count();
-    if name.trim().is_empty() || !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&chars) {
-        return Err(ApiError::invalid(
-            "name",
-            format!("must be {NAME_MIN_CHARS} to {NAME_MAX_CHARS} characters long"),
-        ));
+/// A clan's name: 3 to 32 characters, not blank, nothing [`check_shown_text`] refuses.
+struct ClanName(String);
+
+impl ParamValue for ClanName {
+    fn from_param(text: &str) -> Result<Self, String> {
+        let chars = text.chars().count();
+        if text.trim().is_empty() || !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&chars) {
+            return Err(format!(
+                "must be {NAME_MIN_CHARS} to {NAME_MAX_CHARS} characters long"
+            ));
+        }
+        check_shown_text(text).map_err(|hidden| hidden.to_string())?;
+        Ok(Self(text.to_owned()))
     }
-    check_shown_text(name).map_err(|hidden| ApiError::invalid("name", hidden.to_string()))?;
-    Ok(name)
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema()
+            .min_length(Some(NAME_MIN_CHARS))
+            .max_length(Some(NAME_MAX_CHARS))
+            .pattern(Some(
+                "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
+            ))
+            .into()
+    }
 }
 
-/// `description`, optional (an empty value counts as none): at most 200 characters, nothing
-/// [`check_shown_text`] refuses.
-fn description(query: &Query) -> Result<Option<&str>, ApiError> {
-    let Some(description) = query
-        .optional("description")
-        .filter(|text| !text.is_empty())
-    else {
-        return Ok(None);
-    };
-    if description.chars().count() > DESCRIPTION_MAX_CHARS {
-        return Err(ApiError::invalid(
-            "description",
-            format!("must be at most {DESCRIPTION_MAX_CHARS} characters long"),
-        ));
+/// A clan's description: at most 200 characters, nothing [`check_shown_text`] refuses.
+struct ClanDescription(String);
+
+impl ParamValue for ClanDescription {
+    fn from_param(text: &str) -> Result<Self, String> {
+        if text.chars().count() > DESCRIPTION_MAX_CHARS {
+            return Err(format!(
+                "must be at most {DESCRIPTION_MAX_CHARS} characters long"
+            ));
+        }
+        check_shown_text(text).map_err(|hidden| hidden.to_string())?;
+        Ok(Self(text.to_owned()))
     }
-    check_shown_text(description)
-        .map_err(|hidden| ApiError::invalid("description", hidden.to_string()))?;
-    Ok(Some(description))
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema()
+            .max_length(Some(DESCRIPTION_MAX_CHARS))
+            .pattern(Some("^[^\\u0000-\\u001F\\u007F-\\u009F]*$"))
+            .into()
+    }
+}
+
+parameters! {
+    /// The parameters of `POST /api/clan/create`.
+    struct CreateParams {
+        /// Exactly three letters, unique regardless of letter case
+        tag: ClanTag = Query "tag",
+        /// 3 to 32 characters, not blank, no control, format or invisible characters
+        name: ClanName = Query "name",
+        /// At most 200 characters, no control, format or invisible characters; empty counts
+        /// as none
+        description: Option<ClanDescription> = Query "description",
+    }
+}
+
+parameters! {
+    /// The clan of the path.
+    struct ClanPath {
+        /// The clan
+        clan: PositiveId = Path "clanId",
+    }
+}
+
+parameters! {
+    /// The parameters of `POST /api/clan/{clanId}/invite`.
+    struct InviteParams {
+        /// The clan
+        clan: PositiveId = Path "clanId",
+        /// The account invited (not the caller)
+        invitee: WholeNumber<1, { i64::MAX }> = Query "userId",
+    }
 }
 
 /// What the refused request was about, for its message.

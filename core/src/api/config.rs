@@ -6,10 +6,11 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::shared::{params, session};
+use super::shared::session;
 use crate::App;
 use crate::content::{AbTest, Announcement, Content, Extras, PatchNotes, PreviewedSeason};
-use crate::domain::{ApiDate, ClientVersion, format_plain_datetime};
+use crate::domain::{ApiDate, ClientVersion, Platform, format_plain_datetime};
+use crate::http::params::parameters;
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
@@ -89,6 +90,20 @@ struct SeasonPreviewView {
     timer_ends: String,
 }
 
+parameters! {
+    /// The parameters of `GET /api/config`.
+    struct ConfigParams {
+        /// The client's platform
+        platform: Option<Platform> = Query "platform",
+        /// The client's version
+        version: Option<ClientVersion> = Query "version",
+        /// The anti-cheat's version
+        anticheat: Option<ClientVersion> = Query "version2",
+        /// `true` for the client's periodic poll: the extras are left out
+        polled: Option<bool> = Query "isPolledUpdate",
+    }
+}
+
 /// Answers `{status, config, extras}`.
 #[utoipa::path(
     get,
@@ -96,12 +111,7 @@ struct SeasonPreviewView {
     tag = "config",
     operation_id = "clientConfig",
     description = "The client configuration and the extras.",
-    params(
-        ("platform" = Option<String>, Query, description = "The client's platform", pattern = "^(web|windows|android|ios)$"),
-        ("version" = Option<String>, Query, description = "The client's version", pattern = "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"),
-        ("version2" = Option<String>, Query, description = "The anti-cheat's version", pattern = "^[0-9]{1,9}(\\.[0-9]{1,9}){0,3}$"),
-        ("isPolledUpdate" = Option<bool>, Query, description = "`true` for the client's periodic poll: the extras are left out"),
-    ),
+    params(ConfigParams),
     responses(
         (status = 200, description = "The configuration", body = Success<ConfigAnswer>),
         (status = 400, description = "A bad `platform`, `version`, `version2` or `isPolledUpdate` (`invalid_parameter`)", body = ErrorBody),
@@ -115,11 +125,13 @@ struct SeasonPreviewView {
 /// A/B group is included. `isPolledUpdate=true` marks the client's periodic poll, which only
 /// acts on `config`: the extras are left out (`extras: {}`).
 pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let query = &incoming.query;
-    let platform = params::platform(query)?;
-    let version = version_param(query.optional("version"), "version")?;
-    let anticheat = version_param(query.optional("version2"), "version2")?;
-    let polled = query.optional_bool("isPolledUpdate")?.unwrap_or(false);
+    let ConfigParams {
+        platform,
+        version,
+        anticheat,
+        polled,
+    } = ConfigParams::read(&incoming)?;
+    let polled = polled.unwrap_or(false);
     let caller = session::optional(&app, &incoming).await?;
 
     let prepared = &app.prepared_config;
@@ -196,18 +208,6 @@ fn raw<T: Serialize>(value: T) -> Box<RawValue> {
     serde_json::value::to_raw_value(&value).unwrap_or_else(|error| {
         unreachable!("the content's client configuration serializes: {error}")
     })
-}
-
-/// A dotted version parameter; a bad one is a 400 naming it.
-fn version_param(
-    text: Option<&str>,
-    name: &'static str,
-) -> Result<Option<ClientVersion>, ApiError> {
-    text.map(|text| {
-        ClientVersion::parse(text)
-            .ok_or_else(|| ApiError::invalid(name, "must be a dotted version such as 2.8.1"))
-    })
-    .transpose()
 }
 
 /// The limited event, while it is shown.

@@ -2,15 +2,26 @@
 
 use sha2::{Digest, Sha256};
 
-use super::shared::params;
 use super::shared::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
-use crate::domain::DeviceId;
+use crate::domain::{DeviceId, Platform};
+use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 
 /// The provider name of device accounts.
 const DEVICE_PROVIDER: &str = "device";
+
+parameters! {
+    /// The parameters of `POST /api/validate/device/{deviceId}`.
+    struct DeviceParams {
+        /// The device's id, printable ASCII; `android-` or `ios-` prefixed unless `platform`
+        /// is sent
+        device: DeviceId = Path "deviceId",
+        /// The client's platform
+        platform: Option<Platform> = Query "platform",
+    }
+}
 
 /// Creates the device's account on first use and signs in after; answers a fresh key.
 #[utoipa::path(
@@ -19,10 +30,7 @@ const DEVICE_PROVIDER: &str = "device";
     tag = "sign-in",
     operation_id = "signInDevice",
     description = "Device sign-in for the iOS and Android apps: creates the device's account on first use; answers the account with a fresh key.",
-    params(
-        ("deviceId" = String, Path, description = "The device's id, printable ASCII; `android-` or `ios-` prefixed unless `platform` is sent", min_length = 1, max_length = 128, pattern = "^[!-~]+$"),
-        ("platform" = Option<String>, Query, description = "The client's platform", pattern = "^(web|windows|android|ios)$"),
-    ),
+    params(DeviceParams),
     responses(
         (status = 200, description = "Signed in", body = Success<SignInAnswer>),
         (status = 400, description = "A bad `deviceId` or `platform` (`invalid_parameter`)", body = ErrorBody),
@@ -35,9 +43,8 @@ const DEVICE_PROVIDER: &str = "device";
 /// 400 when neither tells). The device id is a long-lived credential, so only its SHA-256 is
 /// stored, as the account's `identifier`.
 pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let device = DeviceId::parse(incoming.path("deviceId")?)
-        .map_err(|reason| ApiError::invalid("deviceId", reason))?;
-    let platform = match params::platform(&incoming.query)? {
+    let DeviceParams { device, platform } = DeviceParams::read(&incoming)?;
+    let platform = match platform {
         Some(platform) => platform,
         None => device.platform().ok_or_else(|| {
             ApiError::invalid(

@@ -1,9 +1,13 @@
 //! `POST /api/user/{userKey}/friend-code/update`: renaming the friend code for gems.
 
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
+
 use super::shared::{change, session};
 use crate::App;
-use crate::domain::FriendCode;
+use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS};
 use crate::economy::digit_candidates;
+use crate::http::params::{ParamValue, parameters, text_schema};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InsufficientFunds, InvalidParameterOrKey, PathKeyShopForbidden,
@@ -11,6 +15,35 @@ use crate::openapi::{
 };
 use crate::store::{Currency, Step};
 use change::ChangeAnswer;
+
+/// A friend code's new name: ASCII letters and digits ([`FriendCode::check_name`]).
+struct FriendCodeName(String);
+
+impl ParamValue for FriendCodeName {
+    fn from_param(text: &str) -> Result<Self, String> {
+        FriendCode::check_name(text)
+            .map(|()| Self(text.to_owned()))
+            .map_err(|error| format!("is not valid: {error}"))
+    }
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema()
+            .min_length(Some(NAME_MIN_CHARS))
+            .max_length(Some(NAME_MAX_CHARS))
+            .pattern(Some(format!(
+                "^[0-9A-Za-z]{{{NAME_MIN_CHARS},{NAME_MAX_CHARS}}}$"
+            )))
+            .into()
+    }
+}
+
+parameters! {
+    /// The parameters of `POST /api/user/{userKey}/friend-code/update` besides the key.
+    struct RenameParams {
+        /// The new name: ASCII letters and digits
+        name: FriendCodeName = Query "name",
+    }
+}
 
 #[utoipa::path(
     post,
@@ -20,7 +53,7 @@ use change::ChangeAnswer;
     description = "Renames the friend code for gems, keeping its digits where that code is free. Answers `{status, user}`.",
     params(
         UserKeyPath,
-        ("name" = String, Query, description = "The new name: ASCII letters and digits", min_length = 3, max_length = 16, pattern = "^[0-9A-Za-z]{3,16}$"),
+        RenameParams,
         IdempotencyKey,
     ),
     responses(
@@ -36,9 +69,7 @@ use change::ChangeAnswer;
 /// file's gem price; `{status, user}`. A taken or invalid name charges nothing.
 pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let name = incoming.query.required("name")?;
-    FriendCode::check_name(name)
-        .map_err(|error| ApiError::invalid("name", format!("is not valid: {error}")))?;
+    let FriendCodeName(name) = RenameParams::read(&incoming)?.name;
     let price = app.content.friend_code.rename_cost_gems;
     let mut steps = Vec::new();
     if price > 0 {
@@ -48,7 +79,7 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         });
     }
     steps.push(Step::ChangeFriendCode {
-        name: name.to_owned(),
+        name: name.clone(),
         digits: digit_candidates(&session.account.friend_code, &mut rand::rng()),
     });
     let outcome = change::apply(

@@ -10,8 +10,9 @@ use super::views::StatsView;
 use crate::App;
 use crate::domain::{FriendCode, GameMode};
 use crate::http::key_owner;
+use crate::http::params::parameters;
 use crate::http::presented_keys::presented_keys;
-use crate::http::{ApiError, Incoming, Query, Reply};
+use crate::http::{ApiError, Incoming, Reply};
 use crate::leaderboard::{BoardId, Category, Standing, TimeWindow, TopRows};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 use crate::store::AccountId;
@@ -68,12 +69,7 @@ impl<'a> RowView<'a> {
         (`user`); `user` is null when the caller is not ranked on the board (no game in its \
         mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has \
         a null rank. Also served at `/api/leaderboard`.",
-    params(
-        ("mode" = Option<GameMode>, Query, description = "The game mode (`solo` when left out)"),
-        ("time" = Option<TimeWindow>, Query, description = "The time window (`all` when left out)"),
-        ("category" = Option<Category>, Query,
-            description = "What the board ranks by (`wins` when left out)"),
-    ),
+    params(BoardParams),
     responses(
         (status = 200, description = "The board", body = Success<BoardReply>),
         (status = 400, description = "An unknown `mode`, `time` or `category` \
@@ -88,7 +84,7 @@ impl<'a> RowView<'a> {
     )
 )]
 pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let board = board_asked(&incoming.query)?;
+    let board = BoardParams::read(&incoming)?.board();
     let caller = caller(&app, &incoming).await?;
     let answer = app
         .leaderboards
@@ -128,30 +124,25 @@ async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, Api
         .into_caller()
 }
 
-/// The board named by `mode`, `time` and `category` (400 naming a bad one).
-fn board_asked(query: &Query) -> Result<BoardId, ApiError> {
-    let mode = match query.optional("mode") {
-        None => GameMode::Solo,
-        Some(text) => GameMode::parse(text)
-            .ok_or_else(|| ApiError::invalid("mode", "must be one of solo, duo, squad, limited"))?,
-    };
-    let window = match query.optional("time") {
-        None => TimeWindow::All,
-        Some(text) => TimeWindow::parse(text)
-            .ok_or_else(|| ApiError::invalid("time", "must be one of 24h, 7d, 1m, 1y, all"))?,
-    };
-    let category = match query.optional("category") {
-        None => Category::Wins,
-        Some(text) => Category::parse(text).ok_or_else(|| {
-            ApiError::invalid(
-                "category",
-                "must be one of wins, kills, kills_per_round, winrate, time_alive, rounds, top10",
-            )
-        })?,
-    };
-    Ok(BoardId {
-        mode,
-        window,
-        category,
-    })
+parameters! {
+    /// The parameters of `GET /api/leaderboard/live`.
+    struct BoardParams {
+        /// The game mode (`solo` when left out)
+        mode: Option<GameMode> = Query "mode",
+        /// The time window (`all` when left out)
+        window: Option<TimeWindow> = Query "time",
+        /// What the board ranks by (`wins` when left out)
+        category: Option<Category> = Query "category",
+    }
+}
+
+impl BoardParams {
+    /// The board asked for.
+    fn board(&self) -> BoardId {
+        BoardId {
+            mode: self.mode.unwrap_or(GameMode::Solo),
+            window: self.window.unwrap_or(TimeWindow::All),
+            category: self.category.unwrap_or(Category::Wins),
+        }
+    }
 }

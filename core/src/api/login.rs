@@ -5,15 +5,87 @@
 
 use http::{StatusCode, header};
 use serde::Serialize;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use super::shared::sign_in::{self, Identity};
 use super::views::ApiUser;
 use crate::App;
 use crate::auth::{self, LOGIN_STATE_LIFETIME, LoginState, LoginStateError, ProviderError};
+use crate::http::params::{ParamValue, parameters, text_schema};
 use crate::http::{ApiError, Incoming, Reply, cookies, pages};
 
 /// The longest csrf value accepted.
 const CSRF_MAX: usize = 256;
+
+/// The client's csrf value: 1 to [`CSRF_MAX`] visible ASCII characters.
+struct Csrf(String);
+
+impl ParamValue for Csrf {
+    fn from_param(text: &str) -> Result<Self, String> {
+        if text.len() > CSRF_MAX || !text.bytes().all(|byte| byte.is_ascii_graphic()) {
+            return Err(format!("must be 1 to {CSRF_MAX} visible ASCII characters"));
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema()
+            .min_length(Some(1))
+            .max_length(Some(CSRF_MAX))
+            .pattern(Some("^[!-~]+$"))
+            .into()
+    }
+}
+
+/// Which client started the login: the web client or the Windows one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoginClient {
+    Web,
+    Windows,
+}
+
+impl ParamValue for LoginClient {
+    fn from_param(text: &str) -> Result<Self, String> {
+        match text {
+            "web" => Ok(Self::Web),
+            "windows" => Ok(Self::Windows),
+            _ => Err("must be `web` or `windows`".to_owned()),
+        }
+    }
+
+    fn param_schema() -> RefOr<Schema> {
+        text_schema().pattern(Some("^(|web|windows)$")).into()
+    }
+}
+
+parameters! {
+    /// The parameters of `/user/login/{provider}`.
+    struct LoginParams {
+        /// A configured identity provider (`idpone`, `idptwo`, ...)
+        provider: String = Path "provider",
+        /// The client's csrf value, handed back at the end
+        csrf: Csrf = Query "csrf",
+        /// `windows` sends the key to the desktop client's loopback listener even when the page
+        /// has an opener; without it, the key goes there whenever the validate page has no
+        /// opener
+        client: Option<LoginClient> = Query "client",
+    }
+}
+
+parameters! {
+    /// The parameters of `/user/validate/{provider}`.
+    struct ValidateParams {
+        /// The provider the login started with
+        provider: String = Path "provider",
+        /// The provider's authorization code
+        code: Option<String> = Query "code",
+        /// The provider's state, which must be this login's
+        state: Option<String> = Query "state",
+        /// The provider's error, if it refused
+        error: Option<String> = Query "error",
+    }
+}
 
 #[utoipa::path(
     method(get, post),
@@ -21,11 +93,7 @@ const CSRF_MAX: usize = 256;
     tag = "sign-in",
     operation_id = "login",
     description = "Starts the browser login: redirects to the provider's authorization page and sets the signed login-state cookie. Failures are HTML pages.",
-    params(
-        ("provider" = String, Path, description = "A configured identity provider (`idpone`, `idptwo`, ...)"),
-        ("csrf" = String, Query, description = "The client's csrf value, handed back at the end", min_length = 1, max_length = 256, pattern = "^[!-~]+$"),
-        ("client" = Option<String>, Query, description = "`windows` sends the key to the desktop client's loopback listener even when the page has an opener; without it, the key goes there whenever the validate page has no opener", pattern = "^(|web|windows)$"),
-    ),
+    params(LoginParams),
     responses(
         (status = 302, description = "To the provider's authorization page", content_type = "text/html", body = String,
             headers(("Location" = String, description = "The provider's authorization page"), ("Set-Cookie" = String, description = "The login-state cookie"))),
@@ -39,19 +107,13 @@ const CSRF_MAX: usize = 256;
 /// authorization page, binding the csrf value, state, nonce and PKCE verifier to this browser in
 /// a signed cookie that lasts ten minutes.
 pub(super) async fn login(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let name = incoming.path("provider")?;
-    let csrf = incoming.query.required("csrf")?;
-    if csrf.len() > CSRF_MAX || !csrf.bytes().all(|byte| byte.is_ascii_graphic()) {
-        return Err(ApiError::invalid(
-            "csrf",
-            format!("must be 1 to {CSRF_MAX} visible ASCII characters"),
-        ));
-    }
-    let windows = match incoming.query.optional("client") {
-        None | Some("web") => false,
-        Some("windows") => true,
-        Some(_) => return Err(ApiError::invalid("client", "must be `web` or `windows`")),
-    };
+    let LoginParams {
+        provider: name,
+        csrf: Csrf(csrf),
+        client,
+    } = LoginParams::read(&incoming)?;
+    let name = name.as_str();
+    let windows = client == Some(LoginClient::Windows);
     let Some(provider) = app.auth.config.providers.get(name) else {
         return Ok(error_page(
             StatusCode::NOT_FOUND,
@@ -65,7 +127,7 @@ pub(super) async fn login(app: App, incoming: Incoming) -> Result<Reply, ApiErro
     };
     let state = LoginState {
         provider: name.to_owned(),
-        csrf: csrf.to_owned(),
+        csrf,
         state: authorization.state,
         nonce: authorization.nonce,
         pkce_verifier: authorization.pkce_verifier,
@@ -103,12 +165,7 @@ struct LoginData<'a> {
     tag = "sign-in",
     operation_id = "validateLogin",
     description = "Ends the browser login: exchanges the provider's code and answers the page that hands the new key to the game client; it always expires the login-state cookie. Every failure of the login is an HTML page without a key.",
-    params(
-        ("provider" = String, Path, description = "The provider the login started with"),
-        ("code" = Option<String>, Query, description = "The provider's authorization code"),
-        ("state" = Option<String>, Query, description = "The provider's state, which must be this login's"),
-        ("error" = Option<String>, Query, description = "The provider's error, if it refused"),
-    ),
+    params(ValidateParams),
     responses(
         (status = 200, description = "Signed in: the page posts `{event: onLoginSuccess, data: {status, user, csrf}}` to the client", content_type = "text/html", body = String),
         (status = 400, description = "No or a bad login state, the provider's error, or no code (an HTML page); or a form body field whose query-string value differs (`invalid_parameter`, JSON)", content(
@@ -138,14 +195,20 @@ pub(super) async fn validate(app: App, incoming: Incoming) -> Result<Reply, ApiE
 /// The success page, or the status and reason of the failure.
 async fn validated(app: &App, incoming: &Incoming) -> Result<String, (StatusCode, String)> {
     let bad = |reason: &str| (StatusCode::BAD_REQUEST, reason.to_owned());
-    let name = incoming.path("provider").map_err(|_| bad("no provider"))?;
+    let ValidateParams {
+        provider: name,
+        code,
+        state: returned_state,
+        error,
+    } = ValidateParams::read(incoming).map_err(|_| bad("no provider"))?;
+    let name = name.as_str();
     let Some(provider) = app.auth.config.providers.get(name) else {
         return Err((
             StatusCode::NOT_FOUND,
             "this sign-in provider is not configured".to_owned(),
         ));
     };
-    if let Some(error) = incoming.query.optional("error") {
+    if let Some(error) = error {
         return Err(bad(&format!("the provider answered `{error}`")));
     }
     let cookie = incoming
@@ -160,20 +223,16 @@ async fn validated(app: &App, incoming: &Incoming) -> Result<String, (StatusCode
     if state.provider != name {
         return Err(bad("the sign-in was started with another provider"));
     }
-    let returned_state = incoming.query.optional("state").unwrap_or_default();
-    if returned_state != state.state {
+    if returned_state.unwrap_or_default() != state.state {
         return Err(bad("the provider's answer does not belong to this sign-in"));
     }
-    let code = incoming
-        .query
-        .required("code")
-        .map_err(|_| bad("the provider sent no code"))?;
+    let code = code.ok_or_else(|| bad("the provider sent no code"))?;
     let redirect_uri = app.auth.redirect_uri(name);
     let user = auth::exchange(
         &app.auth,
         provider,
         &redirect_uri,
-        code,
+        &code,
         &state.nonce,
         &state.pkce_verifier,
     )

@@ -4,11 +4,20 @@ use super::shared::{change, session};
 use crate::App;
 use crate::domain::PackId;
 use crate::economy::pack_opening_steps;
+use crate::http::params::{WholeNumber, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InvalidParameterOrKey, PathKeyShopForbidden, Success, UserKeyPath,
 };
 use change::ChangeAnswer;
+
+parameters! {
+    /// The parameters of `POST /api/user/{userKey}/pack/open` besides the key.
+    struct OpenParams {
+        /// The pack to open
+        pack: WholeNumber<1, { i64::MAX }> = Query "packId",
+    }
+}
 
 #[utoipa::path(
     post,
@@ -18,7 +27,7 @@ use change::ChangeAnswer;
     description = "Opens one unopened pack: its drop table is rolled on the server.",
     params(
         UserKeyPath,
-        ("packId" = i64, Query, description = "The pack to open", minimum = 1),
+        OpenParams,
         IdempotencyKey,
     ),
     responses(
@@ -34,7 +43,7 @@ use change::ChangeAnswer;
 /// duplicate coins); `{status, user, rewards}`.
 pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let id = PackId(incoming.query.required_number("packId", 1..=i64::MAX)?);
+    let id = PackId(OpenParams::read(&incoming)?.pack.0);
     let catalog = &app.content.catalog;
     let pack = catalog.pack(id).ok_or_else(|| ApiError::NotFound {
         code: ErrorCode::NotInCatalog,

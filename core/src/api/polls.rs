@@ -6,10 +6,11 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::shared::community::{banned, not_open_message, path_id};
+use super::shared::community::{banned, not_open_message};
 use super::shared::session;
 use crate::App;
 use crate::domain::ApiDate;
+use crate::http::params::{PositiveId, WholeNumber, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{Done, ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::{NotOpen, Poll, PollId, PollOptionId, Vote, VoteRefusal};
@@ -91,6 +92,16 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
     }))
 }
 
+parameters! {
+    /// The parameters of `POST /api/poll/vote/{pollId}`.
+    struct VoteParams {
+        /// The poll
+        poll: PositiveId = Path "pollId",
+        /// The option voted for
+        option: WholeNumber<1, { i64::MAX }> = Query "optionId",
+    }
+}
+
 /// `POST /api/poll/vote/{pollId}?optionId=` (key required): records the caller's one vote in
 /// the poll; `{status}`.
 #[utoipa::path(
@@ -98,10 +109,7 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
     path = "/api/poll/vote/{pollId}",
     tag = "polls",
     description = "Records the caller's one vote in a poll.",
-    params(
-        ("pollId" = i64, Path, minimum = 1, description = "The poll"),
-        ("optionId" = i64, Query, minimum = 1, description = "The option voted for"),
-    ),
+    params(VoteParams),
     responses(
         (status = 200, description = "The vote was recorded", body = Done),
         (status = 400, description = "A missing or invalid `pollId` or `optionId`", body = ErrorBody),
@@ -116,8 +124,8 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
 )]
 pub(super) async fn vote(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let poll = PollId(path_id(&incoming, "pollId")?);
-    let option = PollOptionId(incoming.query.required_number("optionId", 1..=i64::MAX)?);
+    let VoteParams { poll, option } = VoteParams::read(&incoming)?;
+    let (poll, option) = (PollId(poll.0), PollOptionId(option.0));
     let vote = Vote {
         account: session.account.id,
         poll,

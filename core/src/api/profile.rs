@@ -10,6 +10,7 @@ use super::views::ClanView;
 use super::views::StatsView;
 use crate::App;
 use crate::domain::{ApiDate, FriendCode};
+use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::leaderboard::Totals;
 use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
@@ -72,6 +73,14 @@ impl ModeStats {
     }
 }
 
+parameters! {
+    /// The account of `GET /api/profile/{friendCode}`.
+    struct ProfilePath {
+        /// The account's friend code, percent-encoded (`#` as `%23`)
+        code: FriendCode = Path "friendCode",
+    }
+}
+
 /// `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
 /// `%23`): `{status, user, stats}`, 404 for a code nobody has.
 #[utoipa::path(
@@ -80,8 +89,7 @@ impl ModeStats {
     tag = "leaderboards",
     operation_id = "profile",
     description = "An account's public profile and its statistics per time window and mode.",
-    params(("friendCode" = FriendCode, Path,
-        description = "The account's friend code, percent-encoded (`#` as `%23`)")),
+    params(ProfilePath),
     responses(
         (status = 200, description = "The profile", body = Success<ProfileAnswer>),
         (status = 400, description = "Not a friend code (`invalid_parameter`)", body = ErrorBody),
@@ -97,10 +105,7 @@ impl ModeStats {
 )]
 pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     session::required(&app, &incoming).await?;
-    let text = incoming.path("friendCode")?;
-    let code = FriendCode::parse(text).map_err(|error| {
-        ApiError::invalid("friendCode", format!("is not a friend code: {error}"))
-    })?;
+    let code = ProfilePath::read(&incoming)?.code;
     let account = app
         .store
         .account_by_friend_code(&code)

@@ -10,6 +10,7 @@ use crate::App;
 use crate::content::{RewardType, Schedule};
 use crate::domain::ApiDate;
 use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
+use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, IdempotencyKey, InvalidParameterOrKey, Success, UserKeyPath};
 use crate::store::Step;
@@ -72,6 +73,14 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     Ok(Reply::success(&TypesAnswer { types }))
 }
 
+parameters! {
+    /// The parameters of `POST /api/user/{userKey}/rewards/claim` besides the key.
+    struct ClaimParams {
+        /// A reward type of the content file
+        reward_type: String = Query "type",
+    }
+}
+
 #[utoipa::path(
     post,
     path = "/api/user/{userKey}/rewards/claim",
@@ -80,7 +89,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     description = "Claims a reward type's rewards if its schedule (and, for premium types, the linked chat-platform subscription) allows; with the type's status after the claim.",
     params(
         UserKeyPath,
-        ("type" = String, Query, description = "A reward type of the content file"),
+        ClaimParams,
         IdempotencyKey,
     ),
     responses(
@@ -95,7 +104,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
 /// rewards, is_available, claimed, total, next_at}` with the type's status after the claim.
 pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let reward_type = reward_type(&app, incoming.query.required("type")?)?;
+    let reward_type = reward_type(&app, &ClaimParams::read(&incoming)?.reward_type)?;
     if reward_type.schedule == Schedule::Never {
         return Err(ApiError::Conflict {
             code: ErrorCode::NotClaimable,

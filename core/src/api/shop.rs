@@ -4,6 +4,8 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
 
 use super::shared::session;
 use super::views::RewardView;
@@ -11,6 +13,7 @@ use crate::App;
 use crate::content::{Catalog, IapProduct, Item, Occurrence, Pack, Price, Rarity, TimedDeal};
 use crate::domain::{ApiDate, DealId, IapId, ItemId, PackId};
 use crate::economy::deal_claim_key;
+use crate::http::params::{ParamValue, parameters, text_schema};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{ErrorBody, KeyMismatch, PresentedUserKeyInvalid, Success};
 
@@ -31,12 +34,14 @@ impl Sections {
         iaps: true,
     };
 
-    /// The `sections` parameter: absent, or a comma-separated list of `all`, `items`, `iaps`,
-    /// `packs`, `timedDeals`.
-    fn parse(value: Option<&str>) -> Result<Self, ApiError> {
-        let Some(value) = value.filter(|value| !value.is_empty()) else {
-            return Ok(Self::ALL);
-        };
+    /// The names the parameter takes.
+    const NAMES: [&str; 5] = ["all", "items", "iaps", "packs", "timedDeals"];
+}
+
+/// The `sections` parameter: a comma-separated list of `all`, `items`, `iaps`, `packs`,
+/// `timedDeals`.
+impl ParamValue for Sections {
+    fn from_param(value: &str) -> Result<Self, String> {
         let mut sections = Self::default();
         for name in value.split(',') {
             match name.trim() {
@@ -46,17 +51,31 @@ impl Sections {
                 "timedDeals" => sections.timed_deals = true,
                 "iaps" => sections.iaps = true,
                 other => {
-                    return Err(ApiError::invalid(
-                        "sections",
-                        format!(
-                            "names an unknown section `{other}`: expected a comma-separated \
-                             list of all, items, iaps, packs, timedDeals"
-                        ),
+                    return Err(format!(
+                        "names an unknown section `{other}`: expected a comma-separated list \
+                         of {}",
+                        Self::NAMES.join(", ")
                     ));
                 }
             }
         }
         Ok(sections)
+    }
+
+    fn param_schema() -> RefOr<Schema> {
+        let one = format!("({})", Self::NAMES.join("|"));
+        text_schema()
+            .pattern(Some(format!("^({one}(,{one})*)?$")))
+            .into()
+    }
+}
+
+parameters! {
+    /// The parameters of `GET /api/shop/available`.
+    struct ShopParams {
+        /// A comma-separated list of `all`, `items`, `iaps`, `packs`, `timedDeals`; all when
+        /// absent or empty
+        sections: Option<Sections> = Query "sections",
     }
 }
 
@@ -169,9 +188,7 @@ struct Owned {
     tag = "shop",
     operation_id = "shopAvailable",
     description = "The shop's items, packs, the timed deals on sale now and in-app purchase products. With a key, `can_purchase` is false for items the caller owns and deals the caller bought.",
-    params(
-        ("sections" = Option<String>, Query, description = "A comma-separated list of `all`, `items`, `iaps`, `packs`, `timedDeals`; all when absent or empty", pattern = "^((all|items|iaps|packs|timedDeals)(,(all|items|iaps|packs|timedDeals))*)?$"),
-    ),
+    params(ShopParams),
     responses(
         (status = 200, description = "The shop", body = Success<ShopAnswer>),
         (status = 400, description = "An unknown section (`invalid_parameter`)", body = ErrorBody),
@@ -184,7 +201,9 @@ struct Owned {
 /// matter to it. Deals are listed only while a run is on sale (`starts <= now < ends`): one not
 /// started yet is neither shown nor sold.
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let sections = Sections::parse(incoming.query.optional("sections"))?;
+    let sections = ShopParams::read(&incoming)?
+        .sections
+        .unwrap_or(Sections::ALL);
     let catalog = &app.content.catalog;
     let now = app.clock.now();
     let open_deals: Vec<(&TimedDeal, Occurrence)> = catalog

@@ -9,14 +9,15 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::shared::community::{code, existing, refused};
+use super::shared::community::{existing, refused};
+use super::shared::params::TournamentCodePath;
 use super::shared::session;
 use crate::App;
 use crate::domain::{ApiDate, GameMode};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
-    ErrorBody, InvalidTournamentCode, PresentedUserKeyInvalid, Success, TournamentCodePath,
-    UnknownTournament, UserKeyRequired,
+    ErrorBody, InvalidTournamentCode, PresentedUserKeyInvalid, Success, UnknownTournament,
+    UserKeyRequired,
 };
 use crate::store::{Tournament, TournamentCode, TournamentRefusal, TournamentStanding};
 
@@ -87,7 +88,7 @@ impl<'a> StatusAnswer<'a> {
 )]
 pub(super) async fn check(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::optional(&app, &incoming).await?;
-    let code = code(&incoming)?;
+    let TournamentCodePath { code } = TournamentCodePath::read(&incoming)?;
     let tournament = existing(&app, &code).await?;
     let now = app.clock.now();
     let joined = match session {
@@ -145,7 +146,7 @@ pub(super) async fn check(app: App, incoming: Incoming) -> Result<Reply, ApiErro
 )]
 pub(super) async fn join(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let code = code(&incoming)?;
+    let TournamentCodePath { code } = TournamentCodePath::read(&incoming)?;
     let joined = app
         .store
         .join_tournament(&code, session.account.id, app.clock.now())

@@ -9,12 +9,12 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use super::shared::change::ChangeAnswer;
-use super::shared::community::path_id;
 use super::shared::{change, session};
 use super::views::RewardView;
 use crate::App;
 use crate::content::RewardTrack;
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
+use crate::http::params::{PositiveId, WholeNumber, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
     ErrorBody, IdempotencyKey, InsufficientFunds, KeyMismatch, PresentedUserKeyInvalid, Success,
@@ -177,6 +177,22 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     Ok(Reply::success(&TracksAnswer { tracks }))
 }
 
+parameters! {
+    /// The reward track of the path.
+    struct TrackPath {
+        /// The reward track
+        track: PositiveId = Path "trackId",
+    }
+}
+
+parameters! {
+    /// The query of `POST /api/reward/tracks/{trackId}/skip`.
+    struct SkipQuery {
+        /// How many tiers to skip: 1 to the track's `max_tier`
+        tiers: WholeNumber<1, { i64::MAX }> = Query "tiers",
+    }
+}
+
 /// `POST /api/reward/tracks/{trackId}/buy` (key required): buys the track's pass once (at the
 /// discounted price while it runs) and grants the rewards of the tiers already reached;
 /// `{status, user, rewards}`.
@@ -188,10 +204,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     description = "Buys a reward track's pass, once (at the discounted price while the discount \
         runs), and grants the rewards of the tiers already reached. Also served at \
         `/api/reward/track/{trackId}/buy`.",
-    params(
-        ("trackId" = i64, Path, minimum = 1, description = "The reward track"),
-        IdempotencyKey,
-    ),
+    params(TrackPath, IdempotencyKey),
     responses(
         (status = 200, description = "Done: the caller's account as it is now and the rewards \
             granted", body = Success<ChangeAnswer>),
@@ -210,7 +223,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
 )]
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let track = track(&app, &incoming)?;
+    let track = track_of(&app, TrackPath::read(&incoming)?.track)?;
     let now = app.clock.now();
     let outcome = change::apply_planned(
         &app,
@@ -239,9 +252,8 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         `tiers` tiers (never past its last) and grants their rewards. Also served at \
         `/api/reward/track/{trackId}/skip`.",
     params(
-        ("trackId" = i64, Path, minimum = 1, description = "The reward track"),
-        ("tiers" = i64, Query, minimum = 1,
-            description = "How many tiers to skip: 1 to the track's `max_tier`"),
+        TrackPath,
+        SkipQuery,
         IdempotencyKey,
     ),
     responses(
@@ -264,10 +276,14 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
 )]
 pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    let track = track(&app, &incoming)?;
-    let tiers = incoming
-        .query
-        .required_number("tiers", 1..=track.max_tier)?;
+    let track = track_of(&app, TrackPath::read(&incoming)?.track)?;
+    let tiers = SkipQuery::read(&incoming)?.tiers.0;
+    if tiers > track.max_tier {
+        return Err(ApiError::invalid(
+            "tiers",
+            format!("must be a whole number from 1 to {}", track.max_tier),
+        ));
+    }
     let now = app.clock.now();
     let outcome = change::apply_planned(
         &app,
@@ -319,8 +335,8 @@ pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, 
 
 /// The track named by the `trackId` path segment (a run of a repeating track, running or not);
 /// 404 when the content has none.
-fn track<'a>(app: &'a App, incoming: &Incoming) -> Result<Cow<'a, RewardTrack>, ApiError> {
-    let id = TrackId(path_id(incoming, "trackId")?);
+fn track_of(app: &App, id: PositiveId) -> Result<Cow<'_, RewardTrack>, ApiError> {
+    let id = TrackId(id.0);
     app.content.track(id).ok_or_else(|| ApiError::NotFound {
         code: ErrorCode::TrackNotFound,
         message: format!("there is no reward track {}", id.0),

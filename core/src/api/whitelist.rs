@@ -11,14 +11,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::shared::community::require_admin;
-use super::shared::community::{code, existing, unknown};
+use super::shared::community::{existing, unknown};
+use super::shared::params::TournamentCodePath;
 use super::shared::session;
 use crate::App;
 use crate::domain::FriendCode;
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
-    ErrorBody, InvalidTournamentCode, Success, TournamentCodePath, UnknownTournament,
-    UserKeyRequired,
+    ErrorBody, InvalidTournamentCode, Success, UnknownTournament, UserKeyRequired,
 };
 use crate::store::{TournamentCode, WHITELIST_EDIT_MAX, WhitelistEdit};
 
@@ -89,7 +89,7 @@ struct UpdateAnswer<'a> {
 pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     require_admin(&session)?;
-    let code = code(&incoming)?;
+    let TournamentCodePath { code } = TournamentCodePath::read(&incoming)?;
     let tournament = existing(&app, &code).await?;
     let whitelist = app.store.whitelist(&code).await?.unwrap_or_default();
     Ok(Reply::success(&WhitelistAnswer {
@@ -124,7 +124,7 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
 pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
     require_admin(&session)?;
-    let code = code(&incoming)?;
+    let TournamentCodePath { code } = TournamentCodePath::read(&incoming)?;
     let body: UpdateBody = incoming.json_body().await?;
     let (replace, add) = match body.replace {
         Some(_) if !body.add.is_empty() || !body.remove.is_empty() => {

@@ -3,7 +3,7 @@
 use super::Platform;
 
 /// Longest accepted device id.
-pub const MAX_CHARS: usize = 128;
+const MAX_CHARS: usize = 128;
 
 /// A device id as the apps send it: `{platform}-{uuid}`, e.g. `android-5f0c...`.
 ///
@@ -20,6 +20,9 @@ pub const MAX_CHARS: usize = 128;
 pub struct DeviceId(String);
 
 impl DeviceId {
+    /// The most characters of a device id.
+    pub const MAX_CHARS: usize = MAX_CHARS;
+
     /// Accepts 1 to 128 printable ASCII characters; the error says what is wrong.
     pub fn parse(text: &str) -> Result<Self, &'static str> {
         if text.is_empty() {

@@ -11,6 +11,7 @@ pub(crate) mod key_owner;
 mod layers;
 mod page_policy;
 pub mod pages;
+pub(crate) mod params;
 pub(crate) mod presented_keys;
 mod rate_limit;
 mod rate_limiter;

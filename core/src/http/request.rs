@@ -158,44 +158,6 @@ impl Query {
         self.optional(name)
             .ok_or(ApiError::MissingParameter { name })
     }
-
-    /// The whole number `name`, which must lie in `range`; absent, empty, not a number or out
-    /// of range is a 400 naming it.
-    pub fn required_number(
-        &self,
-        name: &'static str,
-        range: std::ops::RangeInclusive<i64>,
-    ) -> Result<i64, ApiError> {
-        let value = self.required(name)?;
-        value
-            .parse::<i64>()
-            .ok()
-            .filter(|number| range.contains(number))
-            .ok_or_else(|| {
-                ApiError::invalid(
-                    name,
-                    format!(
-                        "must be a whole number from {} to {}",
-                        range.start(),
-                        range.end()
-                    ),
-                )
-            })
-    }
-
-    /// A boolean when present: `true` or `false` in any letter case (C# sends `True`), or `1`
-    /// or `0`; any other text is a 400 naming it.
-    pub fn optional_bool(&self, name: &'static str) -> Result<Option<bool>, ApiError> {
-        match self.optional(name) {
-            None => Ok(None),
-            Some(text) if text.eq_ignore_ascii_case("true") || text == "1" => Ok(Some(true)),
-            Some(text) if text.eq_ignore_ascii_case("false") || text == "0" => Ok(Some(false)),
-            Some(_) => Err(ApiError::invalid(
-                name,
-                "must be `true` or `false` (any letter case), `1` or `0`",
-            )),
-        }
-    }
 }
 
 /// Whether `headers` declare a form body (`Content-Type: application/x-www-form-urlencoded`,
@@ -225,35 +187,6 @@ mod tests {
             query.required("platform"),
             Err(ApiError::MissingParameter { name: "platform" })
         ));
-    }
-
-    #[test]
-    fn booleans_are_read_as_clients_write_them() {
-        for (text, expected) in [
-            ("true", true),
-            ("True", true),
-            ("TRUE", true),
-            ("1", true),
-            ("false", false),
-            ("False", false),
-            ("0", false),
-        ] {
-            let query = query(&format!("flag={text}"));
-            assert_eq!(
-                query.optional_bool("flag").unwrap(),
-                Some(expected),
-                "{text}"
-            );
-        }
-        assert_eq!(query("flag=").optional_bool("flag").unwrap(), None);
-        for text in ["yes", "2", "t", "truee"] {
-            assert!(
-                query(&format!("flag={text}"))
-                    .optional_bool("flag")
-                    .is_err(),
-                "{text}"
-            );
-        }
     }
 
     #[test]

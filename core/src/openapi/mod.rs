@@ -37,7 +37,7 @@ pub use shared::{
     BodyTooLarge, Done, ErrorBody, GAME_SERVER, SuccessStatus, TooManyRequests, USER_KEY,
     USER_KEY_COOKIE, USER_KEY_QUERY, Unavailable,
 };
-pub use tournament::{InvalidTournamentCode, TournamentCodePath, UnknownTournament};
+pub use tournament::{InvalidTournamentCode, UnknownTournament};
 pub use user_key::{
     KeyMismatch, PathKeyShopForbidden, PresentedUserKeyInvalid, UserKeyPath, UserKeyRequired,
 };

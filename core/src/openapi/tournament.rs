@@ -1,19 +1,9 @@
-//! What the operations on one tournament share: the code in their path and the answers about it.
+//! What the operations on one tournament share: the answers about it.
 
+use utoipa::ToResponse;
 use utoipa::openapi::{RefOr, Response};
-use utoipa::{IntoParams, ToResponse};
 
 use super::shared::error_response;
-use crate::store::TournamentCode;
-
-/// The tournament code of the path.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-pub struct TournamentCodePath {
-    /// The tournament's code, in any letter case
-    #[param(rename = "tournamentCode")]
-    pub tournament_code: TournamentCode,
-}
 
 error_response!(
     /// 400 of an operation whose only parameter is the tournament code.

@@ -1,23 +1,13 @@
-//! What the poll, tournament, whitelist and clan endpoints share: ids in paths, the ban and
-//! admin checks, and how times appear in messages.
+//! What the poll, tournament, whitelist and clan endpoints share: the ban and admin checks,
+//! the tournament of a path and its refusals, and how times appear in messages.
 
 use time::OffsetDateTime;
 
 use super::session::Session;
 use crate::App;
 use crate::domain::format_plain_datetime;
-use crate::http::{ApiError, ErrorCode, Incoming};
+use crate::http::{ApiError, ErrorCode};
 use crate::store::{NotOpen, Role, Tournament, TournamentCode, TournamentRefusal};
-
-/// The path parameter `name` as a positive whole number (400 naming it otherwise).
-pub(crate) fn path_id(incoming: &Incoming, name: &'static str) -> Result<i64, ApiError> {
-    incoming
-        .path(name)?
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::invalid(name, "must be a positive whole number"))
-}
 
 /// 403 `account_banned`: an operator banned the caller from `what`.
 pub(crate) fn banned(what: &str) -> ApiError {
@@ -53,12 +43,6 @@ pub(crate) fn not_open_message(what: &str, not_open: NotOpen) -> String {
         NotOpen::Ended { closes } => format!("{what} has ended: it closed at {}", utc(closes)),
         NotOpen::Closed { at } => format!("{what} was closed by the operator at {}", utc(at)),
     }
-}
-
-/// The `tournamentCode` path parameter (400 naming it when malformed).
-pub(crate) fn code(incoming: &Incoming) -> Result<TournamentCode, ApiError> {
-    crate::api::tournament_code(incoming.path("tournamentCode")?)
-        .map_err(|reason| ApiError::invalid("tournamentCode", reason))
 }
 
 /// The tournament of the path (404 `unknown_tournament` when there is none).
