@@ -25,14 +25,7 @@ struct UserAnswer<'a> {
 fn user_answer(app: &App, session: &ViewedSession, with_rewards: bool) -> Reply {
     let view = &session.view;
     Reply::success(&UserAnswer {
-        user: ApiUser::new(
-            &app.content,
-            &view.account,
-            &view.holdings,
-            view.clan.as_ref(),
-            &session.key,
-            session.expires,
-        ),
+        user: ApiUser::of_view(&app.content, view, &session.key, session.expires),
         rewards: with_rewards.then_some([]),
         is_banned: view.account.is_banned,
     })

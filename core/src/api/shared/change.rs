@@ -320,14 +320,7 @@ fn answer_with<T: Serialize>(
     let view = &outcome.view;
     let catalog = &app.content.catalog;
     let reply = Reply::success(&ChangeAnswer {
-        user: ApiUser::new(
-            &app.content,
-            &view.account,
-            &view.holdings,
-            view.clan.as_ref(),
-            &session.key,
-            session.expires,
-        ),
+        user: ApiUser::of_view(&app.content, view, &session.key, session.expires),
         rewards: with_rewards.then(|| RewardView::all_granted(catalog, &outcome.granted)),
         extra,
     });

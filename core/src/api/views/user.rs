@@ -8,7 +8,7 @@ use super::ClanView;
 use super::RewardView;
 use crate::content::{Content, LevelCurve};
 use crate::domain::{ApiDate, IapId, ItemId, PackId, UserKey};
-use crate::store::{Account, Clan, Holdings};
+use crate::store::{Account, AccountView, Clan, Holdings};
 
 /// The ApiUser object.
 #[derive(Serialize, ToSchema)]
@@ -122,6 +122,23 @@ impl<'a> Progression<'a> {
 }
 
 impl<'a> ApiUser<'a> {
+    /// The account of `view` (with its holdings and clan), as seen by the holder of `key`.
+    pub(crate) fn of_view(
+        content: &'a Content,
+        view: &'a AccountView,
+        key: &'a UserKey,
+        key_expires: OffsetDateTime,
+    ) -> Self {
+        Self::new(
+            content,
+            &view.account,
+            &view.holdings,
+            view.clan.as_ref(),
+            key,
+            key_expires,
+        )
+    }
+
     /// The account, holding `holdings` and a member of `clan` (if any), as seen by the holder of
     /// `key`, which expires at `key_expires`; its level progress by `content`'s level curve.
     pub(crate) fn new(
