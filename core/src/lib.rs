@@ -30,6 +30,7 @@ pub mod domain;
 pub mod economy;
 pub mod http;
 pub mod leaderboard;
+pub mod live_content;
 pub mod metrics;
 pub mod openapi;
 pub mod operator;

@@ -9,7 +9,6 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
-use crate::api::config::PreparedConfig;
 use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
@@ -18,6 +17,7 @@ use crate::http::{
     BodyError, BoxError, KeyAccounts, RateLimiter, ResponseBody, RouterState, service_stack,
 };
 use crate::leaderboard::Leaderboards;
+use crate::live_content::LiveContent;
 use crate::metrics::{Metrics, Recorded};
 use crate::settings::Settings;
 use crate::store::{AccountId, Store, StoreError};
@@ -26,10 +26,9 @@ use crate::store::{AccountId, Store, StoreError};
 pub struct AppState {
     /// Where accounts and everything else are kept.
     pub store: Arc<dyn Store>,
-    /// The catalog, rules and client configuration.
-    pub content: Content,
-    /// What `GET /api/config` answers that only the content decides, serialized once.
-    pub(crate) prepared_config: PreparedConfig,
+    /// The catalog, rules and client configuration served now (swapped when an operator
+    /// publishes new content).
+    pub content: LiveContent,
     /// Lifetimes and limits.
     pub settings: Settings,
     /// The source of "now".
@@ -151,8 +150,7 @@ impl Safezone {
         let content = self.content.unwrap_or_else(Content::shipped);
         let app = Arc::new(AppState {
             store: self.store,
-            prepared_config: PreparedConfig::new(&content),
-            content,
+            content: LiveContent::new(content),
             settings: self.settings,
             clock: self.clock,
             auth: Auth::new(self.auth),
@@ -162,6 +160,7 @@ impl Safezone {
             rate_limiter,
         });
         crate::retention::start(&app);
+        crate::live_content::follow(&app);
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),

@@ -16,6 +16,9 @@ pub struct Settings {
     /// How often this node's retention sweep deletes expired user keys and forgets idempotency
     /// keys past their retention.
     pub retention_sweep_every: Duration,
+    /// How often the node asks the store whether a newer content file was published (every
+    /// node serves it within about this time).
+    pub content_check_every: Duration,
     /// The largest request body accepted, in bytes.
     pub body_limit: usize,
     /// The longest a request may take before it is answered 503 `timeout`.
@@ -138,6 +141,7 @@ impl std::fmt::Debug for ServerToken {
 
 impl Default for Settings {
     /// Keys live 30 days, idempotency keys are remembered 7 days and swept every 10 minutes,
+    /// published content is looked for every second,
     /// bodies up to 64 KiB, requests up to 30 seconds; no game-server
     /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
     /// flight nor on connections, 10 seconds to send a request's head.
@@ -146,6 +150,7 @@ impl Default for Settings {
             key_lifetime: time::Duration::days(30),
             idempotency_retention: time::Duration::days(7),
             retention_sweep_every: Duration::from_secs(10 * 60),
+            content_check_every: Duration::from_secs(1),
             body_limit: 64 * 1024,
             request_timeout: Duration::from_secs(30),
             game_server_token: None,

@@ -8,6 +8,7 @@ mod account_log;
 mod accounts;
 mod bulk;
 mod community;
+mod content;
 mod economy;
 mod error;
 mod health;
@@ -36,7 +37,8 @@ pub use sqlite::SqliteStore;
 /// [`EconomyStore`](safezone_core::store::EconomyStore) ([`economy`]),
 /// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
-/// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]) and
+/// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
+/// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)) and
 /// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
 /// `pool` field, a `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
@@ -54,6 +56,7 @@ macro_rules! impl_store {
         crate::community::impl_community!($store, $db);
         crate::matches::impl_matches!($store, $db);
         crate::account_log::impl_account_log!($store, $db);
+        crate::content::impl_content!($store);
         crate::health::impl_health!($store);
     };
 }

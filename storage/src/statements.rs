@@ -4,5 +4,6 @@
 pub(crate) mod account_log;
 pub(crate) mod accounts;
 pub(crate) mod community;
+pub(crate) mod content;
 pub(crate) mod economy;
 pub(crate) mod matches;

@@ -1,10 +1,12 @@
 //! Several Safezone nodes on one PostgreSQL database answer the same boards: a match reported
 //! to one node shows on the others within a couple of seconds, a node started later rebuilds
-//! its boards from the store, and renames, deletions and bans reach every node.
+//! its boards from the store, renames, deletions and bans reach every node, and so does
+//! content published without a restart.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
 
+use safezone_core::content::SHIPPED;
 use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
@@ -63,6 +65,11 @@ async fn renames_and_deletions_reach_the_other_node() {
 #[tokio::test]
 async fn a_ban_reaches_the_other_node() {
     run_nodes(&[Server::Rocket, Server::Warp], ban_crosses_nodes).await;
+}
+
+#[tokio::test]
+async fn published_content_reaches_every_node() {
+    run_nodes(&[Server::Warp, Server::Rocket], content_crosses_nodes).await;
 }
 
 /// Report to A: A shows it on the next request, B within the deadline; then report to B and
@@ -251,4 +258,37 @@ async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     b.await_every_board(&played, caller(other)).await;
     let body = b.board(&query(Squad, "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[banned, other]));
+}
+
+/// Publish, through node A's store, the shipped content with `maintenance` on: both nodes show
+/// it within the deadline; a second publication turning it off reaches both as well.
+async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let maintenance =
+        |on: bool| SHIPPED.replacen("maintenance = false", &format!("maintenance = {on}"), 1);
+    for (version, on) in [(1, true), (2, false)] {
+        let published = apps[0]
+            .store
+            .publish_content(&maintenance(on), apps[0].now())
+            .await
+            .expect("published");
+        assert_eq!(published, version);
+        for app in &apps {
+            let settled = within(DEADLINE, || async {
+                let answer = app.get("/api/config").await;
+                let config = answer.success();
+                if config["config"]["maintenance"] == on {
+                    Ok(())
+                } else {
+                    Err(config.to_string())
+                }
+            })
+            .await;
+            if let Err(last) = settled {
+                panic!(
+                    "{:?} did not serve maintenance {on}; last: {last}",
+                    app.server
+                );
+            }
+        }
+    }
 }

@@ -23,9 +23,10 @@ struct UserAnswer<'a> {
 }
 
 fn user_answer(app: &App, session: &ViewedSession, with_rewards: bool) -> Reply {
+    let published = app.content.current();
     let view = &session.view;
     Reply::success(&UserAnswer {
-        user: ApiUser::of_view(&app.content, view, &session.key, session.expires),
+        user: ApiUser::of_view(&published.content, view, &session.key, session.expires),
         rewards: with_rewards.then_some([]),
         is_banned: view.account.is_banned,
     })

@@ -54,12 +54,18 @@ parameters! {
 /// `POST /api/user/{userKey}/buy?quantity=&itemId=|packId=|timedDealId=`: `{status, user,
 /// rewards}`.
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
     let params = BuyParams::read(&incoming)?;
     let purchase = purchase(&params)?;
     let quantity = params.quantity.0;
-    let planned = plan_purchase(&app.content.catalog, purchase, quantity, app.clock.now())
-        .map_err(purchase_error)?;
+    let planned = plan_purchase(
+        &published.content.catalog,
+        purchase,
+        quantity,
+        app.clock.now(),
+    )
+    .map_err(purchase_error)?;
     let outcome = change::apply(
         &app,
         &incoming.headers,

@@ -226,11 +226,12 @@ pub(super) async fn leave(app: App, incoming: Incoming) -> Result<Reply, ApiErro
 
 /// The answer after a membership change: the clan, if any, and the caller's account.
 async fn membership(app: &App, session: &Session, clan: Option<&Clan>) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let holdings = app.store.holdings(session.account.id).await?;
     Ok(Reply::success(&MembershipAnswer {
         clan: clan.map(ClanView::new),
         user: ApiUser::new(
-            &app.content,
+            &published.content,
             &session.account,
             &holdings,
             clan,

@@ -125,6 +125,7 @@ parameters! {
 /// A/B group is included. `isPolledUpdate=true` marks the client's periodic poll, which only
 /// acts on `config`: the extras are left out (`extras: {}`).
 pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let ConfigParams {
         platform,
         version,
@@ -134,8 +135,8 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
     let polled = polled.unwrap_or(false);
     let caller = session::optional(&app, &incoming).await?;
 
-    let prepared = &app.prepared_config;
-    let update_required = app
+    let prepared = &published.prepared_config;
+    let update_required = published
         .content
         .client
         .update_required(platform, version, anticheat);
@@ -148,7 +149,7 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
         ExtrasView::default()
     } else {
         let now = app.clock.now();
-        let extras = &app.content.extras;
+        let extras = &published.content.extras;
         let account = caller.map(|session| session.account.id);
         ExtrasView {
             announcement: prepared.announcement.as_deref(),

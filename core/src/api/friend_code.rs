@@ -68,9 +68,10 @@ parameters! {
 /// digits where that code is free and otherwise taking free ones, and charges the content
 /// file's gem price; `{status, user}`. A taken or invalid name charges nothing.
 pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
     let FriendCodeName(name) = RenameParams::read(&incoming)?.name;
-    let price = app.content.friend_code.rename_cost_gems;
+    let price = published.content.friend_code.rename_cost_gems;
     let mut steps = Vec::new();
     if price > 0 {
         steps.push(Step::Debit {

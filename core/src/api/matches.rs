@@ -156,6 +156,7 @@ where
     )
 )]
 pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     authorize(&app, &incoming)?;
     let body: MatchReportBody = incoming.json_body().await?;
     // A repeat (a game server retrying) is answered before anything else is checked or
@@ -165,7 +166,7 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     {
         app.metrics.business.match_replayed();
         return answer(
-            &app.content,
+            &published.content,
             &id,
             &recorded.summary,
             &recorded.granted,
@@ -189,11 +190,17 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
                 app.metrics
                     .business
                     .match_recorded(record.players.len(), &granted);
-                return answer(&app.content, &report.id, &record.summary, &granted, false);
+                return answer(
+                    &published.content,
+                    &report.id,
+                    &record.summary,
+                    &granted,
+                    false,
+                );
             }
             MatchApplied::Replayed { summary, granted } => {
                 app.metrics.business.match_replayed();
-                return answer(&app.content, &report.id, &summary, &granted, true);
+                return answer(&published.content, &report.id, &summary, &granted, true);
             }
             MatchApplied::Refused {
                 account,
@@ -208,11 +215,11 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
                 before_planning_again(attempt).await;
             }
             MatchApplied::Refused { refusal, .. } => {
-                return Err(refused(&app.content.catalog, refusal));
+                return Err(refused(&published.content.catalog, refusal));
             }
         }
     }
-    Err(refused(&app.content.catalog, Refusal::Stale))
+    Err(refused(&published.content.catalog, Refusal::Stale))
 }
 
 /// Refuses a caller without the game servers' credential.
@@ -274,13 +281,14 @@ async fn plan(
     report: &MatchReport,
     accounts: &[Option<AccountId>],
 ) -> Result<(MatchRecord, Vec<Change>), ApiError> {
+    let published = app.content.current();
     let named: Vec<AccountId> = accounts.iter().flatten().copied().collect();
     let progress: HashMap<AccountId, Progress> =
         app.store.progress(&named).await?.into_iter().collect();
     let now = app.clock.now();
     let (match_experience, match_coins) = (
-        &app.content.progression.match_experience,
-        &app.content.progression.match_coins,
+        &published.content.progression.match_experience,
+        &published.content.progression.match_coins,
     );
     let mut players = Vec::new();
     let mut changes = Vec::new();
@@ -311,7 +319,7 @@ async fn plan(
         );
         let result = (player.placement, player.kills, player.time_alive_secs);
         let (steps, summary) = plan_player(
-            &app.content,
+            &published.content,
             account.0,
             progress,
             &progress_stats(report.mode, &stats),

@@ -42,9 +42,10 @@ parameters! {
 /// table here on the server and gives the items (an item already owned becomes the pack's
 /// duplicate coins); `{status, user, rewards}`.
 pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
     let id = PackId(OpenParams::read(&incoming)?.pack.0);
-    let catalog = &app.content.catalog;
+    let catalog = &published.content.catalog;
     let pack = catalog.pack(id).ok_or_else(|| ApiError::NotFound {
         code: ErrorCode::NotInCatalog,
         message: format!("the shop has no pack {}", id.0),

@@ -67,12 +67,13 @@ struct PersonalQuest {
     )
 )]
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::optional(&app, &incoming).await?;
     let progress = match &session {
         Some(session) => Some(super::shared::change::progress_of(&app, session.account.id).await?),
         None => None,
     };
-    let quests = app.content.quests.active(app.clock.now());
+    let quests = published.content.quests.active(app.clock.now());
     let views = quests
         .iter()
         .map(|quest| QuestView {
@@ -80,7 +81,7 @@ pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, Api
             name: &quest.name,
             stat_key: &quest.stat_key,
             required: quest.required,
-            reward: RewardView::promised(&app.content.catalog, &quest.reward),
+            reward: RewardView::promised(&published.content.catalog, &quest.reward),
             created: ApiDate(quest.starts),
             ends: ApiDate(quest.ends),
             personal: session

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use super::shared::{change, session};
 use crate::App;
-use crate::content::IapProduct;
+use crate::content::{Content, IapProduct};
 use crate::economy::reward_steps;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, IdempotencyKey, Success, UserKeyRequired};
@@ -79,6 +79,7 @@ pub(super) async fn engine(app: App, incoming: Incoming) -> Result<Reply, ApiErr
 /// Verifies the receipt with `store`'s verifier and grants the product once per transaction:
 /// `{status, user, rewards}`.
 async fn handle(app: App, incoming: Incoming, store: &str) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
     let headers = incoming.headers.clone();
     let body: ReceiptBody = incoming.json_body().await?;
@@ -107,7 +108,7 @@ async fn handle(app: App, incoming: Incoming, store: &str) -> Result<Reply, ApiE
             });
         }
     };
-    let product = product(&app, &product_id)?;
+    let product = product(&published.content, &product_id)?;
     let subscription = if product.kind == "subscription" {
         Some(subscription_end(expires.as_deref())?)
     } else {
@@ -120,7 +121,7 @@ async fn handle(app: App, incoming: Incoming, store: &str) -> Result<Reply, ApiE
         cost_cents: product.cost_cents,
         subscription,
     }];
-    steps.extend(reward_steps(&app.content.catalog, &product.rewards));
+    steps.extend(reward_steps(&published.content.catalog, &product.rewards));
     let outcome = change::apply(
         &app,
         &headers,
@@ -161,8 +162,8 @@ async fn verify(app: &App, url: &str, receipt: &str) -> Result<Verdict, ApiError
 }
 
 /// The catalog's in-app product whose SKU, Apple id or Google id is `product_id`.
-fn product<'a>(app: &'a App, product_id: &str) -> Result<&'a IapProduct, ApiError> {
-    app.content
+fn product<'a>(content: &'a Content, product_id: &str) -> Result<&'a IapProduct, ApiError> {
+    content
         .catalog
         .iaps
         .iter()

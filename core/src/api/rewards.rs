@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::shared::session::Session;
 use super::shared::{change, session};
 use crate::App;
-use crate::content::{RewardType, Schedule};
+use crate::content::{Content, RewardType, Schedule};
 use crate::domain::ApiDate;
 use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
 use crate::http::params::parameters;
@@ -49,7 +49,8 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
     let session = session::required(&app, &incoming).await?;
     let now = app.clock.now();
     let premium = app.store.chat_premium(session.account.id).await? == Some(true);
-    let windows: Vec<(&RewardType, ClaimWindow)> = app
+    let published = app.content.current();
+    let windows: Vec<(&RewardType, ClaimWindow)> = published
         .content
         .reward_types
         .iter()
@@ -103,8 +104,12 @@ parameters! {
 /// (and, for premium types, the linked chat-platform subscription) allows; `{status, user,
 /// rewards, is_available, claimed, total, next_at}` with the type's status after the claim.
 pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
-    let reward_type = reward_type(&app, &ClaimParams::read(&incoming)?.reward_type)?;
+    let reward_type = reward_type(
+        &published.content,
+        &ClaimParams::read(&incoming)?.reward_type,
+    )?;
     if reward_type.schedule == Schedule::Never {
         return Err(ApiError::Conflict {
             code: ErrorCode::NotClaimable,
@@ -119,7 +124,10 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
     steps.push(Step::Claim {
         keys: window.keys.clone(),
     });
-    steps.extend(reward_steps(&app.content.catalog, &reward_type.rewards));
+    steps.extend(reward_steps(
+        &published.content.catalog,
+        &reward_type.rewards,
+    ));
     let outcome = change::apply(
         &app,
         &incoming.headers,
@@ -139,8 +147,8 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
 }
 
 /// The content file's type of this name; any other name is a 400 listing the known ones.
-fn reward_type<'a>(app: &'a App, name: &str) -> Result<&'a RewardType, ApiError> {
-    let types = &app.content.reward_types;
+fn reward_type<'a>(content: &'a Content, name: &str) -> Result<&'a RewardType, ApiError> {
+    let types = &content.reward_types;
     types
         .iter()
         .find(|reward_type| reward_type.name == name)

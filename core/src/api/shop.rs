@@ -201,10 +201,11 @@ struct Owned {
 /// matter to it. Deals are listed only while a run is on sale (`starts <= now < ends`): one not
 /// started yet is neither shown nor sold.
 pub(super) async fn available(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let sections = ShopParams::read(&incoming)?
         .sections
         .unwrap_or(Sections::ALL);
-    let catalog = &app.content.catalog;
+    let catalog = &published.content.catalog;
     let now = app.clock.now();
     let open_deals: Vec<(&TimedDeal, Occurrence)> = catalog
         .timed_deals

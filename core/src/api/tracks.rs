@@ -12,7 +12,7 @@ use super::shared::change::ChangeAnswer;
 use super::shared::{change, session};
 use super::views::RewardView;
 use crate::App;
-use crate::content::RewardTrack;
+use crate::content::{Content, RewardTrack};
 use crate::domain::{ApiDate, ChallengeId, EvolutionId, TrackId};
 use crate::http::params::{PositiveId, WholeNumber, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
@@ -160,6 +160,7 @@ struct LevelProgress {
     )
 )]
 pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::optional(&app, &incoming).await?;
     let progress = match &session {
         Some(session) => Some((
@@ -169,10 +170,10 @@ pub(super) async fn list(app: App, incoming: Incoming) -> Result<Reply, ApiError
         None => None,
     };
     let now = app.clock.now();
-    let running: Vec<_> = app.content.tracks_at(now).collect();
+    let running: Vec<_> = published.content.tracks_at(now).collect();
     let tracks = running
         .iter()
-        .map(|track| track_view(&app, track, progress.as_ref(), now))
+        .map(|track| track_view(&published.content, track, progress.as_ref(), now))
         .collect();
     Ok(Reply::success(&TracksAnswer { tracks }))
 }
@@ -222,8 +223,9 @@ parameters! {
     )
 )]
 pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
-    let track = track_of(&app, TrackPath::read(&incoming)?.track)?;
+    let track = track_of(&published.content, TrackPath::read(&incoming)?.track)?;
     let now = app.clock.now();
     let outcome = change::apply_planned(
         &app,
@@ -232,7 +234,7 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         "track",
         format!("buy:{}", track.id.0),
         |progress| {
-            plan_track_buy(&app.content, &track, progress, now)
+            plan_track_buy(&published.content, &track, progress, now)
                 .map_err(|refusal| refused(&track, refusal))
         },
     )
@@ -275,8 +277,9 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
     )
 )]
 pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
+    let published = app.content.current();
     let session = session::required(&app, &incoming).await?;
-    let track = track_of(&app, TrackPath::read(&incoming)?.track)?;
+    let track = track_of(&published.content, TrackPath::read(&incoming)?.track)?;
     let tiers = SkipQuery::read(&incoming)?.tiers.0;
     if tiers > track.max_tier {
         return Err(ApiError::invalid(
@@ -292,7 +295,7 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
         "track",
         format!("skip:{}:{tiers}", track.id.0),
         |progress| {
-            plan_track_skip(&app.content, &track, progress, tiers, now)
+            plan_track_skip(&published.content, &track, progress, tiers, now)
                 .map_err(|refusal| refused(&track, refusal))
         },
     )
@@ -335,9 +338,9 @@ pub(super) async fn mid_season(_app: App, _incoming: Incoming) -> Result<Reply, 
 
 /// The track named by the `trackId` path segment (a run of a repeating track, running or not);
 /// 404 when the content has none.
-fn track_of(app: &App, id: PositiveId) -> Result<Cow<'_, RewardTrack>, ApiError> {
+fn track_of(content: &Content, id: PositiveId) -> Result<Cow<'_, RewardTrack>, ApiError> {
     let id = TrackId(id.0);
-    app.content.track(id).ok_or_else(|| ApiError::NotFound {
+    content.track(id).ok_or_else(|| ApiError::NotFound {
         code: ErrorCode::TrackNotFound,
         message: format!("there is no reward track {}", id.0),
     })
@@ -374,12 +377,12 @@ fn refused(track: &RewardTrack, refusal: TrackRefusal) -> ApiError {
 }
 
 fn track_view<'a>(
-    app: &'a App,
+    content: &'a Content,
     track: &'a RewardTrack,
     progress: Option<&(AccountId, Progress)>,
     now: OffsetDateTime,
 ) -> TrackView<'a> {
-    let catalog = &app.content.catalog;
+    let catalog = &content.catalog;
     let price = track.price_at(now);
     TrackView {
         id: track.id,

@@ -1,9 +1,10 @@
 //! The operator's admin commands: account roles and bans, polls, tournaments and their
-//! whitelists, and the content-file check. Each prints one line and exits 0 when done, 1 when
-//! refused (an unknown account, poll or tournament, a taken code) or the database fails, and 2
-//! for bad input (clap's own parse errors exit 2 as well).
+//! whitelists, publishing content, and the content-file check. Each prints one line and exits
+//! 0 when done, 1 when refused (an unknown account, poll or tournament, a taken code) or the
+//! database fails, and 2 for bad input (clap's own parse errors exit 2 as well).
 
 mod accounts;
+mod content;
 mod polls;
 mod tournaments;
 
@@ -16,6 +17,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 pub use accounts::{AccountArgs, MakeAdminArgs};
+pub use content::{ContentCommand, ContentFileArgs};
 pub use polls::{PollCommand, PollCreateArgs, PollIdArgs};
 pub use tournaments::{
     TournamentCodeArgs, TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
@@ -46,6 +48,9 @@ pub enum AdminCommand {
     /// Shows and edits a tournament's whitelist.
     #[command(subcommand)]
     Whitelist(WhitelistCommand),
+    /// Publishes content files to every node without a restart, and rolls them back.
+    #[command(subcommand)]
+    Content(ContentCommand),
 }
 
 impl AdminCommand {
@@ -87,6 +92,7 @@ impl AdminCommand {
             Self::Poll(command) => command.run(store, now).await,
             Self::Tournament(command) => command.run(store, now).await,
             Self::Whitelist(command) => command.run(store, now).await,
+            Self::Content(command) => command.run(store, now).await,
         }
     }
 }

@@ -18,9 +18,9 @@ pub mod log_writer;
 mod traffic;
 
 pub use admin::{
-    AccountArgs, AdminCommand, CheckContentArgs, Failure, MakeAdminArgs, Outcome, PollCommand,
-    PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand, TournamentCreateArgs,
-    WhitelistArgs, WhitelistCommand,
+    AccountArgs, AdminCommand, CheckContentArgs, ContentCommand, ContentFileArgs, Failure,
+    MakeAdminArgs, Outcome, PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs,
+    TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
 pub use grant::GrantArgs;
 pub use log_writer::LogFlusher;
@@ -286,6 +286,7 @@ pub async fn run_server<OpenError: Display>(
             return ExitCode::FAILURE;
         }
     };
+    let content = crate::live_content::newest_or(store.as_ref(), content).await;
     if let Some(Command::Grant(grant)) = command {
         return grant.run(store, &content).await;
     }

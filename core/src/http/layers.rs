@@ -258,8 +258,7 @@ mod tests {
                 Arc::clone(&clock),
             ),
             store,
-            prepared_config: crate::api::config::PreparedConfig::new(&Content::shipped()),
-            content: Content::shipped(),
+            content: crate::live_content::LiveContent::new(Content::shipped()),
             settings: Settings {
                 request_timeout: Duration::from_millis(100),
                 ..Settings::default()

@@ -15,6 +15,7 @@ mod account_store;
 mod change;
 mod community;
 mod community_store;
+mod content_store;
 mod economy_store;
 mod error;
 mod health_store;
@@ -40,6 +41,7 @@ pub use community::{
     Window, is_color_code,
 };
 pub use community_store::CommunityStore;
+pub use content_store::{ContentStore, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
 pub use health_store::{HealthStore, PoolStatus};
@@ -56,13 +58,20 @@ pub use records::{
 pub(crate) use unavailable::UnavailableStore;
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings,
-/// the community, matches and the logs the leaderboards follow. The sum of the stores by area;
-/// every type that implements all of them is a `Store`.
+/// the community, matches, the logs the leaderboards follow and the published content. The sum
+/// of the stores by area; every type that implements all of them is a `Store`.
 ///
 /// Implementations must be safe to share between tasks and must make every method that changes
 /// state atomic.
 pub trait Store:
-    AccountStore + EconomyStore + CommunityStore + MatchStore + AccountLogStore + HealthStore + 'static
+    AccountStore
+    + EconomyStore
+    + CommunityStore
+    + MatchStore
+    + AccountLogStore
+    + ContentStore
+    + HealthStore
+    + 'static
 {
 }
 
@@ -72,6 +81,7 @@ impl<T> Store for T where
         + CommunityStore
         + MatchStore
         + AccountLogStore
+        + ContentStore
         + HealthStore
         + 'static
 {

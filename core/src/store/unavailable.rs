@@ -9,11 +9,11 @@ use time::OffsetDateTime;
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore,
-    EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied, MatchId,
-    MatchLogEntry, MatchRecord, MatchStore, NewClan, NewPoll, NewSignIn, NewTournament, Poll,
-    PollId, PollResults, Progress, RecordedMatch, Role, SessionView, SignedIn, StoreError,
-    Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
-    WhitelistEdit, WhitelistEdited,
+    ContentStore, EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied,
+    MatchId, MatchLogEntry, MatchRecord, MatchStore, NewClan, NewPoll, NewSignIn, NewTournament,
+    Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch, Role, SessionView,
+    SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote,
+    VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
 
@@ -245,6 +245,19 @@ impl AccountLogStore for UnavailableStore {
 #[async_trait]
 impl HealthStore for UnavailableStore {
     async fn ping(&self) -> Result<(), StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl ContentStore for UnavailableStore {
+    async fn publish_content(&self, _: &str, _: OffsetDateTime) -> Result<i64, StoreError> {
+        unavailable()
+    }
+    async fn content_head(&self) -> Result<i64, StoreError> {
+        unavailable()
+    }
+    async fn published_content(&self, _: i64) -> Result<Option<PublishedContent>, StoreError> {
         unavailable()
     }
 }

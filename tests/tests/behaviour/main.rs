@@ -15,6 +15,7 @@ mod grant;
 mod health_and_metrics;
 mod idempotency;
 mod leaderboards;
+mod live_content;
 mod match_concurrency;
 mod matches;
 mod packs;

@@ -49,10 +49,11 @@ pub(crate) async fn apply(
     reference: String,
     steps: Vec<Step>,
 ) -> Result<Outcome, ApiError> {
+    let published = app.content.current();
     if progression::experience_of(&steps) > 0 {
         return apply_planned(app, headers, session, reason, reference, |progress| {
             Ok(progression::with_levels(
-                &app.content,
+                &published.content,
                 progress,
                 steps.clone(),
             ))
@@ -92,6 +93,7 @@ pub(crate) async fn apply_planned<F>(
 where
     F: FnMut(&Progress) -> Result<Vec<Step>, ApiError>,
 {
+    let published = app.content.current();
     for attempt in 1..=PLANNING_ATTEMPTS {
         let progress = progress_of(app, session.account.id).await?;
         let steps = plan(&progress)?;
@@ -109,7 +111,7 @@ where
             applied => return outcome(app, applied, counted),
         }
     }
-    Err(refused(&app.content.catalog, Refusal::Stale))
+    Err(refused(&published.content.catalog, Refusal::Stale))
 }
 
 /// The change of `steps` for the caller, with the request's idempotency key.
@@ -142,13 +144,14 @@ fn outcome(
     (applied, view): (Applied, Option<AccountView>),
     counted: Counted,
 ) -> Result<Outcome, ApiError> {
+    let published = app.content.current();
     let (granted, replayed) = match applied {
         Applied::Done(granted) => {
             app.metrics.business.change_applied(counted, &granted);
             (granted, false)
         }
         Applied::Replayed(granted) => (granted, true),
-        Applied::Refused(refusal) => return Err(refused(&app.content.catalog, refusal)),
+        Applied::Refused(refusal) => return Err(refused(&published.content.catalog, refusal)),
     };
     let view = view.ok_or_else(|| ApiError::Internal {
         detail: "the store applied a change without reading the account".to_owned(),
@@ -317,10 +320,11 @@ fn answer_with<T: Serialize>(
     with_rewards: bool,
     extra: T,
 ) -> Reply {
+    let published = app.content.current();
     let view = &outcome.view;
-    let catalog = &app.content.catalog;
+    let catalog = &published.content.catalog;
     let reply = Reply::success(&ChangeAnswer {
-        user: ApiUser::of_view(&app.content, view, &session.key, session.expires),
+        user: ApiUser::of_view(&published.content, view, &session.key, session.expires),
         rewards: with_rewards.then(|| RewardView::all_granted(catalog, &outcome.granted)),
         extra,
     });

@@ -11,6 +11,7 @@ use crate::App;
 use crate::api::views::ApiUser;
 use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS, UserKey, player_names};
 use crate::http::{ApiError, Reply};
+use crate::live_content::Published;
 use crate::store::{Account, Clan, Holdings, NewSignIn};
 
 /// Friend codes offered to a new account before giving up.
@@ -42,7 +43,8 @@ pub(crate) struct SignedInUser {
     key_expires: time::OffsetDateTime,
     /// Whether this sign-in created the account.
     pub first_login: bool,
-    app: App,
+    /// The content the sign-in was answered with.
+    published: Arc<Published>,
 }
 
 /// `{user, firstLogin}`.
@@ -94,7 +96,7 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         key,
         key_expires,
         first_login: signed_in.first_login,
-        app: Arc::clone(app),
+        published: app.content.current(),
     })
 }
 
@@ -102,7 +104,7 @@ impl SignedInUser {
     /// The account as ApiUser, with the key.
     pub(crate) fn user(&self) -> ApiUser<'_> {
         ApiUser::new(
-            &self.app.content,
+            &self.published.content,
             &self.account,
             &self.holdings,
             self.clan.as_ref(),

@@ -1,0 +1,69 @@
+//! [`ContentStore`](safezone_core::store::ContentStore), written once for both stores: the
+//! content files an operator published, appended and read.
+
+/// Implements [`ContentStore`](safezone_core::store::ContentStore) for `$store` over the sqlx
+/// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `content` of the
+/// calling one.
+macro_rules! impl_content {
+    ($store:ident) => {
+        mod content {
+            use async_trait::async_trait;
+            use safezone_core::store::{ContentStore, PublishedContent, StoreError};
+            use time::OffsetDateTime;
+
+            use super::$store;
+            use crate::error::store_error;
+            use crate::micros::{from_micros, to_micros};
+            use crate::statements::content as sql;
+
+            #[async_trait]
+            impl ContentStore for $store {
+                async fn publish_content(
+                    &self,
+                    text: &str,
+                    now: OffsetDateTime,
+                ) -> Result<i64, StoreError> {
+                    let published = async {
+                        let mut tx = self.begin().await?;
+                        let version = sqlx::query_scalar::<_, i64>(sql::PUBLISH_CONTENT)
+                            .bind(text)
+                            .bind(to_micros(now))
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(version)
+                    };
+                    published.await.map_err(store_error)
+                }
+
+                async fn content_head(&self) -> Result<i64, StoreError> {
+                    sqlx::query_scalar::<_, i64>(sql::CONTENT_HEAD)
+                        .fetch_one(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn published_content(
+                    &self,
+                    at_most: i64,
+                ) -> Result<Option<PublishedContent>, StoreError> {
+                    let row = sqlx::query_as::<_, (i64, String, i64)>(sql::PUBLISHED_CONTENT)
+                        .bind(at_most)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    row.map(|(version, text, published_at)| {
+                        Ok(PublishedContent {
+                            version,
+                            text,
+                            published_at: from_micros(published_at)?,
+                        })
+                    })
+                    .transpose()
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use impl_content;

@@ -1,0 +1,14 @@
+//! The statements of the published content.
+
+/// Publishes a content file. Binds: its text, the time (microseconds); answers its version.
+pub(crate) const PUBLISH_CONTENT: &str = "\
+    INSERT INTO content_versions (body, published_at) VALUES ($1, $2) RETURNING version";
+
+/// The newest published version, 0 while none.
+pub(crate) const CONTENT_HEAD: &str =
+    "SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) FROM content_versions";
+
+/// The newest published content at or below a version. Binds: the version.
+pub(crate) const PUBLISHED_CONTENT: &str = "\
+    SELECT version, body, published_at FROM content_versions \
+    WHERE version <= $1 ORDER BY version DESC LIMIT 1";
