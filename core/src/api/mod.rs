@@ -1,33 +1,33 @@
 //! The endpoints, one module per area, and the one list that declares them all: the routing
 //! table and the OpenAPI document are built from it.
 
-pub(crate) mod account;
-pub(crate) mod buy;
-pub(crate) mod chat;
-pub(crate) mod clans;
+mod account;
+mod buy;
+mod chat;
+mod clans;
 pub(crate) mod config;
-pub(crate) mod deprecated;
-pub(crate) mod device;
+mod deprecated;
+mod device;
 mod endpoint;
-pub(crate) mod friend_code;
-pub(crate) mod health;
-pub(crate) mod leaderboard;
-pub(crate) mod login;
-pub(crate) mod matches;
-pub(crate) mod metrics;
-pub(crate) mod openapi;
-pub(crate) mod packs;
-pub(crate) mod polls;
-pub(crate) mod profile;
-pub(crate) mod quests;
-pub(crate) mod receipts;
-pub(crate) mod rewards;
+mod friend_code;
+mod health;
+mod leaderboard;
+mod login;
+mod matches;
+mod metrics;
+mod openapi;
+mod packs;
+mod polls;
+mod profile;
+mod quests;
+mod receipts;
+mod rewards;
 mod shared;
-pub(crate) mod shop;
-pub(crate) mod tournaments;
-pub(crate) mod tracks;
+mod shop;
+mod tournaments;
+mod tracks;
 mod views;
-pub(crate) mod whitelist;
+mod whitelist;
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;

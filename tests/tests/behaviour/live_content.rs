@@ -1,6 +1,7 @@
-//! Content published without a restart: `content publish`, `status` and `rollback`, run as the
-//! binaries run them, and the node serving each published file within seconds; a file that
-//! does not pass the check is never published, and one the node cannot read is never served.
+//! Content published without a restart: `content publish`, `status`, `diff` and `rollback`,
+//! run as the binaries run them, and the node serving each published file within seconds; a
+//! file that does not pass the check is never published, and one the node cannot read is never
+//! served.
 
 use safezone_core::cli::{AdminCommand, Failure, Outcome};
 use safezone_core::content::SHIPPED;
@@ -62,6 +63,13 @@ async fn await_maintenance(app: &TestApp, on: bool) {
 async fn published_content_is_served_without_a_restart(app: TestApp) {
     let none = content(&app, &["status"]).await.expect("status");
     assert!(none.starts_with("no content published"), "{none}");
+    let shipped = file(SHIPPED);
+    let path = shipped.path().to_str().expect("a UTF-8 path").to_owned();
+    let same = content(&app, &["diff", &path]).await.expect("diff");
+    assert!(
+        same.ends_with("is the shipped content, unchanged"),
+        "{same}"
+    );
     assert_eq!(content(&app, &["rollback"]).await.map_err(|_| ()), Err(()));
 
     let line = publish(&app, &shipped_with_maintenance(true)).await;
