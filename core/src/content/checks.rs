@@ -213,6 +213,22 @@ pub(super) trait CatalogEntry {
     fn sku(&self) -> &Spanned<String>;
 }
 
+/// Implements [`CatalogEntry`] for a section that has the fields `id` and `sku`.
+macro_rules! catalog_entry {
+    ($section:ty) => {
+        impl super::checks::CatalogEntry for $section {
+            fn id(&self) -> &toml::Spanned<i64> {
+                &self.id
+            }
+
+            fn sku(&self) -> &toml::Spanned<String> {
+                &self.sku
+            }
+        }
+    };
+}
+pub(super) use catalog_entry;
+
 /// Validates each entry of the array `path` with `validate` (given the entry's span and its
 /// [`Entry`], which names it "`kind` `sku`" in errors), and refuses an id or a SKU that an
 /// earlier entry uses.

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, validate_entries};
+use super::checks::{Entry, catalog_entry, validate_entries};
 use super::price::{self, Price};
 use super::recurrence::{self, Occurrence, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
@@ -70,15 +70,7 @@ pub(super) fn validate(
     )
 }
 
-impl CatalogEntry for DealSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(DealSection);
 
 impl DealSection {
     fn validate(
@@ -89,13 +81,7 @@ impl DealSection {
         let id = DealId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
         let name = entry.name(&self.name, "name")?;
-        let price = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
+        let price = price::cost(entry, &self.cost_coins, &self.cost_gems, None)?;
         if price.is_free() {
             return Err(entry.error(
                 self.sku.span(),
@@ -105,10 +91,9 @@ impl DealSection {
         }
         let undiscounted = price::validate(
             entry,
-            self.undiscounted_cost_coins.as_ref(),
-            self.undiscounted_cost_gems.as_ref(),
-            "undiscounted_cost_coins",
-            "undiscounted_cost_gems",
+            &self.undiscounted_cost_coins,
+            &self.undiscounted_cost_gems,
+            "undiscounted_",
         )?;
         for (deal, before, value, field) in [
             (

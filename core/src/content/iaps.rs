@@ -5,7 +5,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, Unique, validate_entries};
+use super::checks::{Entry, Unique, catalog_entry, validate_entries};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::IapId;
@@ -88,15 +88,7 @@ pub(super) fn validate(
     )
 }
 
-impl CatalogEntry for IapSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(IapSection);
 
 impl IapSection {
     fn validate(

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, validate_entries};
+use super::checks::{Entry, catalog_entry, validate_entries};
 use super::price::{self, MAX_PRICE, Price};
 use super::{ContentError, Locate};
 use crate::domain::{ItemId, PackId};
@@ -112,28 +112,14 @@ pub(super) fn validate(
     })
 }
 
-impl CatalogEntry for PackSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(PackSection);
 
 impl PackSection {
     fn validate(&self, entry: &Entry<'_, '_>, catalog: &Catalog) -> Result<Pack, ContentError> {
         let id = PackId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
         let name = entry.name(&self.name, "name")?;
-        let price = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
+        let price = price::cost(entry, &self.cost_coins, &self.cost_gems, None)?;
         let items_per_open = entry.int(
             &self.items_per_open,
             "items_per_open",
