@@ -3,12 +3,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::ContentError;
 use super::catalog::Catalog;
-use super::checks::{Entry, catalog_entry, validate_entries};
+use super::checks::{Entry, catalog_entry};
 use super::price::{self, Price};
 use super::recurrence::{self, Occurrence, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
-use super::{ContentError, Locate};
 use crate::domain::DealId;
 
 /// A timed deal: rewards for a price, on sale from `starts` until `ends`, and again every
@@ -55,25 +55,11 @@ pub(super) struct DealSection {
     rewards: Spanned<Vec<Spanned<RewardSection>>>,
 }
 
-/// Validates the timed deals, whose rewards name items and packs of `catalog`.
-pub(super) fn validate(
-    sections: Vec<Spanned<DealSection>>,
-    catalog: &Catalog,
-    locate: &Locate<'_>,
-) -> Result<Vec<TimedDeal>, ContentError> {
-    validate_entries(
-        sections,
-        locate,
-        "timed_deals",
-        "timed deal",
-        |section, _, entry| section.validate(entry, catalog),
-    )
-}
-
-catalog_entry!(DealSection);
+catalog_entry!(DealSection, "timed_deals", "timed deal");
 
 impl DealSection {
-    fn validate(
+    /// Validates the timed deal, whose rewards name items and packs of `catalog`.
+    pub(super) fn validate(
         &self,
         entry: &Entry<'_, '_>,
         catalog: &Catalog,

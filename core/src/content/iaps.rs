@@ -64,31 +64,25 @@ pub(super) fn validate(
 ) -> Result<Vec<IapProduct>, ContentError> {
     let mut apple_ids = Unique::new("apple_id");
     let mut google_ids = Unique::new("google_id");
-    validate_entries(
-        sections,
-        locate,
-        "iaps",
-        "in-app purchase",
-        |section, span, entry| {
-            let iap = section.validate(entry, span, catalog)?;
-            apple_ids.claim(
-                entry,
-                section.apple_id.span(),
-                "apple_id",
-                iap.apple_id.clone(),
-            )?;
-            google_ids.claim(
-                entry,
-                section.google_id.span(),
-                "google_id",
-                iap.google_id.clone(),
-            )?;
-            Ok(iap)
-        },
-    )
+    validate_entries(sections, locate, |section, span, entry| {
+        let iap = section.validate(entry, span, catalog)?;
+        apple_ids.claim(
+            entry,
+            section.apple_id.span(),
+            "apple_id",
+            iap.apple_id.clone(),
+        )?;
+        google_ids.claim(
+            entry,
+            section.google_id.span(),
+            "google_id",
+            iap.google_id.clone(),
+        )?;
+        Ok(iap)
+    })
 }
 
-catalog_entry!(IapSection);
+catalog_entry!(IapSection, "iaps", "in-app purchase");
 
 impl IapSection {
     fn validate(

@@ -125,14 +125,14 @@ pub(super) fn validate(
     sections: Vec<Spanned<ItemSection>>,
     locate: &Locate<'_>,
 ) -> Result<Vec<Item>, ContentError> {
-    let mut items = validate_entries(sections, locate, "items", "item", |section, _, entry| {
+    let mut items = validate_entries(sections, locate, |section, _, entry| {
         section.validate(entry)
     })?;
     items.sort_by_key(|item| (item.order, item.id));
     Ok(items)
 }
 
-catalog_entry!(ItemSection);
+catalog_entry!(ItemSection, "items", "item");
 
 impl ItemSection {
     fn validate(&self, entry: &Entry<'_, '_>) -> Result<Item, ContentError> {

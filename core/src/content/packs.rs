@@ -7,10 +7,10 @@ use rand::distr::weighted::WeightedIndex;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::ContentError;
 use super::catalog::Catalog;
-use super::checks::{Entry, catalog_entry, validate_entries};
+use super::checks::{Entry, catalog_entry};
 use super::price::{self, MAX_PRICE, Price};
-use super::{ContentError, Locate};
 use crate::domain::{ItemId, PackId};
 
 /// The most items one opening of a pack gives.
@@ -101,21 +101,15 @@ struct DropSection {
     weight: Spanned<u32>,
 }
 
-/// Validates the packs, whose drops name items of `catalog`.
-pub(super) fn validate(
-    sections: Vec<Spanned<PackSection>>,
-    catalog: &Catalog,
-    locate: &Locate<'_>,
-) -> Result<Vec<Pack>, ContentError> {
-    validate_entries(sections, locate, "packs", "pack", |section, _, entry| {
-        section.validate(entry, catalog)
-    })
-}
-
-catalog_entry!(PackSection);
+catalog_entry!(PackSection, "packs", "pack");
 
 impl PackSection {
-    fn validate(&self, entry: &Entry<'_, '_>, catalog: &Catalog) -> Result<Pack, ContentError> {
+    /// Validates the pack, whose drops name items of `catalog`.
+    pub(super) fn validate(
+        &self,
+        entry: &Entry<'_, '_>,
+        catalog: &Catalog,
+    ) -> Result<Pack, ContentError> {
         let id = PackId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
         let name = entry.name(&self.name, "name")?;
