@@ -66,18 +66,18 @@ pub(super) fn validate(
     let mut google_ids = Unique::new("google_id");
     validate_entries(sections, locate, |section, span, entry| {
         let iap = section.validate(entry, span, catalog)?;
-        apple_ids.claim(
-            entry,
-            section.apple_id.span(),
-            "apple_id",
-            iap.apple_id.clone(),
-        )?;
-        google_ids.claim(
-            entry,
-            section.google_id.span(),
-            "google_id",
-            iap.google_id.clone(),
-        )?;
+        let store_ids = [
+            (&mut apple_ids, &section.apple_id, "apple_id", &iap.apple_id),
+            (
+                &mut google_ids,
+                &section.google_id,
+                "google_id",
+                &iap.google_id,
+            ),
+        ];
+        for (ids, written, field, id) in store_ids {
+            ids.claim(entry, written.span(), field, id.clone())?;
+        }
         Ok(iap)
     })
 }
