@@ -16,13 +16,10 @@
 //! ```
 
 use std::error::Error;
-use std::str::FromStr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
+use safezone_examples::{commit, env_number, per_second, run_tasks, sqlite_options};
 use sqlx::postgres::PgPool;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous};
+use sqlx::sqlite::SqlitePool;
 use sqlx::{Executor, QueryBuilder};
 
 const DROP: &str = "DROP TABLE IF EXISTS bench_log";
@@ -51,39 +48,6 @@ fn rows(task: i64, round: u64, count: i64) -> Vec<(i64, i64, i64, i64)> {
         .collect()
 }
 
-/// Runs `$insert` (an async block inserting one transaction's rows on `connection`, given
-/// `task`, `round` and the row count) from `$tasks` tasks for `$seconds`, each transaction
-/// opened with `$begin`; evaluates to the number of transactions.
-macro_rules! run_workload {
-    ($pool:expr, $begin:expr, $tasks:expr, $seconds:expr, |$conn:ident, $task:ident, $round:ident| $insert:expr) => {{
-        let pool = $pool;
-        let commits = Arc::new(AtomicU64::new(0));
-        let deadline = Instant::now() + Duration::from_secs($seconds);
-        let workers: Vec<_> = (0..$tasks)
-            .map(|$task: i64| {
-                let pool = pool.clone();
-                let commits = Arc::clone(&commits);
-                tokio::spawn(async move {
-                    let mut $round = 0_u64;
-                    while Instant::now() < deadline {
-                        let mut $conn = pool.acquire().await?;
-                        $conn.execute($begin).await?;
-                        $insert.await?;
-                        $conn.execute("COMMIT").await?;
-                        commits.fetch_add(1, Ordering::Relaxed);
-                        $round += 1;
-                    }
-                    Ok::<(), sqlx::Error>(())
-                })
-            })
-            .collect();
-        for worker in workers {
-            worker.await??;
-        }
-        commits.load(Ordering::Relaxed)
-    }};
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
     let url = std::env::args()
@@ -93,42 +57,35 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let seconds: u64 = env_number("BENCH_SECONDS", 10)?;
     let count: i64 = env_number("BENCH_ROWS", 100)?;
     let transactions = if url.starts_with("sqlite:") {
-        // The same settings as Safezone's SQLite store: WAL, synchronous NORMAL, busy wait.
-        let options = SqliteConnectOptions::from_str(&url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePool::connect_with(options).await?;
+        let pool = SqlitePool::connect_with(sqlite_options(&url)?).await?;
         for statement in [DROP, CREATE_SQLITE, INDEX] {
             pool.execute(statement).await?;
         }
-        run_workload!(
-            pool,
-            "BEGIN IMMEDIATE",
-            tasks,
-            seconds,
-            |conn, task, round| {
-                let mut insert = QueryBuilder::<sqlx::Sqlite>::new(INSERT_SQLITE);
-                insert.push_values(rows(task, round, count), |mut row, values| {
-                    row.push_bind(format!("bench-{task}-{round}"))
-                        .push_bind(values.0)
-                        .push_bind("solo")
-                        .push_bind(1_700_000_000_000_000_i64)
-                        .push_bind(values.1)
-                        .push_bind(values.2)
-                        .push_bind(values.3);
-                });
-                let connection = &mut *conn;
-                async move { insert.build().execute(connection).await.map(|_| ()) }
+        run_tasks(tasks, seconds, move |task, round| {
+            let pool = pool.clone();
+            let mut insert = QueryBuilder::<sqlx::Sqlite>::new(INSERT_SQLITE);
+            insert.push_values(rows(task, round, count), |mut row, values| {
+                row.push_bind(format!("bench-{task}-{round}"))
+                    .push_bind(values.0)
+                    .push_bind("solo")
+                    .push_bind(1_700_000_000_000_000_i64)
+                    .push_bind(values.1)
+                    .push_bind(values.2)
+                    .push_bind(values.3);
+            });
+            async move {
+                commit!(pool, "BEGIN IMMEDIATE", insert.build());
+                Ok(())
             }
-        )
+        })
+        .await?
     } else {
         let pool = PgPool::connect(&url).await?;
         for statement in [DROP, CREATE_POSTGRES, INDEX] {
             pool.execute(statement).await?;
         }
-        run_workload!(pool, "BEGIN", tasks, seconds, |conn, task, round| {
+        run_tasks(tasks, seconds, move |task, round| {
+            let pool = pool.clone();
             let rows = rows(task, round, count);
             let column = |pick: fn(&(i64, i64, i64, i64)) -> i64| -> Vec<i64> {
                 rows.iter().map(pick).collect()
@@ -140,24 +97,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 .bind(column(|row| row.1))
                 .bind(column(|row| row.2))
                 .bind(column(|row| row.3));
-            let connection = &mut *conn;
-            async move { query.execute(connection).await.map(|_| ()) }
+            async move {
+                commit!(pool, "BEGIN", query);
+                Ok(())
+            }
         })
+        .await?
     };
-    #[allow(clippy::cast_precision_loss)]
-    let rate = (transactions * u64::try_from(count)?) as f64 / seconds as f64;
+    let rate = per_second(transactions * u64::try_from(count)?, seconds);
     println!(
         "{rate:.0} rows/s ({transactions} transactions of {count} rows in {seconds} s, {tasks} tasks)"
     );
     Ok(())
-}
-
-fn env_number<T: FromStr>(name: &str, default: T) -> Result<T, Box<dyn Error>>
-where
-    T::Err: Error + 'static,
-{
-    match std::env::var(name) {
-        Ok(value) => Ok(value.parse()?),
-        Err(_) => Ok(default),
-    }
 }

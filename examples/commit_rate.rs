@@ -19,15 +19,9 @@
 //! ```
 
 use std::error::Error;
-use std::str::FromStr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
-use safezone_examples::{env_number, pool_options};
+use safezone_examples::{Database, commit, per_second, run_tasks, tasks_and_seconds};
 use sqlx::Executor;
-use sqlx::postgres::{PgConnectOptions, Postgres};
-use sqlx::sqlite::{Sqlite, SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
 const CREATE: &str =
     "CREATE TABLE IF NOT EXISTS bench_balances (id BIGINT PRIMARY KEY, coins BIGINT NOT NULL)";
@@ -52,35 +46,21 @@ macro_rules! run_workload {
         for id in 0..$tasks {
             sqlx::query(INSERT).bind(id).execute(&pool).await?;
         }
-        let commits = Arc::new(AtomicU64::new(0));
-        let deadline = Instant::now() + Duration::from_secs($seconds);
-        let workers: Vec<_> = (0..$tasks)
-            .map(|id| {
-                let pool = pool.clone();
-                let commits = Arc::clone(&commits);
-                tokio::spawn(async move {
-                    let mut n: i64 = 0;
-                    while Instant::now() < deadline {
-                        n += 1;
-                        let write = if insert {
-                            sqlx::query(INSERT_ROW).bind(id).bind(n)
-                        } else {
-                            sqlx::query(UPDATE).bind(id)
-                        };
-                        let mut connection = pool.acquire().await?;
-                        connection.execute($begin).await?;
-                        write.execute(&mut *connection).await?;
-                        connection.execute("COMMIT").await?;
-                        commits.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Ok::<(), sqlx::Error>(())
-                })
-            })
-            .collect();
-        for worker in workers {
-            worker.await??;
-        }
-        commits.load(Ordering::Relaxed)
+        run_tasks($tasks, $seconds, move |id, round| {
+            let pool = pool.clone();
+            async move {
+                // Each task's rows are numbered from 1.
+                let n = round as i64 + 1;
+                let write = if insert {
+                    sqlx::query(INSERT_ROW).bind(id).bind(n)
+                } else {
+                    sqlx::query(UPDATE).bind(id)
+                };
+                commit!(pool, $begin, write);
+                Ok(())
+            }
+        })
+        .await?
     }};
 }
 
@@ -94,24 +74,13 @@ async fn main() -> Result<(), Box<dyn Error>> {
         Some("insert") => true,
         Some(_) => return Err(usage.into()),
     };
-    let tasks: i64 = env_number("BENCH_TASKS", 64)?;
-    let seconds: u64 = env_number("BENCH_SECONDS", 10)?;
-    let total = if url.starts_with("sqlite:") {
-        // The same settings as Safezone's SQLite store: WAL, synchronous NORMAL, busy wait.
-        let options = SqliteConnectOptions::from_str(&url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = pool_options::<Sqlite>().connect_with(options).await?;
-        run_workload!(pool, "BEGIN IMMEDIATE", insert, tasks, seconds)
-    } else {
-        let options = PgConnectOptions::from_str(&url)?;
-        let pool = pool_options::<Postgres>().connect_with(options).await?;
-        run_workload!(pool, "BEGIN", insert, tasks, seconds)
+    let (tasks, seconds) = tasks_and_seconds(64)?;
+    let total = match Database::connect(&url).await? {
+        // SQLite: `BEGIN IMMEDIATE`, as Safezone's writes.
+        Database::Sqlite(pool) => run_workload!(pool, "BEGIN IMMEDIATE", insert, tasks, seconds),
+        Database::Postgres(pool) => run_workload!(pool, "BEGIN", insert, tasks, seconds),
     };
-    #[allow(clippy::cast_precision_loss)]
-    let rate = total as f64 / seconds as f64;
+    let rate = per_second(total, seconds);
     let kind = if insert { "insert" } else { "update" };
     println!(
         "{rate:.0} commits/s ({total} single-row {kind} transactions in {seconds} s, {tasks} tasks)"

@@ -13,15 +13,9 @@
 //! ```
 
 use std::error::Error;
-use std::str::FromStr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
-use safezone_examples::{env_number, pool_options};
+use safezone_examples::{Database, per_second, run_tasks, tasks_and_seconds};
 use sqlx::Executor;
-use sqlx::postgres::{PgConnectOptions, Postgres};
-use sqlx::sqlite::{Sqlite, SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
 const CREATE: &str = "CREATE TABLE IF NOT EXISTS bench_reads \
     (id BIGINT PRIMARY KEY, name TEXT NOT NULL, coins BIGINT NOT NULL)";
@@ -39,28 +33,17 @@ macro_rules! run_workload {
         for id in 0..$tasks {
             sqlx::query(INSERT).bind(id).execute(&pool).await?;
         }
-        let reads = Arc::new(AtomicU64::new(0));
-        let deadline = Instant::now() + Duration::from_secs($seconds);
-        let workers: Vec<_> = (0..$tasks)
-            .map(|id| {
-                let pool = pool.clone();
-                let reads = Arc::clone(&reads);
-                tokio::spawn(async move {
-                    while Instant::now() < deadline {
-                        sqlx::query_as::<_, (i64, String, i64)>(READ)
-                            .bind(id)
-                            .fetch_one(&pool)
-                            .await?;
-                        reads.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Ok::<(), sqlx::Error>(())
-                })
-            })
-            .collect();
-        for worker in workers {
-            worker.await??;
-        }
-        reads.load(Ordering::Relaxed)
+        run_tasks($tasks, $seconds, move |id, _| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query_as::<_, (i64, String, i64)>(READ)
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await?;
+                Ok(())
+            }
+        })
+        .await?
     }};
 }
 
@@ -69,24 +52,12 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let url = std::env::args()
         .nth(1)
         .ok_or("usage: read_rate DATABASE_URL")?;
-    let tasks: i64 = env_number("BENCH_TASKS", 64)?;
-    let seconds: u64 = env_number("BENCH_SECONDS", 10)?;
-    let total = if url.starts_with("sqlite:") {
-        // The same settings as Safezone's SQLite store: WAL, synchronous NORMAL, busy wait.
-        let options = SqliteConnectOptions::from_str(&url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(Duration::from_secs(5));
-        let pool = pool_options::<Sqlite>().connect_with(options).await?;
-        run_workload!(pool, tasks, seconds)
-    } else {
-        let options = PgConnectOptions::from_str(&url)?;
-        let pool = pool_options::<Postgres>().connect_with(options).await?;
-        run_workload!(pool, tasks, seconds)
+    let (tasks, seconds) = tasks_and_seconds(64)?;
+    let total = match Database::connect(&url).await? {
+        Database::Sqlite(pool) => run_workload!(pool, tasks, seconds),
+        Database::Postgres(pool) => run_workload!(pool, tasks, seconds),
     };
-    #[allow(clippy::cast_precision_loss)]
-    let rate = total as f64 / seconds as f64;
+    let rate = per_second(total, seconds);
     println!("{rate:.0} reads/s ({total} primary-key reads in {seconds} s, {tasks} tasks)");
     Ok(())
 }

@@ -7,10 +7,11 @@ use std::hash::Hash;
 use sha2::{Digest, Sha256};
 use toml::Spanned;
 
-use super::deals::{self, DealSection, TimedDeal};
+use super::checks::validate_entries;
+use super::deals::{DealSection, TimedDeal};
 use super::iaps::{self, IapProduct, IapSection};
 use super::items::{self, Item, ItemSection};
-use super::packs::{self, Pack, PackSection};
+use super::packs::{Pack, PackSection};
 use super::price::Price;
 use super::{ContentError, Locate};
 use crate::domain::{DealId, IapId, ItemId, PackId};
@@ -204,9 +205,13 @@ impl CatalogSections {
     pub(super) fn validate(self, locate: &Locate<'_>) -> Result<Catalog, ContentError> {
         let items = items::validate(self.items, locate)?;
         let with_items = Catalog::new(items, Vec::new(), Vec::new(), Vec::new());
-        let packs = packs::validate(self.packs, &with_items, locate)?;
+        let packs = validate_entries(self.packs, locate, |pack, _, entry| {
+            pack.validate(entry, &with_items)
+        })?;
         let with_packs = Catalog::new(with_items.items, packs, Vec::new(), Vec::new());
-        let timed_deals = deals::validate(self.timed_deals, &with_packs, locate)?;
+        let timed_deals = validate_entries(self.timed_deals, locate, |deal, _, entry| {
+            deal.validate(entry, &with_packs)
+        })?;
         let iaps = iaps::validate(self.iaps, &with_packs, locate)?;
         Ok(Catalog::new(
             with_packs.items,

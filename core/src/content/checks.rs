@@ -207,20 +207,42 @@ impl<K: Hash + Eq + Display> Unique<K> {
 
 /// What every catalog entry has: an id and a SKU, each at its place in the file.
 pub(super) trait CatalogEntry {
+    /// The array of tables the entries are in (`timed_deals`).
+    const PATH: &str;
+    /// What an entry is, as its errors name it (`timed deal`).
+    const KIND: &str;
     /// The entry's `id` as written.
     fn id(&self) -> &Spanned<i64>;
     /// The entry's `sku` as written.
     fn sku(&self) -> &Spanned<String>;
 }
 
-/// Validates each entry of the array `path` with `validate` (given the entry's span and its
-/// [`Entry`], which names it "`kind` `sku`" in errors), and refuses an id or a SKU that an
-/// earlier entry uses.
+/// Implements [`CatalogEntry`] for a section that has the fields `id` and `sku`, written in the
+/// array `$path`, each entry a `$kind`.
+macro_rules! catalog_entry {
+    ($section:ty, $path:literal, $kind:literal) => {
+        impl super::checks::CatalogEntry for $section {
+            const PATH: &str = $path;
+            const KIND: &str = $kind;
+
+            fn id(&self) -> &toml::Spanned<i64> {
+                &self.id
+            }
+
+            fn sku(&self) -> &toml::Spanned<String> {
+                &self.sku
+            }
+        }
+    };
+}
+pub(super) use catalog_entry;
+
+/// Validates each entry of the array [`CatalogEntry::PATH`] with `validate` (given the entry's
+/// span and its [`Entry`], which names it "`KIND` `sku`" in errors), and refuses an id or a SKU
+/// that an earlier entry uses.
 pub(super) fn validate_entries<S: CatalogEntry, T>(
     sections: Vec<Spanned<S>>,
     locate: &Locate<'_>,
-    path: &str,
-    kind: &str,
     mut validate: impl FnMut(&S, Range<usize>, &Entry<'_, '_>) -> Result<T, ContentError>,
 ) -> Result<Vec<T>, ContentError> {
     let mut ids = Unique::new("id");
@@ -230,7 +252,8 @@ pub(super) fn validate_entries<S: CatalogEntry, T>(
         let span = section.span();
         let section = section.into_inner();
         let (id, sku) = (section.id(), section.sku());
-        let entry = Entry::new(locate, path, index, format!("{kind} `{}`", sku.get_ref()));
+        let label = format!("{} `{}`", S::KIND, sku.get_ref());
+        let entry = Entry::new(locate, S::PATH, index, label);
         let value = validate(&section, span, &entry)?;
         ids.claim(&entry, id.span(), "id", *id.get_ref())?;
         skus.claim(&entry, sku.span(), "sku", sku.get_ref().clone())?;

@@ -3,12 +3,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::ContentError;
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, validate_entries};
+use super::checks::{Entry, catalog_entry};
 use super::price::{self, Price};
 use super::recurrence::{self, Occurrence, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
-use super::{ContentError, Locate};
 use crate::domain::DealId;
 
 /// A timed deal: rewards for a price, on sale from `starts` until `ends`, and again every
@@ -55,33 +55,11 @@ pub(super) struct DealSection {
     rewards: Spanned<Vec<Spanned<RewardSection>>>,
 }
 
-/// Validates the timed deals, whose rewards name items and packs of `catalog`.
-pub(super) fn validate(
-    sections: Vec<Spanned<DealSection>>,
-    catalog: &Catalog,
-    locate: &Locate<'_>,
-) -> Result<Vec<TimedDeal>, ContentError> {
-    validate_entries(
-        sections,
-        locate,
-        "timed_deals",
-        "timed deal",
-        |section, _, entry| section.validate(entry, catalog),
-    )
-}
-
-impl CatalogEntry for DealSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(DealSection, "timed_deals", "timed deal");
 
 impl DealSection {
-    fn validate(
+    /// Validates the timed deal, whose rewards name items and packs of `catalog`.
+    pub(super) fn validate(
         &self,
         entry: &Entry<'_, '_>,
         catalog: &Catalog,
@@ -89,13 +67,7 @@ impl DealSection {
         let id = DealId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
         let name = entry.name(&self.name, "name")?;
-        let price = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
+        let price = price::cost(entry, &self.cost_coins, &self.cost_gems, None)?;
         if price.is_free() {
             return Err(entry.error(
                 self.sku.span(),
@@ -105,10 +77,9 @@ impl DealSection {
         }
         let undiscounted = price::validate(
             entry,
-            self.undiscounted_cost_coins.as_ref(),
-            self.undiscounted_cost_gems.as_ref(),
-            "undiscounted_cost_coins",
-            "undiscounted_cost_gems",
+            &self.undiscounted_cost_coins,
+            &self.undiscounted_cost_gems,
+            "undiscounted_",
         )?;
         for (deal, before, value, field) in [
             (

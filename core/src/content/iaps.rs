@@ -5,7 +5,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, Unique, validate_entries};
+use super::checks::{Entry, Unique, catalog_entry, validate_entries};
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::IapId;
@@ -64,39 +64,25 @@ pub(super) fn validate(
 ) -> Result<Vec<IapProduct>, ContentError> {
     let mut apple_ids = Unique::new("apple_id");
     let mut google_ids = Unique::new("google_id");
-    validate_entries(
-        sections,
-        locate,
-        "iaps",
-        "in-app purchase",
-        |section, span, entry| {
-            let iap = section.validate(entry, span, catalog)?;
-            apple_ids.claim(
-                entry,
-                section.apple_id.span(),
-                "apple_id",
-                iap.apple_id.clone(),
-            )?;
-            google_ids.claim(
-                entry,
-                section.google_id.span(),
+    validate_entries(sections, locate, |section, span, entry| {
+        let iap = section.validate(entry, span, catalog)?;
+        let store_ids = [
+            (&mut apple_ids, &section.apple_id, "apple_id", &iap.apple_id),
+            (
+                &mut google_ids,
+                &section.google_id,
                 "google_id",
-                iap.google_id.clone(),
-            )?;
-            Ok(iap)
-        },
-    )
+                &iap.google_id,
+            ),
+        ];
+        for (ids, written, field, id) in store_ids {
+            ids.claim(entry, written.span(), field, id.clone())?;
+        }
+        Ok(iap)
+    })
 }
 
-impl CatalogEntry for IapSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(IapSection, "iaps", "in-app purchase");
 
 impl IapSection {
     fn validate(

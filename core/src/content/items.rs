@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::checks::{CatalogEntry, Entry, is_sku, validate_entries};
+use super::checks::{Entry, catalog_entry, is_sku, validate_entries};
 use super::price::{self, Price};
 use super::{ContentError, Locate};
 use crate::domain::ItemId;
@@ -125,22 +125,14 @@ pub(super) fn validate(
     sections: Vec<Spanned<ItemSection>>,
     locate: &Locate<'_>,
 ) -> Result<Vec<Item>, ContentError> {
-    let mut items = validate_entries(sections, locate, "items", "item", |section, _, entry| {
+    let mut items = validate_entries(sections, locate, |section, _, entry| {
         section.validate(entry)
     })?;
     items.sort_by_key(|item| (item.order, item.id));
     Ok(items)
 }
 
-impl CatalogEntry for ItemSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(ItemSection, "items", "item");
 
 impl ItemSection {
     fn validate(&self, entry: &Entry<'_, '_>) -> Result<Item, ContentError> {
@@ -167,21 +159,8 @@ impl ItemSection {
                 ),
             )
         })?;
-        let price = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
-        if self.is_stock {
-            price::require_free(
-                entry,
-                self.cost_coins.as_ref(),
-                self.cost_gems.as_ref(),
-                "a stock item",
-            )?;
-        }
+        let stock = self.is_stock.then_some("a stock item");
+        let price = price::cost(entry, &self.cost_coins, &self.cost_gems, stock)?;
         Ok(Item {
             id,
             sku,

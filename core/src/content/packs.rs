@@ -7,10 +7,10 @@ use rand::distr::weighted::WeightedIndex;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::ContentError;
 use super::catalog::Catalog;
-use super::checks::{CatalogEntry, Entry, validate_entries};
+use super::checks::{Entry, catalog_entry};
 use super::price::{self, MAX_PRICE, Price};
-use super::{ContentError, Locate};
 use crate::domain::{ItemId, PackId};
 
 /// The most items one opening of a pack gives.
@@ -101,39 +101,19 @@ struct DropSection {
     weight: Spanned<u32>,
 }
 
-/// Validates the packs, whose drops name items of `catalog`.
-pub(super) fn validate(
-    sections: Vec<Spanned<PackSection>>,
-    catalog: &Catalog,
-    locate: &Locate<'_>,
-) -> Result<Vec<Pack>, ContentError> {
-    validate_entries(sections, locate, "packs", "pack", |section, _, entry| {
-        section.validate(entry, catalog)
-    })
-}
-
-impl CatalogEntry for PackSection {
-    fn id(&self) -> &Spanned<i64> {
-        &self.id
-    }
-
-    fn sku(&self) -> &Spanned<String> {
-        &self.sku
-    }
-}
+catalog_entry!(PackSection, "packs", "pack");
 
 impl PackSection {
-    fn validate(&self, entry: &Entry<'_, '_>, catalog: &Catalog) -> Result<Pack, ContentError> {
+    /// Validates the pack, whose drops name items of `catalog`.
+    pub(super) fn validate(
+        &self,
+        entry: &Entry<'_, '_>,
+        catalog: &Catalog,
+    ) -> Result<Pack, ContentError> {
         let id = PackId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
         let name = entry.name(&self.name, "name")?;
-        let price = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
+        let price = price::cost(entry, &self.cost_coins, &self.cost_gems, None)?;
         let items_per_open = entry.int(
             &self.items_per_open,
             "items_per_open",

@@ -31,39 +31,45 @@ impl Price {
     }
 }
 
-/// A price written as two optional fields (`cost_coins`, `cost_gems`, each 0 when left out).
+/// A price written as two optional fields, `{prefix}cost_coins` and `{prefix}cost_gems` (each 0
+/// when left out): `prefix` is "" for the entry's own price, or e.g. "discount.".
 pub(super) fn validate(
     entry: &Entry<'_, '_>,
-    coins: Option<&Spanned<i64>>,
-    gems: Option<&Spanned<i64>>,
-    coins_field: &str,
-    gems_field: &str,
+    coins: &Option<Spanned<i64>>,
+    gems: &Option<Spanned<i64>>,
+    prefix: &str,
 ) -> Result<Price, ContentError> {
-    let amount = |value: Option<&Spanned<i64>>, field: &str| {
-        value.map_or(Ok(0), |value| entry.int(value, field, 0..=MAX_PRICE))
+    let amount = |value: &Option<Spanned<i64>>, field: &str| {
+        value.as_ref().map_or(Ok(0), |value| {
+            entry.int(value, &format!("{prefix}{field}"), 0..=MAX_PRICE)
+        })
     };
     Ok(Price {
-        coins: amount(coins, coins_field)?,
-        gems: amount(gems, gems_field)?,
+        coins: amount(coins, "cost_coins")?,
+        gems: amount(gems, "cost_gems")?,
     })
 }
 
-/// Refuses a price on something every player owns (`what`: "a stock item"), naming the first
-/// non-zero field of `cost_coins` and `cost_gems`.
-pub(super) fn require_free(
+/// The entry's own price (`cost_coins`, `cost_gems`). `stock` names what the entry is ("a stock
+/// item") when every player owns it: such an entry must be free, and the first non-zero field
+/// is refused.
+pub(super) fn cost(
     entry: &Entry<'_, '_>,
-    coins: Option<&Spanned<i64>>,
-    gems: Option<&Spanned<i64>>,
-    what: &str,
-) -> Result<(), ContentError> {
-    for (value, field) in [(coins, "cost_coins"), (gems, "cost_gems")] {
-        if let Some(value) = value.filter(|value| *value.get_ref() != 0) {
-            return Err(entry.error(
-                value.span(),
-                field,
-                format!("{what} is owned by every player: it must be free"),
-            ));
+    coins: &Option<Spanned<i64>>,
+    gems: &Option<Spanned<i64>>,
+    stock: Option<&str>,
+) -> Result<Price, ContentError> {
+    let price = validate(entry, coins, gems, "")?;
+    if let Some(what) = stock {
+        for (value, field) in [(coins, "cost_coins"), (gems, "cost_gems")] {
+            if let Some(value) = value.as_ref().filter(|value| *value.get_ref() != 0) {
+                return Err(entry.error(
+                    value.span(),
+                    field,
+                    format!("{what} is owned by every player: it must be free"),
+                ));
+            }
         }
     }
-    Ok(())
+    Ok(price)
 }

@@ -392,21 +392,9 @@ impl TrackSection {
 
     /// The pass's price: none for a stock track, some for any other.
     fn cost(&self, entry: &Entry<'_, '_>) -> Result<Price, ContentError> {
-        let cost = price::validate(
-            entry,
-            self.cost_coins.as_ref(),
-            self.cost_gems.as_ref(),
-            "cost_coins",
-            "cost_gems",
-        )?;
-        if self.is_stock {
-            price::require_free(
-                entry,
-                self.cost_coins.as_ref(),
-                self.cost_gems.as_ref(),
-                "a stock track",
-            )?;
-        } else if cost.is_free() {
+        let stock = self.is_stock.then_some("a stock track");
+        let cost = price::cost(entry, &self.cost_coins, &self.cost_gems, stock)?;
+        if !self.is_stock && cost.is_free() {
             return Err(entry.error(
                 self.id.span(),
                 "cost_coins",
@@ -437,13 +425,8 @@ impl TrackSection {
             ));
         }
         let section = spanned.get_ref();
-        let discounted = price::validate(
-            entry,
-            section.cost_coins.as_ref(),
-            section.cost_gems.as_ref(),
-            "discount.cost_coins",
-            "discount.cost_gems",
-        )?;
+        let discounted =
+            price::validate(entry, &section.cost_coins, &section.cost_gems, "discount.")?;
         let cheaper = discounted.coins <= cost.coins
             && discounted.gems <= cost.gems
             && discounted != cost
