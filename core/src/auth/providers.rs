@@ -79,8 +79,21 @@ pub async fn authorize(
                 pkce_verifier: verifier.secret().clone(),
             })
         }
-        ProviderConfig::Oauth2 { scopes, .. } => {
-            let client = oauth2_client(provider, redirect)?;
+        ProviderConfig::Oauth2 {
+            authorization_url,
+            token_url,
+            client_id,
+            client_secret,
+            scopes,
+            ..
+        } => {
+            let client = oauth2_client(
+                authorization_url,
+                token_url,
+                client_id,
+                client_secret,
+                redirect,
+            )?;
             let (url, state) = client
                 .authorize_url(CsrfToken::new_random)
                 .add_scopes(scopes.iter().cloned().map(Scope::new))
@@ -149,11 +162,21 @@ pub async fn exchange(
             })
         }
         ProviderConfig::Oauth2 {
+            authorization_url,
+            token_url,
             user_info_url,
+            client_id,
+            client_secret,
             fields,
             ..
         } => {
-            let client = oauth2_client(provider, redirect)?;
+            let client = oauth2_client(
+                authorization_url,
+                token_url,
+                client_id,
+                client_secret,
+                redirect,
+            )?;
             let tokens = client
                 .exchange_code(code)
                 .set_pkce_verifier(verifier)
@@ -243,21 +266,12 @@ async fn oidc_client(
 
 /// The client of a plain OAuth2 provider.
 fn oauth2_client(
-    provider: &ProviderConfig,
+    authorization_url: &str,
+    token_url: &str,
+    client_id: &str,
+    client_secret: &str,
     redirect: RedirectUrl,
 ) -> Result<OAuth2Client, ProviderError> {
-    let ProviderConfig::Oauth2 {
-        authorization_url,
-        token_url,
-        client_id,
-        client_secret,
-        ..
-    } = provider
-    else {
-        return Err(ProviderError::Refused(
-            "an OpenID Connect provider has no plain OAuth2 client".to_owned(),
-        ));
-    };
     Ok(BasicClient::new(ClientId::new(client_id.to_owned()))
         .set_client_secret(ClientSecret::new(client_secret.to_owned()))
         .set_auth_uri(AuthUrl::new(authorization_url.to_owned()).map_err(unreachable)?)
