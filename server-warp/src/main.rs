@@ -17,7 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> ExitCode {
     safezone_core::cli::run_server(
         safezone_core::binary!(),
-        safezone_storage::open_with,
+        safezone_storage::Databases,
         safezone_server_warp::start,
     )
     .await

@@ -250,6 +250,7 @@ pub fn the_command_line_names_the_binary_and_shows_no_secret(binary: &str, versi
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    migrate_apply(binary, &url);
     let output = Command::new(binary)
         .args([
             "--database-url",
@@ -270,6 +271,16 @@ pub fn the_command_line_names_the_binary_and_shows_no_secret(binary: &str, versi
         "{output:?}"
     );
     assert!(output.stderr.is_empty(), "log lines: {output:?}");
+}
+
+/// Runs `migrate apply` on the database at `url`, which must succeed: the operator's commands
+/// never migrate.
+fn migrate_apply(binary: &str, url: &str) {
+    let output = Command::new(binary)
+        .args(["--database-url", url, "migrate", "apply"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
 }
 
 /// Sends SIGTERM and answers the exit status, which must come within 10 s.
@@ -360,6 +371,7 @@ pub fn check_content_and_admin_commands_exit_with_their_codes(binary: &str) {
     assert!(output.stdout.is_empty());
 
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    migrate_apply(binary, &url);
     let output = Command::new(binary)
         .args(["--database-url", &url, "make-admin", "--to", "Nobody#0001"])
         .output()
