@@ -1,7 +1,8 @@
 //! The checks of a server binary, written once for both: it announces its address, serves,
 //! stops on SIGTERM, refuses a bad content file or an unusable database, answers every form of
 //! request target in JSON without a panic, and logs JSON lines with request ids and without
-//! secrets while serving metrics on an address of its own.
+//! secrets while serving metrics on an address of its own; and what operating a node takes
+//! (`operating`: migrations, probes, backups).
 //!
 //! Each server crate's `tests/binary.rs` includes this file as module `binary_checks` (with
 //! `#[path]`; only there does `env!("CARGO_BIN_EXE_...")` name the binary) and calls
@@ -12,6 +13,9 @@ use std::net::TcpStream;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+#[path = "binary_checks/operating.rs"]
+pub mod operating;
 
 /// Generates one `#[test]` per check of this module, run on the binary at `$binary`.
 ///
@@ -61,6 +65,17 @@ macro_rules! for_binary {
         #[test]
         fn json_logs_carry_request_ids_and_no_secrets() {
             $crate::binary_checks::json_logs_carry_request_ids_and_no_secrets($binary);
+        }
+
+        #[tokio::test]
+        async fn migrations_are_explicit_for_operators() {
+            $crate::binary_checks::operating::migrations_are_explicit_for_operators($binary).await;
+        }
+
+        #[tokio::test]
+        async fn backup_copies_sqlite_and_refuses_postgres() {
+            $crate::binary_checks::operating::backup_copies_sqlite_and_refuses_postgres($binary)
+                .await;
         }
     };
 }
