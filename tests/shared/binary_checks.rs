@@ -72,6 +72,13 @@ macro_rules! for_binary {
             $crate::binary_checks::operating::migrations_are_explicit_for_operators($binary).await;
         }
 
+        #[test]
+        fn an_unreachable_database_is_tried_again_until_the_timeout() {
+            $crate::binary_checks::operating::an_unreachable_database_is_tried_again_until_the_timeout(
+                $binary,
+            );
+        }
+
         #[tokio::test]
         async fn backup_copies_sqlite_and_refuses_postgres() {
             $crate::binary_checks::operating::backup_copies_sqlite_and_refuses_postgres($binary)

@@ -1,6 +1,6 @@
 //! Operating a node: the schema's migrations (`migrate status`, `migrate apply`), operator
 //! commands and `--no-migrate` refusing a schema that is behind, the operator listener's
-//! probes, and `backup`.
+//! probes, `backup`, and the database tried again at start.
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -180,4 +180,32 @@ pub async fn backup_copies_sqlite_and_refuses_postgres(binary: &str) {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("pg_dump"));
     assert!(!target.exists());
     test_support::drop_postgres_database(&postgres).await;
+}
+
+/// A database that cannot be reached at start is tried again, each failure logged as a
+/// warning, until `--database-connect-timeout-secs` has passed; then the node exits with 1.
+pub fn an_unreachable_database_is_tried_again_until_the_timeout(binary: &str) {
+    let started = Instant::now();
+    let output = run(
+        binary,
+        // Nothing listens on port 1: the connection is refused at once.
+        "postgres://postgres@127.0.0.1:1/safezone",
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--database-connect-timeout-secs",
+            "1",
+        ],
+    );
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(stderr.matches(" WARN ").count() >= 2, "{stderr}");
+    assert!(stderr.contains("trying again"), "{stderr}");
+    assert!(stderr.contains("cannot open the database"), "{stderr}");
+    assert!(output.stdout.is_empty(), "{output:?}");
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(10),
+        "{took:?}"
+    );
 }
