@@ -90,6 +90,31 @@ impl Readiness {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::ManualClock;
+    use crate::store::UnavailableStore;
+
+    #[tokio::test]
+    async fn a_database_that_does_not_answer_and_boards_not_loaded_fail() {
+        let store: Arc<dyn Store> = Arc::new(UnavailableStore);
+        let clock = Arc::new(ManualClock::new(
+            time::macros::datetime!(2026-11-22 08:00 UTC),
+        ));
+        // Not started: the boards stay unloaded.
+        let leaderboards = Leaderboards::new(Arc::clone(&store), clock);
+        let readiness = Probes::new(store, leaderboards).check().await;
+        assert!(!readiness.is_ready());
+        assert!(
+            readiness
+                .database
+                .as_deref()
+                .is_some_and(|why| why.contains("no store in this test")),
+            "{readiness:?}"
+        );
+        assert_eq!(
+            readiness.to_json()["failed"],
+            json!(["database", "leaderboards"])
+        );
+    }
 
     #[test]
     fn the_body_names_each_failed_check() {
