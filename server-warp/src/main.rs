@@ -3,7 +3,8 @@
 //!
 //! Prints `safezone listening on http://ADDR` on standard output once it accepts requests;
 //! stops gracefully on Ctrl-C or SIGTERM. Exit codes: 0 after a stop, 1 when the database or
-//! the address cannot be used, 2 for a bad content file or command line.
+//! the address cannot be used, 2 for a bad content file or command line, 3 for `migrate status`
+//! with migrations pending.
 
 use std::process::ExitCode;
 
@@ -17,7 +18,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> ExitCode {
     safezone_core::cli::run_server(
         safezone_core::binary!(),
-        safezone_storage::open_with,
+        safezone_storage::Databases,
         safezone_server_warp::start,
     )
     .await

@@ -9,7 +9,17 @@ use sqlx::sqlite::SqliteError;
 /// resources or locks) are [`StoreError::Unavailable`]; everything else is
 /// [`StoreError::Internal`].
 pub(crate) fn store_error(err: sqlx::Error) -> StoreError {
-    let unavailable = match &err {
+    if is_unavailable(&err) {
+        StoreError::Unavailable(err.to_string())
+    } else {
+        StoreError::Internal(err.to_string())
+    }
+}
+
+/// Whether `err` is a connection, pool-timeout or I/O failure, or a database refusing work for
+/// lack of resources or locks (or shutting down): trying again later may work.
+pub(crate) fn is_unavailable(err: &sqlx::Error) -> bool {
+    match err {
         sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
         | sqlx::Error::PoolTimedOut
@@ -17,11 +27,6 @@ pub(crate) fn store_error(err: sqlx::Error) -> StoreError {
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => database_unavailable(db.as_ref()),
         _ => false,
-    };
-    if unavailable {
-        StoreError::Unavailable(err.to_string())
-    } else {
-        StoreError::Internal(err.to_string())
     }
 }
 

@@ -18,15 +18,19 @@ mod micros;
 mod pools;
 mod postgres;
 mod row;
+mod schema;
 mod sign_in;
 mod sqlite;
 mod statements;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 
+use std::path::Path;
 use std::sync::Arc;
 
+use async_trait::async_trait;
 use safezone_core::DatabaseSettings;
+use safezone_core::cli::{Database, DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::Store;
 
 pub use postgres::PostgresStore;
@@ -76,17 +80,74 @@ pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, OpenError> {
 /// Opens the store that `database` names, with its pool limits, creating the SQLite file on
 /// first start and running the migrations.
 pub async fn open_with(database: &DatabaseSettings) -> Result<Arc<dyn Store>, OpenError> {
-    let url = database.url.as_str();
+    Databases
+        .open(database, Schema::Migrate)
+        .await
+        .map_err(|err| OpenError(err.to_string()))
+}
+
+/// The databases the server binaries use, SQLite or PostgreSQL by the URL's scheme, as their
+/// command line needs them ([`Database`]): opening the store, migrations, backups.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Databases;
+
+/// The dialects a URL may name.
+enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// The dialect of `url`'s scheme.
+fn dialect(url: &str) -> Result<Dialect, DatabaseError> {
     if url.starts_with("sqlite:") {
-        Ok(Arc::new(SqliteStore::connect(database).await?))
+        Ok(Dialect::Sqlite)
     } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Arc::new(PostgresStore::connect(database).await?))
+        Ok(Dialect::Postgres)
     } else {
         // Only the scheme is shown: the rest of a URL may hold a password.
         let scheme = url.split_once(':').map_or("(none)", |(scheme, _)| scheme);
-        Err(OpenError(format!(
+        Err(DatabaseError::Failed(format!(
             "unsupported database URL scheme `{scheme}`: expected {ACCEPTED}"
         )))
+    }
+}
+
+#[async_trait(?Send)]
+impl Database for Databases {
+    async fn open(
+        &self,
+        settings: &DatabaseSettings,
+        schema: Schema,
+    ) -> Result<Arc<dyn Store>, DatabaseError> {
+        Ok(match dialect(&settings.url)? {
+            Dialect::Sqlite => Arc::new(SqliteStore::open(settings, schema).await?),
+            Dialect::Postgres => Arc::new(PostgresStore::open(settings, schema).await?),
+        })
+    }
+
+    async fn migrations(&self, settings: &DatabaseSettings) -> Result<Migrations, DatabaseError> {
+        match dialect(&settings.url)? {
+            Dialect::Sqlite => SqliteStore::migrations(settings).await,
+            Dialect::Postgres => PostgresStore::migrations(settings).await,
+        }
+    }
+
+    async fn migrate(&self, settings: &DatabaseSettings) -> Result<Vec<Migration>, DatabaseError> {
+        match dialect(&settings.url)? {
+            Dialect::Sqlite => SqliteStore::migrate(settings).await,
+            Dialect::Postgres => PostgresStore::migrate(settings).await,
+        }
+    }
+
+    async fn backup(&self, settings: &DatabaseSettings, to: &Path) -> Result<(), DatabaseError> {
+        match dialect(&settings.url)? {
+            Dialect::Sqlite => SqliteStore::backup(settings, to).await,
+            Dialect::Postgres => Err(DatabaseError::Failed(
+                "`backup` copies SQLite databases only: back PostgreSQL up with `pg_dump` \
+                 (see the README's Operating chapter)"
+                    .to_owned(),
+            )),
+        }
     }
 }
 

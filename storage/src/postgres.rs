@@ -5,13 +5,15 @@
 use std::str::FromStr;
 
 use safezone_core::DatabaseSettings;
+use safezone_core::cli::{DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::PoolStatus;
-use sqlx::migrate::Migrator;
+use sqlx::migrate::{Migrate, Migrator};
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
 use crate::OpenError;
 use crate::pools::pool_status;
+use crate::schema::{database_error, migrate_error, migrations, newly_applied};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -26,26 +28,67 @@ impl PostgresStore {
     /// Connects to the `postgres://` or `postgresql://` URL of `database` and runs the
     /// migrations; the pool holds up to `database.max_connections`.
     pub async fn connect(database: &DatabaseSettings) -> Result<Self, OpenError> {
-        // The URL is left out of messages: it may hold a password.
-        let failed = |what: &str, err: &dyn std::fmt::Display| {
-            OpenError(format!("could not {what} the PostgreSQL database: {err}"))
-        };
-        let options = PgConnectOptions::from_str(&database.url)
-            .map_err(|err| failed("parse the URL of", &err))?;
-        // Migrate on one direct connection first: a pool retries until its timeout and then
-        // reports only that, where a connection tells why it failed (refused, no such database).
-        let mut migrating = PgConnection::connect_with(&options)
+        Self::open(database, Schema::Migrate)
             .await
-            .map_err(|err| failed("connect to", &err))?;
-        MIGRATOR
-            .run(&mut migrating)
-            .await
-            .map_err(|err| failed("migrate", &err))?;
+            .map_err(|err| OpenError(err.to_string()))
+    }
+
+    /// Connects to the database of `database`'s URL: with [`Schema::Migrate`], running the
+    /// migrations first; with [`Schema::Current`], changing nothing and refusing pending
+    /// migrations ([`DatabaseError::SchemaBehind`]). The pool holds up to
+    /// `database.max_connections`.
+    pub async fn open(database: &DatabaseSettings, schema: Schema) -> Result<Self, DatabaseError> {
+        let options = connect_options(database)?;
+        // Check or migrate on one direct connection first: a pool retries until its timeout and
+        // then reports only that, where a connection tells why it failed (refused, no such
+        // database).
+        let mut connection = direct_connection(&options).await?;
+        match schema {
+            Schema::Migrate => MIGRATOR
+                .run(&mut connection)
+                .await
+                .map_err(|err| migrate_error("could not migrate the PostgreSQL database", &err))?,
+            Schema::Current => {
+                let pending = applied_migrations(&mut connection).await?.pending;
+                if !pending.is_empty() {
+                    return Err(DatabaseError::SchemaBehind(pending));
+                }
+            }
+        }
         // The schema is in place; a failed goodbye to the server changes nothing.
-        let _ = migrating.close().await;
+        let _ = connection.close().await;
         let pool = crate::pools::options(database).connect_lazy_with(options);
         tracing::info!("PostgreSQL store open");
         Ok(Self { pool })
+    }
+
+    /// The migrations applied to the database of `database`'s URL and those pending, without
+    /// changing it.
+    pub(crate) async fn migrations(
+        database: &DatabaseSettings,
+    ) -> Result<Migrations, DatabaseError> {
+        let mut connection = direct_connection(&connect_options(database)?).await?;
+        let migrations = applied_migrations(&mut connection).await;
+        // Read; a failed goodbye to the server changes nothing.
+        let _ = connection.close().await;
+        migrations
+    }
+
+    /// Applies the pending migrations to the database of `database`'s URL and answers those
+    /// applied.
+    pub(crate) async fn migrate(
+        database: &DatabaseSettings,
+    ) -> Result<Vec<Migration>, DatabaseError> {
+        let mut connection = direct_connection(&connect_options(database)?).await?;
+        let before = applied_migrations(&mut connection).await?;
+        MIGRATOR
+            .run(&mut connection)
+            .await
+            .map_err(|err| migrate_error("could not migrate the PostgreSQL database", &err))?;
+        let after = applied_migrations(&mut connection).await?;
+        // Migrated; a failed goodbye to the server changes nothing.
+        let _ = connection.close().await;
+        Ok(newly_applied(before, &after))
     }
 
     /// Opens a write transaction at the server's default isolation, READ COMMITTED.
@@ -57,6 +100,43 @@ impl PostgresStore {
     fn pool_statuses(&self) -> Vec<PoolStatus> {
         vec![pool_status("main", &self.pool)]
     }
+}
+
+/// The connection options of `database`'s URL. Messages leave the URL out: it may hold a
+/// password.
+fn connect_options(database: &DatabaseSettings) -> Result<PgConnectOptions, DatabaseError> {
+    PgConnectOptions::from_str(&database.url).map_err(|err| {
+        DatabaseError::Failed(format!(
+            "could not parse the URL of the PostgreSQL database: {err}"
+        ))
+    })
+}
+
+/// One connection outside any pool.
+async fn direct_connection(options: &PgConnectOptions) -> Result<PgConnection, DatabaseError> {
+    PgConnection::connect_with(options)
+        .await
+        .map_err(|err| database_error("could not connect to the PostgreSQL database", &err))
+}
+
+/// The migrations applied to the database of `connection` (none without the migrations
+/// table) and those pending.
+async fn applied_migrations(connection: &mut PgConnection) -> Result<Migrations, DatabaseError> {
+    let context = "could not read the migrations of the PostgreSQL database";
+    let table: &str = &MIGRATOR.table_name;
+    let exists: bool = sqlx::query_scalar("SELECT to_regclass($1) IS NOT NULL")
+        .bind(table)
+        .fetch_one(&mut *connection)
+        .await
+        .map_err(|err| database_error(context, &err))?;
+    if !exists {
+        return Ok(migrations(&MIGRATOR, &[]));
+    }
+    let applied = connection
+        .list_applied_migrations(table)
+        .await
+        .map_err(|err| migrate_error(context, &err))?;
+    Ok(migrations(&MIGRATOR, &applied))
 }
 
 crate::impl_store!(PostgresStore, sqlx::Postgres);

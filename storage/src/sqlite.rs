@@ -2,17 +2,20 @@
 //!
 //! [`Store`]: safezone_core::store::Store
 
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
 use safezone_core::DatabaseSettings;
+use safezone_core::cli::{DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::PoolStatus;
-use sqlx::migrate::Migrator;
+use sqlx::migrate::{Migrate, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool, Transaction};
 
 use crate::OpenError;
 use crate::pools::pool_status;
+use crate::schema::{all_pending, database_error, migrate_error, migrations, newly_applied};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -41,28 +44,50 @@ impl SqliteStore {
     /// Opens (creating it if missing) the database file of the `sqlite://path` or `sqlite:path`
     /// URL of `database` and runs the migrations.
     pub async fn connect(database: &DatabaseSettings) -> Result<Self, OpenError> {
+        Self::open(database, Schema::Migrate)
+            .await
+            .map_err(|err| OpenError(err.to_string()))
+    }
+
+    /// Opens the database file of `database`'s URL: with [`Schema::Migrate`], creating it if
+    /// missing and running the migrations; with [`Schema::Current`], creating and changing
+    /// nothing and refusing a missing file or pending migrations
+    /// ([`DatabaseError::SchemaBehind`]).
+    pub async fn open(database: &DatabaseSettings, schema: Schema) -> Result<Self, DatabaseError> {
         let url = database.url.as_str();
-        let failed = |what: &str, err: &dyn std::fmt::Display| {
-            OpenError(format!(
-                "could not {what} the SQLite database `{url}`: {err}"
-            ))
+        let failed = |what: &str, err: &sqlx::Error| {
+            database_error(
+                &format!("could not {what} the SQLite database `{url}`"),
+                err,
+            )
         };
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|err| failed("parse the URL of", &err))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT)
-            .row_buffer_size(ROW_BUFFER_SIZE);
+        let options = connect_options(url)?;
+        let options = match schema {
+            Schema::Migrate => options.create_if_missing(true),
+            Schema::Current if !file_exists(&options) => {
+                return Err(DatabaseError::SchemaBehind(all_pending(&MIGRATOR)));
+            }
+            Schema::Current => options,
+        };
         let pool = crate::pools::options(database)
             .connect_with(options.clone())
             .await
             .map_err(|err| failed("open", &err))?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|err| failed("migrate", &err))?;
+        match schema {
+            Schema::Migrate => MIGRATOR.run(&pool).await.map_err(|err| {
+                migrate_error(
+                    &format!("could not migrate the SQLite database `{url}`"),
+                    &err,
+                )
+            })?,
+            Schema::Current => {
+                let mut connection = pool.acquire().await.map_err(|err| failed("open", &err))?;
+                let pending = applied_migrations(&mut connection, url).await?.pending;
+                if !pending.is_empty() {
+                    return Err(DatabaseError::SchemaBehind(pending));
+                }
+            }
+        }
         let writer = crate::pools::options(database)
             .max_connections(1)
             .connect_with(options)
@@ -70,6 +95,78 @@ impl SqliteStore {
             .map_err(|err| failed("open", &err))?;
         tracing::info!(url, "SQLite store open");
         Ok(Self { pool, writer })
+    }
+
+    /// The migrations applied to the database file of `database`'s URL and those pending,
+    /// without creating or changing it (a missing file has every migration pending).
+    pub(crate) async fn migrations(
+        database: &DatabaseSettings,
+    ) -> Result<Migrations, DatabaseError> {
+        let url = database.url.as_str();
+        let options = connect_options(url)?;
+        if !file_exists(&options) {
+            return Ok(migrations(&MIGRATOR, &[]));
+        }
+        let mut connection = SqliteConnection::connect_with(&options)
+            .await
+            .map_err(|err| {
+                database_error(&format!("could not open the SQLite database `{url}`"), &err)
+            })?;
+        applied_migrations(&mut connection, url).await
+    }
+
+    /// Applies the pending migrations to the database file of `database`'s URL (creating it
+    /// if missing) and answers those applied.
+    pub(crate) async fn migrate(
+        database: &DatabaseSettings,
+    ) -> Result<Vec<Migration>, DatabaseError> {
+        let url = database.url.as_str();
+        let options = connect_options(url)?.create_if_missing(true);
+        let mut connection = SqliteConnection::connect_with(&options)
+            .await
+            .map_err(|err| {
+                database_error(&format!("could not open the SQLite database `{url}`"), &err)
+            })?;
+        let before = applied_migrations(&mut connection, url).await?;
+        MIGRATOR.run(&mut connection).await.map_err(|err| {
+            migrate_error(
+                &format!("could not migrate the SQLite database `{url}`"),
+                &err,
+            )
+        })?;
+        let after = applied_migrations(&mut connection, url).await?;
+        Ok(newly_applied(before, &after))
+    }
+
+    /// Writes an online, consistent copy of the database file of `database`'s URL to the new
+    /// file `to` with `VACUUM INTO` (SQLite refuses a file that exists and is not empty).
+    pub(crate) async fn backup(
+        database: &DatabaseSettings,
+        to: &Path,
+    ) -> Result<(), DatabaseError> {
+        let url = database.url.as_str();
+        let options = connect_options(url)?;
+        if !file_exists(&options) {
+            return Err(DatabaseError::Failed(format!(
+                "there is no SQLite database at `{url}`"
+            )));
+        }
+        let target = to.to_str().ok_or_else(|| {
+            DatabaseError::Failed(format!("{} is not a UTF-8 path", to.display()))
+        })?;
+        let mut connection = SqliteConnection::connect_with(&options)
+            .await
+            .map_err(|err| {
+                database_error(&format!("could not open the SQLite database `{url}`"), &err)
+            })?;
+        sqlx::query("VACUUM INTO ?1")
+            .bind(target)
+            .execute(&mut connection)
+            .await
+            .map_err(|err| {
+                database_error(&format!("could not copy the SQLite database `{url}`"), &err)
+            })?;
+        Ok(())
     }
 
     /// Opens a write transaction on the writer connection with `BEGIN IMMEDIATE`: it takes the
@@ -85,6 +182,52 @@ impl SqliteStore {
             pool_status("writer", &self.writer),
         ]
     }
+}
+
+/// The connection options of the SQLite URL `url`, without creating a missing file.
+fn connect_options(url: &str) -> Result<SqliteConnectOptions, DatabaseError> {
+    Ok(SqliteConnectOptions::from_str(url)
+        .map_err(|err| {
+            DatabaseError::Failed(format!(
+                "could not parse the URL of the SQLite database `{url}`: {err}"
+            ))
+        })?
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(BUSY_TIMEOUT)
+        .row_buffer_size(ROW_BUFFER_SIZE))
+}
+
+/// Whether the file `options` name exists (an in-memory database always does).
+fn file_exists(options: &SqliteConnectOptions) -> bool {
+    let file = options.get_filename();
+    file.as_os_str() == ":memory:" || file.exists()
+}
+
+/// The migrations applied to the database of `connection` (none without the migrations
+/// table) and those pending.
+async fn applied_migrations(
+    connection: &mut SqliteConnection,
+    url: &str,
+) -> Result<Migrations, DatabaseError> {
+    let context = format!("could not read the migrations of the SQLite database `{url}`");
+    let table: &str = &MIGRATOR.table_name;
+    let exists: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+    )
+    .bind(table)
+    .fetch_one(&mut *connection)
+    .await
+    .map_err(|err| database_error(&context, &err))?;
+    if !exists {
+        return Ok(migrations(&MIGRATOR, &[]));
+    }
+    let applied = connection
+        .list_applied_migrations(table)
+        .await
+        .map_err(|err| migrate_error(&context, &err))?;
+    Ok(migrations(&MIGRATOR, &applied))
 }
 
 crate::impl_store!(SqliteStore, sqlx::Sqlite);

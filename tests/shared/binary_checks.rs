@@ -1,7 +1,8 @@
 //! The checks of a server binary, written once for both: it announces its address, serves,
 //! stops on SIGTERM, refuses a bad content file or an unusable database, answers every form of
 //! request target in JSON without a panic, and logs JSON lines with request ids and without
-//! secrets while serving metrics on an address of its own.
+//! secrets while serving metrics on an address of its own; and what operating a node takes
+//! (`operating`: migrations, probes, backups).
 //!
 //! Each server crate's `tests/binary.rs` includes this file as module `binary_checks` (with
 //! `#[path]`; only there does `env!("CARGO_BIN_EXE_...")` name the binary) and calls
@@ -12,6 +13,9 @@ use std::net::TcpStream;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+#[path = "binary_checks/operating.rs"]
+pub mod operating;
 
 /// Generates one `#[test]` per check of this module, run on the binary at `$binary`.
 ///
@@ -61,6 +65,24 @@ macro_rules! for_binary {
         #[test]
         fn json_logs_carry_request_ids_and_no_secrets() {
             $crate::binary_checks::json_logs_carry_request_ids_and_no_secrets($binary);
+        }
+
+        #[tokio::test]
+        async fn migrations_are_explicit_for_operators() {
+            $crate::binary_checks::operating::migrations_are_explicit_for_operators($binary).await;
+        }
+
+        #[test]
+        fn an_unreachable_database_is_tried_again_until_the_timeout() {
+            $crate::binary_checks::operating::an_unreachable_database_is_tried_again_until_the_timeout(
+                $binary,
+            );
+        }
+
+        #[tokio::test]
+        async fn backup_copies_sqlite_and_refuses_postgres() {
+            $crate::binary_checks::operating::backup_copies_sqlite_and_refuses_postgres($binary)
+                .await;
         }
     };
 }
@@ -250,6 +272,7 @@ pub fn the_command_line_names_the_binary_and_shows_no_secret(binary: &str, versi
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    migrate_apply(binary, &url);
     let output = Command::new(binary)
         .args([
             "--database-url",
@@ -270,6 +293,16 @@ pub fn the_command_line_names_the_binary_and_shows_no_secret(binary: &str, versi
         "{output:?}"
     );
     assert!(output.stderr.is_empty(), "log lines: {output:?}");
+}
+
+/// Runs `migrate apply` on the database at `url`, which must succeed: the operator's commands
+/// never migrate.
+fn migrate_apply(binary: &str, url: &str) {
+    let output = Command::new(binary)
+        .args(["--database-url", url, "migrate", "apply"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
 }
 
 /// Sends SIGTERM and answers the exit status, which must come within 10 s.
@@ -360,6 +393,7 @@ pub fn check_content_and_admin_commands_exit_with_their_codes(binary: &str) {
     assert!(output.stdout.is_empty());
 
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
+    migrate_apply(binary, &url);
     let output = Command::new(binary)
         .args(["--database-url", &url, "make-admin", "--to", "Nobody#0001"])
         .output()

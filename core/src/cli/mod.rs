@@ -1,20 +1,20 @@
 //! What both server binaries share: their command line, logging set-up, shutdown signal, and
 //! the whole run from flags to a graceful stop ([`run_server`]).
 
-use std::fmt::Display;
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::pin::pin;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod admin;
+mod database;
 mod grant;
 pub mod log_writer;
+mod migrate;
 mod traffic;
 
 pub use admin::{
@@ -22,8 +22,10 @@ pub use admin::{
     MakeAdminArgs, Outcome, PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs,
     TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
+pub use database::{Database, DatabaseError, Migration, Migrations, Schema};
 pub use grant::GrantArgs;
 pub use log_writer::LogFlusher;
+pub use migrate::{BackupArgs, MigrateCommand, PENDING_EXIT_CODE};
 pub use traffic::TrafficArgs;
 
 use crate::auth::{AuthConfig, AuthConfigError};
@@ -96,6 +98,12 @@ pub enum Command {
     /// Checks a content file without opening the database or serving: prints `ok` (exit 0) or
     /// the error with its line (exit 2).
     CheckContent(CheckContentArgs),
+    /// The schema's migrations: `apply` the pending ones, or show their `status`.
+    #[command(subcommand)]
+    Migrate(MigrateCommand),
+    /// Writes an online, consistent copy of a SQLite database to a new file (`VACUUM INTO`);
+    /// PostgreSQL is backed up with `pg_dump`.
+    Backup(BackupArgs),
 }
 
 /// The server's flags.
@@ -124,6 +132,20 @@ pub struct ServerArgs {
     /// Seconds a request waits for a database connection before it is answered 503.
     #[arg(long, global = true, env = "SAFEZONE_DATABASE_ACQUIRE_TIMEOUT_SECS", default_value_t = DatabaseSettings::DEFAULT_ACQUIRE_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
     pub database_acquire_timeout_secs: u64,
+
+    /// Seconds the server keeps trying to reach the database at start (waiting 0.25 s, then
+    /// twice as long each time up to 5 s) before it exits with 1; 0 tries once.
+    #[arg(
+        long,
+        env = "SAFEZONE_DATABASE_CONNECT_TIMEOUT_SECS",
+        default_value_t = 30
+    )]
+    pub database_connect_timeout_secs: u64,
+
+    /// Do not migrate at start: refuse to serve while migrations are pending (run
+    /// `migrate apply` first). Without it, the server applies them at start.
+    #[arg(long, env = "SAFEZONE_NO_MIGRATE")]
+    pub no_migrate: bool,
 
     /// Content file (TOML); without it the shipped content is used.
     #[arg(long, global = true, env = "SAFEZONE_CONTENT")]
@@ -244,17 +266,23 @@ async fn seed_starter_community(store: &dyn Store) {
 }
 
 /// A server binary's whole run: reads the [`Cli`], sets up logging, loads the content, opens
-/// the store with `open_store` (given the database flags), then either runs the operator's subcommand or starts the
-/// adapter with `start`, prints `safezone listening on http://ADDRESS` on standard output, and
-/// stops gracefully on Ctrl-C or SIGTERM.
+/// the store of `database` (given the database flags), then either runs the operator's
+/// subcommand or starts the adapter with `start`, prints `safezone listening on
+/// http://ADDRESS` on standard output, and stops gracefully on Ctrl-C or SIGTERM.
+///
+/// The server migrates at start (unless `--no-migrate`) and tries again while the database
+/// cannot be reached, for `--database-connect-timeout-secs`; the operator's subcommands open
+/// the store without migrating and refuse a schema that is behind.
 ///
 /// Exit codes: 0 after a stop, 1 when the database or the address cannot be used (or a
-/// subcommand fails), 2 for a bad content file (a bad command line exits with 2 through clap).
+/// subcommand fails), 2 for a bad content file (a bad command line exits with 2 through clap),
+/// [`PENDING_EXIT_CODE`] for `migrate status` with migrations pending.
 ///
-/// `check-content` runs first and alone: it neither loads `--content` nor opens the database.
-pub async fn run_server<OpenError: Display>(
+/// `check-content` runs first and alone: it neither loads `--content` nor opens the database;
+/// `migrate` and `backup` do not load `--content` nor open the store.
+pub async fn run_server(
     binary: Binary,
-    open_store: impl AsyncFnOnce(&DatabaseSettings) -> Result<Arc<dyn Store>, OpenError>,
+    database: impl Database,
     start: impl AsyncFnOnce(SocketAddr, SafezoneService) -> std::io::Result<crate::serve::RunningServer>,
 ) -> ExitCode {
     let Cli {
@@ -269,8 +297,11 @@ pub async fn run_server<OpenError: Display>(
     };
     // Held to the end: dropping it writes out the lines still buffered.
     let _log_writer = init_tracing(args.log_format, default_level);
-    if let Some(Command::CheckContent(check)) = &command {
-        return check.run();
+    match &command {
+        Some(Command::CheckContent(check)) => return check.run(),
+        Some(Command::Migrate(migrate)) => return migrate.run(&database, &args.database()).await,
+        Some(Command::Backup(backup)) => return backup.run(&database, &args.database()).await,
+        _ => {}
     }
     let content = match args.load_content() {
         Ok(content) => content,
@@ -279,7 +310,18 @@ pub async fn run_server<OpenError: Display>(
             return ExitCode::from(2);
         }
     };
-    let store = match open_store(&args.database()).await {
+    let opened = if command.is_some() {
+        database.open(&args.database(), Schema::Current).await
+    } else {
+        let schema = if args.no_migrate {
+            Schema::Current
+        } else {
+            Schema::Migrate
+        };
+        let patience = Duration::from_secs(args.database_connect_timeout_secs);
+        database::open_patiently(&database, &args.database(), schema, patience).await
+    };
+    let store = match opened {
         Ok(store) => store,
         Err(error) => {
             eprintln!("cannot open the database: {error}");

@@ -1,4 +1,5 @@
-//! The operator listener: `GET /metrics` on an address of its own, 404 for anything else.
+//! The operator listener, on an address of its own: `GET /metrics`, the liveness probe
+//! `/healthz` and the readiness probe `/readyz`; 404 for anything else.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -42,9 +43,10 @@ impl MetricsServer {
     }
 }
 
-/// Binds `addr` (port 0 picks a free port) and serves `metrics` at `GET /metrics` in a task of
-/// the current Tokio runtime, plain HTTP/1.1 ([`serve`](crate::serve)), until stopped: 32
-/// connections at most, 10 seconds to send a request's head.
+/// Binds `addr` (port 0 picks a free port) and serves `metrics` at `GET /metrics`, `/healthz`
+/// and `/readyz` in a task of the current Tokio runtime, plain HTTP/1.1
+/// ([`serve`](crate::serve)), until stopped: 32 connections at most, 10 seconds to send a
+/// request's head.
 pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<MetricsServer> {
     let service = tower::service_fn(move |request: Request<Incoming>| {
         let metrics = Arc::clone(&metrics);
@@ -54,23 +56,54 @@ pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<M
     Ok(MetricsServer { running })
 }
 
-/// The exposition for `GET /metrics` (and `HEAD`), 404 for any other path, 405 for any other
-/// method.
-async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<Full<Bytes>> {
-    let reply = |status: StatusCode, content_type: &'static str, body: Bytes| {
-        let mut response = Response::new(Full::new(body));
-        *response.status_mut() = status;
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            header::HeaderValue::from_static(content_type),
-        );
-        response
+/// A response of `status` with `body` of `content_type`.
+fn reply(status: StatusCode, content_type: &'static str, body: Bytes) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(body));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static(content_type),
+    );
+    response
+}
+
+/// The answer to a probe, whatever its method: 200 and `{"status":"ok"}` from `/healthz`
+/// while the process serves; from `/readyz`, 200 when [`Metrics::readiness`] passes, else
+/// 503, with the checks' results ([`Readiness::to_json`](super::Readiness::to_json)).
+async fn probe(metrics: &Metrics, path: &str) -> Option<Response<Full<Bytes>>> {
+    let (status, body) = match path {
+        "/healthz" => (StatusCode::OK, serde_json::json!({"status": "ok"})),
+        "/readyz" => {
+            let readiness = metrics.readiness().await;
+            let status = if readiness.is_ready() {
+                StatusCode::OK
+            } else {
+                StatusCode::SERVICE_UNAVAILABLE
+            };
+            (status, readiness.to_json())
+        }
+        _ => return None,
     };
+    Some(reply(
+        status,
+        "application/json",
+        Bytes::from(body.to_string()),
+    ))
+}
+
+/// The exposition for `GET /metrics` (and `HEAD`), the probes at `/healthz` and `/readyz`,
+/// 404 for any other path, 405 for any other method on `/metrics`.
+async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<Full<Bytes>> {
+    if let Some(response) = probe(&metrics, request.uri().path()).await {
+        return response;
+    }
     if request.uri().path() != "/metrics" {
         return reply(
             StatusCode::NOT_FOUND,
             "text/plain; charset=utf-8",
-            Bytes::from_static(b"not found: the metrics are at /metrics\n"),
+            Bytes::from_static(
+                b"not found: the metrics are at /metrics, the probes at /healthz and /readyz\n",
+            ),
         );
     }
     match *request.method() {

@@ -8,6 +8,7 @@
 
 mod business;
 mod listener;
+mod readiness;
 mod requests;
 mod state;
 
@@ -17,6 +18,7 @@ use prometheus_client::registry::Registry;
 
 pub(crate) use business::{Business, Counted};
 pub use listener::{MetricsServer, serve};
+pub use readiness::Readiness;
 pub use requests::Recorded;
 pub(crate) use requests::RequestMetrics;
 
@@ -34,6 +36,8 @@ pub struct Metrics {
     pub(crate) requests: RequestMetrics,
     /// The economy's, sign-ins' and match reports' counters.
     pub(crate) business: Business,
+    /// What `/readyz` checks.
+    probes: readiness::Probes,
 }
 
 impl Metrics {
@@ -43,12 +47,22 @@ impl Metrics {
         let mut registry = Registry::with_prefix("safezone");
         let requests = RequestMetrics::register(&mut registry);
         let business = Business::register(&mut registry);
-        registry.register_collector(Box::new(state::StateCollector::new(store, leaderboards)));
+        registry.register_collector(Box::new(state::StateCollector::new(
+            Arc::clone(&store),
+            Arc::clone(&leaderboards),
+        )));
         Self {
             registry,
             requests,
             business,
+            probes: readiness::Probes::new(store, leaderboards),
         }
+    }
+
+    /// Whether the node is ready for traffic: the database answers a ping (within 2 s) and
+    /// the leaderboards are loaded (the content always is, once the service exists).
+    pub async fn readiness(&self) -> Readiness {
+        self.probes.check().await
     }
 
     /// Every metric now, in the text format of [`CONTENT_TYPE`].
