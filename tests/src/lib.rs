@@ -10,6 +10,7 @@
 mod answer;
 mod app;
 pub mod community;
+pub mod content;
 pub mod economy;
 pub mod leaderboard;
 pub mod login_kit;

@@ -6,10 +6,10 @@
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
 
-use safezone_core::content::SHIPPED;
 use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
+use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::leaderboard::{
     CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, query, within,
 };
@@ -263,32 +263,15 @@ async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
 /// Publish, through node A's store, the shipped content with `maintenance` on: both nodes show
 /// it within the deadline; a second publication turning it off reaches both as well.
 async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
-    let maintenance =
-        |on: bool| SHIPPED.replacen("maintenance = false", &format!("maintenance = {on}"), 1);
     for (version, on) in [(1, true), (2, false)] {
         let published = apps[0]
             .store
-            .publish_content(&maintenance(on), apps[0].now())
+            .publish_content(&shipped_with_maintenance(on), apps[0].now())
             .await
             .expect("published");
         assert_eq!(published, version);
         for app in &apps {
-            let settled = within(DEADLINE, || async {
-                let answer = app.get("/api/config").await;
-                let config = answer.success();
-                if config["config"]["maintenance"] == on {
-                    Ok(())
-                } else {
-                    Err(config.to_string())
-                }
-            })
-            .await;
-            if let Err(last) = settled {
-                panic!(
-                    "{:?} did not serve maintenance {on}; last: {last}",
-                    app.server
-                );
-            }
+            app.await_maintenance(on).await;
         }
     }
 }

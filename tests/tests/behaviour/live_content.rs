@@ -3,11 +3,12 @@
 //! file that does not pass the check is never published, and one the node cannot read is never
 //! served.
 
+use std::io::Write;
+
 use safezone_core::cli::{AdminCommand, Failure, Outcome};
 use safezone_core::content::SHIPPED;
-use safezone_tests::leaderboard::{DEADLINE, within};
+use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::{TestApp, each_combination};
-use std::io::Write;
 
 each_combination!(
     published_content_is_served_without_a_restart,
@@ -29,35 +30,11 @@ fn file(text: &str) -> tempfile::NamedTempFile {
     file
 }
 
-/// The shipped content with `maintenance` set.
-fn shipped_with_maintenance(on: bool) -> String {
-    let text = SHIPPED.replacen("maintenance = false", &format!("maintenance = {on}"), 1);
-    assert!(text.contains(&format!("maintenance = {on}")));
-    text
-}
-
 /// Publishes `text` through `content publish`.
 async fn publish(app: &TestApp, text: &str) -> Outcome {
     let file = file(text);
     let path = file.path().to_str().expect("a UTF-8 path").to_owned();
     content(app, &["publish", &path]).await
-}
-
-/// Waits until `GET /api/config` shows `maintenance` as `on` (at most [`DEADLINE`]).
-async fn await_maintenance(app: &TestApp, on: bool) {
-    let settled = within(DEADLINE, || async {
-        let answer = app.get("/api/config").await;
-        let config = answer.success();
-        if config["config"]["maintenance"] == on {
-            Ok(())
-        } else {
-            Err(config.to_string())
-        }
-    })
-    .await;
-    if let Err(last) = settled {
-        panic!("maintenance did not become {on} within {DEADLINE:?}; last: {last}");
-    }
 }
 
 async fn published_content_is_served_without_a_restart(app: TestApp) {
@@ -77,7 +54,7 @@ async fn published_content_is_served_without_a_restart(app: TestApp) {
         line,
         Ok("published content version 1: every node serves it within seconds".to_owned())
     );
-    await_maintenance(&app, true).await;
+    app.await_maintenance(true).await;
     let status = content(&app, &["status"]).await.expect("status");
     assert!(
         status.starts_with("content version 1, published at "),
@@ -87,14 +64,14 @@ async fn published_content_is_served_without_a_restart(app: TestApp) {
     publish(&app, &shipped_with_maintenance(false))
         .await
         .expect("published");
-    await_maintenance(&app, false).await;
+    app.await_maintenance(false).await;
 
     let line = content(&app, &["rollback"]).await;
     assert_eq!(
         line,
         Ok("published content version 3, the content of version 1".to_owned())
     );
-    await_maintenance(&app, true).await;
+    app.await_maintenance(true).await;
 }
 
 async fn a_bad_file_is_never_published_nor_served(app: TestApp) {
@@ -108,7 +85,7 @@ async fn a_bad_file_is_never_published_nor_served(app: TestApp) {
     publish(&app, &shipped_with_maintenance(true))
         .await
         .expect("published");
-    await_maintenance(&app, true).await;
+    app.await_maintenance(true).await;
     // A file this node cannot read (written past the check, as by a newer Safezone) is the
     // newest; the node keeps serving the one before it.
     let unreadable = app
