@@ -76,26 +76,17 @@ impl LiveContent {
         if published.version <= served {
             return Ok(served);
         }
-        let origin = format!("published content version {}", published.version);
-        match Content::parse(&published.text, &origin) {
-            Ok(content) => {
-                self.current
-                    .store(Arc::new(Published::new(published.version, content)));
-                tracing::info!(
-                    version = published.version,
-                    "serving newly published content"
-                );
-                Ok(published.version)
-            }
-            Err(error) => {
-                tracing::error!(
-                    version = published.version,
-                    %error,
-                    "a published content file does not load here; still serving version {served}"
-                );
-                Ok(served)
-            }
-        }
+        let Some(content) = read(&published) else {
+            self.unreadable.store(published.version, Ordering::Relaxed);
+            return Ok(served);
+        };
+        self.current
+            .store(Arc::new(Published::new(published.version, content)));
+        tracing::info!(
+            version = published.version,
+            "serving newly published content"
+        );
+        Ok(published.version)
     }
 }
 
