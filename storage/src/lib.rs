@@ -15,6 +15,7 @@ mod health;
 mod match_batch;
 mod matches;
 mod micros;
+mod operator;
 mod pools;
 mod postgres;
 mod row;
@@ -61,6 +62,7 @@ macro_rules! impl_store {
         crate::matches::impl_matches!($store, $db);
         crate::account_log::impl_account_log!($store, $db);
         crate::content::impl_content!($store);
+        crate::operator::impl_operator!($store);
         crate::health::impl_health!($store);
     };
 }

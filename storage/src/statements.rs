@@ -7,3 +7,4 @@ pub(crate) mod community;
 pub(crate) mod content;
 pub(crate) mod economy;
 pub(crate) mod matches;
+pub(crate) mod operator;

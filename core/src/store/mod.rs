@@ -7,7 +7,8 @@
 //! [`Store`] is the sum of one trait per area: [`AccountStore`] (sign-in, keys, sessions,
 //! account lookups, roles, bans, deletion), [`EconomyStore`] (changes of money and holdings),
 //! [`CommunityStore`] (polls, tournaments, clans), [`MatchStore`] (progress, match reports, the
-//! match log), [`AccountLogStore`] (the account log) and [`HealthStore`] (ping, pools).
+//! match log), [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
+//! [`OperatorStore`] (operator tokens and their audit) and [`HealthStore`] (ping, pools).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_log_store;
@@ -22,6 +23,7 @@ mod health_store;
 mod holdings;
 mod match_store;
 mod matches;
+mod operator_store;
 mod records;
 #[cfg(test)]
 mod unavailable;
@@ -51,6 +53,10 @@ pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
     MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch,
 };
+pub use operator_store::{
+    AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole, OperatorStore,
+    OperatorToken,
+};
 pub use records::{
     Account, AccountId, AccountView, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };
@@ -58,7 +64,8 @@ pub use records::{
 pub(crate) use unavailable::UnavailableStore;
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings,
-/// the community, matches, the logs the leaderboards follow and the published content. The sum
+/// the community, matches, the logs the leaderboards follow, the published content and the
+/// operator tokens with their audit. The sum
 /// of the stores by area; every type that implements all of them is a `Store`.
 ///
 /// Implementations must be safe to share between tasks and must make every method that changes
@@ -70,6 +77,7 @@ pub trait Store:
     + MatchStore
     + AccountLogStore
     + ContentStore
+    + OperatorStore
     + HealthStore
     + 'static
 {
@@ -82,6 +90,7 @@ impl<T> Store for T where
         + MatchStore
         + AccountLogStore
         + ContentStore
+        + OperatorStore
         + HealthStore
         + 'static
 {

@@ -8,11 +8,12 @@ use time::OffsetDateTime;
 
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
-    BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore,
-    ContentStore, EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied,
-    MatchId, MatchLogEntry, MatchRecord, MatchStore, NewClan, NewPoll, NewSignIn, NewTournament,
-    Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch, Role, SessionView,
-    SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote,
+    AuditEntry, AuditFilter, BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
+    CommunityStore, ContentStore, EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry,
+    MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
+    NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
+    PollId, PollResults, Progress, PublishedContent, RecordedMatch, Role, SessionView, SignedIn,
+    StoreError, Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote,
     VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
@@ -258,6 +259,31 @@ impl ContentStore for UnavailableStore {
         unavailable()
     }
     async fn published_content(&self, _: i64) -> Result<Option<PublishedContent>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl OperatorStore for UnavailableStore {
+    async fn create_operator_token(
+        &self,
+        _: NewOperatorToken,
+    ) -> Result<Option<OperatorToken>, StoreError> {
+        unavailable()
+    }
+    async fn operator_token_by_hash(&self, _: &str) -> Result<Option<OperatorToken>, StoreError> {
+        unavailable()
+    }
+    async fn revoke_operator_token(&self, _: &str, _: OffsetDateTime) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn operator_tokens(&self) -> Result<Vec<OperatorToken>, StoreError> {
+        unavailable()
+    }
+    async fn append_audit(&self, _: NewAuditEntry) -> Result<i64, StoreError> {
+        unavailable()
+    }
+    async fn audit(&self, _: &AuditFilter) -> Result<Vec<AuditEntry>, StoreError> {
         unavailable()
     }
 }

@@ -1,0 +1,32 @@
+-- The operator API's tokens (only the SHA-256 of each secret is kept; a token is revoked,
+-- never deleted) and the audit of what each did: append only, which the triggers enforce.
+CREATE TABLE operator_tokens (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    name        TEXT    NOT NULL UNIQUE,
+    role        TEXT    NOT NULL CHECK (role IN ('read', 'full')),
+    secret_hash TEXT    NOT NULL UNIQUE,
+    created_at  BIGINT  NOT NULL,
+    revoked_at  BIGINT
+);
+
+CREATE TABLE operator_audit (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    token_id BIGINT  NOT NULL REFERENCES operator_tokens (id),
+    at       BIGINT  NOT NULL,
+    action   TEXT    NOT NULL,
+    target   TEXT    NOT NULL,
+    reason   TEXT    NOT NULL,
+    result   TEXT    NOT NULL
+);
+
+CREATE INDEX operator_audit_target ON operator_audit (target, id);
+
+CREATE TRIGGER operator_audit_no_update BEFORE UPDATE ON operator_audit
+BEGIN
+    SELECT RAISE(ABORT, 'operator_audit is append only');
+END;
+
+CREATE TRIGGER operator_audit_no_delete BEFORE DELETE ON operator_audit
+BEGIN
+    SELECT RAISE(ABORT, 'operator_audit is append only');
+END;

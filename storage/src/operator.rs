@@ -1,0 +1,162 @@
+//! [`OperatorStore`](safezone_core::store::OperatorStore), written once for both stores: the
+//! operator tokens (tables `operator_tokens`) and their append-only audit (`operator_audit`).
+
+/// Implements [`OperatorStore`](safezone_core::store::OperatorStore) for `$store` (see
+/// [`impl_store`](crate::impl_store)), in a child module `operator` of the calling one.
+macro_rules! impl_operator {
+    ($store:ident) => {
+        mod operator {
+            use async_trait::async_trait;
+            use safezone_core::store::{
+                AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole,
+                OperatorStore, OperatorToken, StoreError,
+            };
+            use time::OffsetDateTime;
+
+            use super::$store;
+            use crate::error::store_error;
+            use crate::micros::{from_micros, to_micros};
+            use crate::statements::operator as sql;
+
+            /// A token as read: id, name, role, created at, revoked at.
+            type TokenRow = (i64, String, String, i64, Option<i64>);
+
+            /// An audit row as read: id, token name, token id, at, action, target, reason,
+            /// result.
+            type AuditRow = (i64, String, i64, i64, String, String, String, String);
+
+            fn token(row: TokenRow) -> Result<OperatorToken, StoreError> {
+                let (id, name, role, created_at, revoked_at) = row;
+                Ok(OperatorToken {
+                    id,
+                    name,
+                    role: OperatorRole::parse(&role).ok_or_else(|| {
+                        StoreError::Internal(format!("operator token {id} has the role `{role}`"))
+                    })?,
+                    created_at: from_micros(created_at)?,
+                    revoked_at: revoked_at.map(from_micros).transpose()?,
+                })
+            }
+
+            fn audit_entry(row: AuditRow) -> Result<AuditEntry, StoreError> {
+                let (id, token_name, token, at, action, target, reason, result) = row;
+                Ok(AuditEntry {
+                    id,
+                    token_name,
+                    entry: NewAuditEntry {
+                        token,
+                        at: from_micros(at)?,
+                        action,
+                        target,
+                        reason,
+                        result,
+                    },
+                })
+            }
+
+            #[async_trait]
+            impl OperatorStore for $store {
+                async fn create_operator_token(
+                    &self,
+                    new: NewOperatorToken,
+                ) -> Result<Option<OperatorToken>, StoreError> {
+                    let created = async {
+                        let mut tx = self.begin().await?;
+                        let id = sqlx::query_scalar::<_, i64>(sql::CREATE_TOKEN)
+                            .bind(&new.name)
+                            .bind(new.role.as_str())
+                            .bind(&new.secret_hash)
+                            .bind(to_micros(new.now))
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(id)
+                    };
+                    let id = created.await.map_err(store_error)?;
+                    Ok(id.map(|id| OperatorToken {
+                        id,
+                        name: new.name,
+                        role: new.role,
+                        created_at: new.now,
+                        revoked_at: None,
+                    }))
+                }
+
+                async fn operator_token_by_hash(
+                    &self,
+                    secret_hash: &str,
+                ) -> Result<Option<OperatorToken>, StoreError> {
+                    sqlx::query_as::<_, TokenRow>(sql::TOKEN_BY_HASH)
+                        .bind(secret_hash)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(token)
+                        .transpose()
+                }
+
+                async fn revoke_operator_token(
+                    &self,
+                    name: &str,
+                    now: OffsetDateTime,
+                ) -> Result<bool, StoreError> {
+                    let revoked = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(sql::REVOKE_TOKEN)
+                            .bind(name)
+                            .bind(to_micros(now))
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(done.rows_affected() == 1)
+                    };
+                    revoked.await.map_err(store_error)
+                }
+
+                async fn operator_tokens(&self) -> Result<Vec<OperatorToken>, StoreError> {
+                    sqlx::query_as::<_, TokenRow>(sql::TOKENS)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(token)
+                        .collect()
+                }
+
+                async fn append_audit(&self, entry: NewAuditEntry) -> Result<i64, StoreError> {
+                    let appended = async {
+                        let mut tx = self.begin().await?;
+                        let id = sqlx::query_scalar::<_, i64>(sql::APPEND_AUDIT)
+                            .bind(entry.token)
+                            .bind(to_micros(entry.at))
+                            .bind(&entry.action)
+                            .bind(&entry.target)
+                            .bind(&entry.reason)
+                            .bind(&entry.result)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(id)
+                    };
+                    appended.await.map_err(store_error)
+                }
+
+                async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditEntry>, StoreError> {
+                    sqlx::query_as::<_, AuditRow>(sql::AUDIT)
+                        .bind(filter.token_name.as_deref())
+                        .bind(filter.action.as_deref())
+                        .bind(filter.target.as_deref())
+                        .bind(i64::from(filter.limit))
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(audit_entry)
+                        .collect()
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use impl_operator;
