@@ -1,10 +1,11 @@
 //! The operator's admin commands: account roles and bans, polls, tournaments and their
-//! whitelists, publishing content, and the content-file check. Each prints one line and exits
+//! whitelists, publishing content, the operator API's tokens, and the content-file check. Each prints one line and exits
 //! 0 when done, 1 when refused (an unknown account, poll or tournament, a taken code) or the
 //! database fails, and 2 for bad input (clap's own parse errors exit 2 as well).
 
 mod accounts;
 mod content;
+mod operator_tokens;
 mod polls;
 mod tournaments;
 
@@ -18,6 +19,7 @@ use time::format_description::well_known::Rfc3339;
 
 pub use accounts::{AccountArgs, MakeAdminArgs};
 pub use content::{ContentCommand, ContentFileArgs};
+pub use operator_tokens::{OperatorTokenCommand, OperatorTokenCreateArgs, OperatorTokenNameArgs};
 pub use polls::{PollCommand, PollCreateArgs, PollIdArgs};
 pub use tournaments::{
     TournamentCodeArgs, TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
@@ -51,6 +53,9 @@ pub enum AdminCommand {
     /// Publishes content files to every node without a restart, and rolls them back.
     #[command(subcommand)]
     Content(ContentCommand),
+    /// Creates, revokes and lists the operator API's tokens.
+    #[command(subcommand)]
+    OperatorToken(OperatorTokenCommand),
 }
 
 impl AdminCommand {
@@ -93,6 +98,7 @@ impl AdminCommand {
             Self::Tournament(command) => command.run(store, now).await,
             Self::Whitelist(command) => command.run(store, now).await,
             Self::Content(command) => command.run(store, now).await,
+            Self::OperatorToken(command) => command.run(store, now).await,
         }
     }
 }

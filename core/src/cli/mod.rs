@@ -19,8 +19,9 @@ mod traffic;
 
 pub use admin::{
     AccountArgs, AdminCommand, CheckContentArgs, ContentCommand, ContentFileArgs, Failure,
-    MakeAdminArgs, Outcome, PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs,
-    TournamentCommand, TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
+    MakeAdminArgs, OperatorTokenCommand, OperatorTokenCreateArgs, OperatorTokenNameArgs, Outcome,
+    PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand,
+    TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
 pub use database::{Database, DatabaseError, Migration, Migrations, Schema};
 pub use grant::GrantArgs;
@@ -92,7 +93,8 @@ impl Cli {
 pub enum Command {
     /// Gives coins, gems, items or packs to an account, through the ledger.
     Grant(GrantArgs),
-    /// The admin commands: roles, bans, polls, tournaments, whitelists.
+    /// The admin commands: roles, bans, polls, tournaments, whitelists, content, operator
+    /// tokens.
     #[command(flatten)]
     Admin(AdminCommand),
     /// Checks a content file without opening the database or serving: prints `ok` (exit 0) or
