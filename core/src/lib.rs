@@ -34,6 +34,7 @@ pub mod live_content;
 pub mod metrics;
 pub mod openapi;
 pub mod operator;
+pub mod operator_api;
 pub mod progression;
 mod retention;
 pub mod serve;

@@ -1,4 +1,5 @@
-//! The operator's grant: coins, gems, items or packs given to an account by friend code,
+//! The operator's changes: coins, gems, items or packs given to an account (by friend code from
+//! the command line, by id from the operator API), and any other movement of its currencies,
 //! through the same atomic change and ledger as every other movement.
 
 use std::fmt;
@@ -8,7 +9,9 @@ use time::OffsetDateTime;
 use crate::content::{Content, RewardSpec};
 use crate::domain::FriendCode;
 use crate::economy::reward_steps;
-use crate::store::{Account, Applied, Change, Granted, Refusal, Step, Store, StoreError};
+use crate::store::{
+    Account, AccountId, Applied, Change, Granted, Refusal, Step, Store, StoreError,
+};
 
 /// What an operator gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,6 +25,26 @@ pub struct Grant {
     pub items: Vec<String>,
     /// Pack SKUs to give, with how many of each.
     pub packs: Vec<(String, i64)>,
+}
+
+/// What the ledger rows of an operator's change say: why (`reason`) and on whose behalf
+/// (`reference`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribution {
+    /// The ledger rows' reason.
+    pub reason: String,
+    /// The ledger rows' reference.
+    pub reference: String,
+}
+
+impl Attribution {
+    /// The command line's grant: reason `grant`, reference `operator`.
+    pub fn command_line() -> Self {
+        Self {
+            reason: "grant".to_owned(),
+            reference: "operator".to_owned(),
+        }
+    }
 }
 
 /// Why a grant was not made; nothing was given.
@@ -75,11 +98,39 @@ pub async fn grant(
         .account_by_friend_code(to)
         .await?
         .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
+    apply(store, account.id, steps, &Attribution::command_line(), now).await
+}
+
+/// Gives `grant` to `account` at `now`, in one change whose ledger rows say `by`; answers the
+/// account afterwards and what was given (an unknown account is refused with
+/// [`Refusal::NoAccount`]).
+pub async fn grant_account(
+    store: &dyn Store,
+    content: &Content,
+    account: AccountId,
+    grant: &Grant,
+    by: &Attribution,
+    now: OffsetDateTime,
+) -> Result<(Account, Vec<Granted>), GrantError> {
+    let steps = grant_steps(content, grant)?;
+    apply(store, account, steps, by, now).await
+}
+
+/// Applies `steps` (credits, debits, grants: each with its precondition) to `account` at `now`
+/// in one change whose ledger rows say `by`, all or nothing; answers the account afterwards and
+/// what was given.
+pub async fn apply(
+    store: &dyn Store,
+    account: AccountId,
+    steps: Vec<Step>,
+    by: &Attribution,
+    now: OffsetDateTime,
+) -> Result<(Account, Vec<Granted>), GrantError> {
     let change = Change {
-        account: account.id,
+        account,
         now,
-        reason: "grant".to_owned(),
-        reference: "operator".to_owned(),
+        reason: by.reason.clone(),
+        reference: by.reference.clone(),
         idempotency: None,
         steps,
     };
@@ -88,10 +139,23 @@ pub async fn grant(
         Applied::Refused(refusal) => return Err(GrantError::Refused(refusal)),
     };
     let account = store
-        .account(account.id)
+        .account(account)
         .await?
-        .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
+        .ok_or(GrantError::Refused(Refusal::NoAccount))?;
     Ok((account, granted))
+}
+
+/// Reads a pack to grant, `sku` or `sku:count` (count at least 1, 1 when absent).
+pub fn parse_pack(text: &str) -> Result<(String, i64), String> {
+    match text.split_once(':') {
+        None => Ok((text.to_owned(), 1)),
+        Some((sku, count)) => count
+            .parse::<i64>()
+            .ok()
+            .filter(|count| *count >= 1)
+            .map(|count| (sku.to_owned(), count))
+            .ok_or_else(|| format!("`{count}` is not a count of at least 1")),
+    }
 }
 
 /// The steps of a grant; unknown SKUs and empty or negative grants are errors.

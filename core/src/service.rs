@@ -192,6 +192,12 @@ impl SafezoneService {
         Arc::clone(&self.metrics)
     }
 
+    /// The operator API over this service's store, content and clock, for the operator
+    /// listener ([`metrics::serve_with_operator_api`](crate::metrics::serve_with_operator_api)).
+    pub fn operator_api(&self) -> crate::operator_api::OperatorApi {
+        crate::operator_api::OperatorApi::new(Arc::clone(&self.app))
+    }
+
     /// The settings the service was built with: what a server adapter reads of them, such
     /// as [`Settings::connection_limits`].
     pub fn settings(&self) -> &Settings {

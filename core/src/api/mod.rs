@@ -22,7 +22,7 @@ mod profile;
 mod quests;
 mod receipts;
 mod rewards;
-mod shared;
+pub(crate) mod shared;
 mod shop;
 mod tournaments;
 mod tracks;

@@ -26,7 +26,7 @@ pub struct GrantArgs {
     #[arg(long = "item")]
     pub items: Vec<String>,
     /// A pack SKU to give, optionally with a count (`basic-chest:3`); repeat for several.
-    #[arg(long = "pack", value_parser = parse_pack)]
+    #[arg(long = "pack", value_parser = operator::parse_pack)]
     pub packs: Vec<(String, i64)>,
 }
 
@@ -62,17 +62,4 @@ impl GrantArgs {
 
 fn parse_friend_code(text: &str) -> Result<FriendCode, String> {
     FriendCode::parse(text).map_err(|error| error.to_string())
-}
-
-/// `sku` or `sku:count` (count at least 1).
-fn parse_pack(text: &str) -> Result<(String, i64), String> {
-    match text.split_once(':') {
-        None => Ok((text.to_owned(), 1)),
-        Some((sku, count)) => count
-            .parse::<i64>()
-            .ok()
-            .filter(|count| *count >= 1)
-            .map(|count| (sku.to_owned(), count))
-            .ok_or_else(|| format!("`{count}` is not a count of at least 1")),
-    }
 }

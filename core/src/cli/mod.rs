@@ -354,7 +354,13 @@ pub async fn run_server(
         .record_requests(args.metrics_listen.is_some())
         .service();
     let metrics = match args.metrics_listen {
-        Some(address) => match crate::metrics::serve(address, service.metrics()).await {
+        Some(address) => match crate::metrics::serve_with_operator_api(
+            address,
+            service.metrics(),
+            service.operator_api(),
+        )
+        .await
+        {
             Ok(metrics) => Some(metrics),
             Err(error) => {
                 eprintln!("cannot listen on {address}: {error}");

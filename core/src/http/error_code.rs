@@ -65,6 +65,10 @@ error_codes! {
     MissingServerCredential = "missing_server_credential",
     /// 401: a match report came with a credential that is not the configured one.
     InvalidServerCredential = "invalid_server_credential",
+    /// 401: a call to the operator API came without an operator token.
+    OperatorTokenRequired = "operator_token_required",
+    /// 401: the operator token is malformed, unknown or revoked.
+    InvalidOperatorToken = "invalid_operator_token",
     /// 402: the account cannot pay for this.
     InsufficientFunds = "insufficient_funds",
     /// 403: the user keys sent in one request do not belong to one account.
@@ -74,6 +78,8 @@ error_codes! {
     AccountBanned = "account_banned",
     /// 403: only operator (admin) accounts may do this.
     AdminOnly = "admin_only",
+    /// 403: a read-only operator token asked the operator API for a change.
+    OperatorReadOnly = "operator_read_only",
     /// 403: a deletion's `confirmationKey` is not another valid key of the account.
     ConfirmationFailed = "confirmation_failed",
     /// 403: device accounts are usable only from the iOS and Android apps.
@@ -104,7 +110,7 @@ error_codes! {
     UnknownOption = "unknown_option",
     /// 404: there is no such clan.
     UnknownClan = "unknown_clan",
-    /// 404: there is no such account (a clan invitation's invitee).
+    /// 404: there is no such account (a clan invitation's invitee, the operator API's player).
     UnknownUser = "unknown_user",
     /// 404: there is no such tournament.
     UnknownTournament = "unknown_tournament",
@@ -116,6 +122,8 @@ error_codes! {
     ProgressChanged = "progress_changed",
     /// 409: the credit would take a balance past the most allowed.
     BalanceLimit = "balance_limit",
+    /// 409: an operator's removal would take a balance below zero; nothing was removed.
+    BalanceTooLow = "balance_too_low",
     /// 409: the account already owns the item or the reward track's pass.
     AlreadyOwned = "already_owned",
     /// 409: the item, deal or reward track is not for sale (a free track belongs to everyone).

@@ -33,7 +33,7 @@ pub use rate_limit::{Rate, RateLimitRule, RateLimits, Scope};
 pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;
 pub use reply::Reply;
-pub use request::{Incoming, Query};
+pub use request::{Incoming, Query, parse_json};
 pub use request_target::is_path_target;
 pub use router::{Handler, MatchedRoute, Router, RouterState, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;

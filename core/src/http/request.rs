@@ -71,25 +71,30 @@ impl Incoming {
 
     /// The body parsed as a JSON value of type `T`; an empty or malformed body is a 400.
     pub async fn json_body<T: DeserializeOwned>(self) -> Result<T, ApiError> {
-        let bytes = self.body_bytes().await?;
-        if bytes.is_empty() {
-            return Err(ApiError::InvalidBody {
-                reason: "is required: send a JSON object".to_owned(),
-            });
-        }
-        let mut json = serde_json::Deserializer::from_slice(&bytes);
-        serde_path_to_error::deserialize(&mut json).map_err(|error| {
-            let path = error.path().to_string();
-            let problem = error.into_inner();
-            ApiError::InvalidBody {
-                reason: if path == "." {
-                    format!("is not the expected JSON: {problem}")
-                } else {
-                    format!("is not the expected JSON: `{path}`: {problem}")
-                },
-            }
-        })
+        parse_json(&self.body_bytes().await?)
     }
+}
+
+/// A body parsed as a JSON value of type `T`; an empty or malformed body is a 400 naming the
+/// field at fault.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.is_empty() {
+        return Err(ApiError::InvalidBody {
+            reason: "is required: send a JSON object".to_owned(),
+        });
+    }
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(&mut json).map_err(|error| {
+        let path = error.path().to_string();
+        let problem = error.into_inner();
+        ApiError::InvalidBody {
+            reason: if path == "." {
+                format!("is not the expected JSON: {problem}")
+            } else {
+                format!("is not the expected JSON: `{path}`: {problem}")
+            },
+        }
+    })
 }
 
 /// The whole of `body`, at most `limit` bytes (413 `body_too_large` beyond it).

@@ -1,5 +1,6 @@
 //! The operator listener, on an address of its own: `GET /metrics`, the liveness probe
-//! `/healthz` and the readiness probe `/readyz`; 404 for anything else.
+//! `/healthz`, the readiness probe `/readyz`, and the operator API under `/operator/api/` when
+//! it is served ([`serve_with_operator_api`]); 404 for anything else.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -9,11 +10,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::Full;
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 
 use super::{CONTENT_TYPE, Metrics};
 use crate::ConnectionLimits;
+use crate::http::BodyError;
+use crate::operator_api::{self, OperatorApi};
 use crate::serve::RunningServer;
 
 /// How long a stop waits for scrapes in flight.
@@ -48,9 +51,45 @@ impl MetricsServer {
 /// ([`serve`](crate::serve)), until stopped: 32 connections at most, 10 seconds to send a
 /// request's head.
 pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<MetricsServer> {
+    serve_listener(addr, metrics, None).await
+}
+
+/// [`serve`], and the operator API `api` under `/operator/api/`
+/// ([`SafezoneService::operator_api`](crate::SafezoneService::operator_api)).
+pub async fn serve_with_operator_api(
+    addr: SocketAddr,
+    metrics: Arc<Metrics>,
+    api: OperatorApi,
+) -> std::io::Result<MetricsServer> {
+    serve_listener(addr, metrics, Some(Arc::new(api))).await
+}
+
+/// Serves `metrics`, and `api` when given.
+async fn serve_listener(
+    addr: SocketAddr,
+    metrics: Arc<Metrics>,
+    api: Option<Arc<OperatorApi>>,
+) -> std::io::Result<MetricsServer> {
     let service = tower::service_fn(move |request: Request<Incoming>| {
         let metrics = Arc::clone(&metrics);
-        async move { Ok::<_, Infallible>(answer(metrics, &request).await) }
+        let api = api.clone();
+        async move {
+            let under_api = request.uri().path() == operator_api::PREFIX
+                || request
+                    .uri()
+                    .path()
+                    .strip_prefix(operator_api::PREFIX)
+                    .is_some_and(|rest| rest.starts_with('/'));
+            let response = match api {
+                Some(api) if under_api => {
+                    let request =
+                        request.map(|body| body.map_err(|error| BodyError(Box::new(error))));
+                    api.answer(request.map(BodyExt::boxed_unsync)).await
+                }
+                _ => answer(metrics, &request).await,
+            };
+            Ok::<_, Infallible>(response)
+        }
     });
     let running = crate::serve::start(addr, service, LIMITS, STOP_PATIENCE).await?;
     Ok(MetricsServer { running })

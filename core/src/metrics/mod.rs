@@ -17,7 +17,7 @@ use std::sync::Arc;
 use prometheus_client::registry::Registry;
 
 pub(crate) use business::{Business, Counted};
-pub use listener::{MetricsServer, serve};
+pub use listener::{MetricsServer, serve, serve_with_operator_api};
 pub use readiness::Readiness;
 pub use requests::Recorded;
 pub(crate) use requests::RequestMetrics;
