@@ -8,6 +8,7 @@ use std::sync::Arc;
 use reqwest::{Method, header::HeaderMap};
 use safezone_core::content::Content;
 use safezone_core::metrics::Metrics;
+use safezone_core::operator_api::OperatorApi;
 use safezone_core::serve::RunningServer;
 use safezone_core::{
     Safezone, SafezoneService, ServerToken, Settings, clock::ManualClock, store::Store,
@@ -77,6 +78,8 @@ pub struct TestApp {
     pub store: Arc<dyn Store>,
     /// The service's metrics, for a test to serve on an operator listener.
     pub metrics: Arc<Metrics>,
+    /// The service's operator API, for a test to serve on an operator listener.
+    pub operator_api: OperatorApi,
 }
 
 /// The content every test server serves unless its test names another: the shipped file.
@@ -225,6 +228,7 @@ async fn start_app(
         .content(content)
         .service();
     let metrics = service.metrics();
+    let operator_api = service.operator_api();
     let running = server
         .start(any_port(), service)
         .await
@@ -242,6 +246,7 @@ async fn start_app(
         database,
         store,
         metrics,
+        operator_api,
     };
     (running, app)
 }

@@ -18,6 +18,7 @@ mod leaderboards;
 mod live_content;
 mod match_concurrency;
 mod matches;
+mod operator_api;
 mod packs;
 mod polls;
 mod profiles;

@@ -1,0 +1,549 @@
+//! The operator API on the operator listener, with tokens made by `operator-token create`:
+//! players looked up, grants, refunds and removals with their reasons in the ledger, bans and
+//! key revocations seen on the public API, read-only and bad tokens refused, every change
+//! audited; and nothing of it on the public port.
+
+use safezone_core::cli::AdminCommand;
+use safezone_core::metrics::{self, MetricsServer};
+use safezone_core::store::{AuditEntry, AuditFilter, Currency};
+use safezone_tests::community::Player;
+use safezone_tests::{Answer, TestApp, any_port, each_combination};
+use serde_json::{Value, json};
+
+each_combination!(
+    a_full_token_looks_up_grants_refunds_and_removes_with_reasons,
+    a_removal_below_zero_is_refused_and_changes_nothing,
+    bans_and_key_revocations_show_on_the_public_api,
+    a_read_only_token_reads_and_is_refused_every_write,
+    missing_bad_and_revoked_tokens_are_401,
+    the_operator_api_is_not_on_the_public_port,
+);
+
+/// The operator listener serving `app`'s metrics and operator API.
+struct Operator {
+    listener: MetricsServer,
+}
+
+impl Operator {
+    async fn serve(app: &TestApp) -> Self {
+        let listener = metrics::serve_with_operator_api(
+            any_port(),
+            std::sync::Arc::clone(&app.metrics),
+            app.operator_api.clone(),
+        )
+        .await
+        .expect("the operator listener binds");
+        Self { listener }
+    }
+
+    /// `method path` on the operator listener with `secret` as bearer (if any) and `body`.
+    async fn send(
+        &self,
+        app: &TestApp,
+        method: reqwest::Method,
+        path: &str,
+        secret: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let url = format!("http://{}{path}", self.listener.local_addr());
+        let mut request = app.client.request(method, url);
+        if let Some(secret) = secret {
+            request = request.bearer_auth(secret);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.expect("the operator listener answers");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("a body");
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
+    async fn get(&self, app: &TestApp, path: &str, secret: &str) -> Answer {
+        self.send(app, reqwest::Method::GET, path, Some(secret), None)
+            .await
+    }
+
+    async fn post(&self, app: &TestApp, path: &str, secret: &str, body: Value) -> Answer {
+        self.send(app, reqwest::Method::POST, path, Some(secret), Some(body))
+            .await
+    }
+}
+
+/// Creates a token with `operator-token create` and answers its secret (the line's last word).
+async fn token(app: &TestApp, name: &str, role: &str) -> String {
+    let args = ["operator-token", "create", "--name", name, "--role", role];
+    let line = AdminCommand::from_args(args)
+        .expect("the command parses")
+        .execute(app.store.as_ref(), app.now())
+        .await
+        .expect("the token is created");
+    let secret = line.rsplit(' ').next().expect("a secret").to_owned();
+    assert_eq!(secret.len(), 48, "{line}");
+    assert!(
+        secret
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    );
+    secret
+}
+
+/// The audit rows on `player`, newest first, read from the store.
+async fn audit_of(app: &TestApp, player: &Player) -> Vec<AuditEntry> {
+    app.store
+        .audit(&AuditFilter {
+            target: Some(format!("account:{}", player.id.0)),
+            limit: 100,
+            ..AuditFilter::default()
+        })
+        .await
+        .expect("the audit reads")
+}
+
+/// `(action, reason, result)` of each row.
+fn summary(rows: &[AuditEntry]) -> Vec<(String, String, String)> {
+    rows.iter()
+        .map(|row| {
+            (
+                row.entry.action.clone(),
+                row.entry.reason.clone(),
+                row.entry.result.clone(),
+            )
+        })
+        .collect()
+}
+
+fn row(action: &str, reason: &str, result: &str) -> (String, String, String) {
+    (action.to_owned(), reason.to_owned(), result.to_owned())
+}
+
+fn players_path(player: &Player, action: &str) -> String {
+    format!("/operator/api/players/{}/{action}", player.id.0)
+}
+
+async fn a_full_token_looks_up_grants_refunds_and_removes_with_reasons(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+
+    let grant = json!({
+        "coins": 500, "gems": 20, "items": ["outfit-ranger"], "packs": ["basic-chest:2"],
+        "reason": "ticket 12: lost purchase",
+    });
+    let answer = operator
+        .post(&app, &players_path(&player, "grant"), &secret, grant)
+        .await;
+    assert_eq!(answer.success()["account"]["coins"], 500);
+    let refund = json!({"currency": "gems", "amount": 5, "reason": "ticket 13: double charge"});
+    operator
+        .post(&app, &players_path(&player, "refund"), &secret, refund)
+        .await
+        .success();
+    let remove = json!({"coins": 100, "reason": "ticket 14: exploit"});
+    let answer = operator
+        .post(&app, &players_path(&player, "remove"), &secret, remove)
+        .await;
+    assert_eq!(answer.success()["account"]["coins"], 400);
+
+    // The ledger rows carry the operator's reasons, read from the store.
+    let ledger = app.store.ledger(player.id).await.expect("the ledger reads");
+    let rows: Vec<(Currency, i64, &str, &str)> = ledger
+        .iter()
+        .map(|e| (e.currency, e.delta, e.reason.as_str(), e.reference.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                Currency::Coins,
+                500,
+                "ticket 12: lost purchase",
+                "operator:alice:grant"
+            ),
+            (
+                Currency::Gems,
+                20,
+                "ticket 12: lost purchase",
+                "operator:alice:grant"
+            ),
+            (
+                Currency::Gems,
+                5,
+                "ticket 13: double charge",
+                "operator:alice:refund"
+            ),
+            (
+                Currency::Coins,
+                -100,
+                "ticket 14: exploit",
+                "operator:alice:remove"
+            ),
+        ]
+    );
+
+    // The lookup, by friend code and by id: the account, holdings and the running balances.
+    let code = player.friend_code.to_string().replace('#', "%23");
+    let by_code = operator
+        .get(
+            &app,
+            &format!("/operator/api/players?friendCode={code}"),
+            &secret,
+        )
+        .await;
+    let body = by_code.success();
+    assert_eq!(body["account"]["id"], player.id.0);
+    assert_eq!(body["account"]["coins"], 400);
+    assert_eq!(body["account"]["gems"], 25);
+    assert_eq!(body["account"]["banned"], false);
+    assert!(
+        body["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|i| i["sku"] == "outfit-ranger"),
+        "{body}"
+    );
+    assert!(
+        body["packs"]
+            .as_array()
+            .expect("packs")
+            .iter()
+            .any(|p| p["sku"] == "basic-chest" && p["quantity"] == 2),
+        "{body}"
+    );
+    let balances: Vec<(i64, i64)> = body["ledger"]
+        .as_array()
+        .expect("a ledger")
+        .iter()
+        .map(|r| {
+            (
+                r["coins"].as_i64().expect("coins"),
+                r["gems"].as_i64().expect("gems"),
+            )
+        })
+        .collect();
+    assert_eq!(balances, [(500, 0), (500, 20), (500, 25), (400, 25)]);
+    let by_id = operator
+        .get(
+            &app,
+            &format!("/operator/api/players?accountId={}", player.id.0),
+            &secret,
+        )
+        .await;
+    assert_eq!(by_id.success()["account"], body["account"]);
+    operator
+        .get(&app, "/operator/api/players?accountId=987654321", &secret)
+        .await
+        .error(404, "unknown_user");
+    operator
+        .get(&app, "/operator/api/players", &secret)
+        .await
+        .error(400, "invalid_parameter");
+
+    // A reason is required, and a write without one changes nothing.
+    operator
+        .post(
+            &app,
+            &players_path(&player, "refund"),
+            &secret,
+            json!({"currency": "coins", "amount": 5, "reason": " "}),
+        )
+        .await
+        .error(400, "invalid_body");
+
+    // The audit, from the store and from the API.
+    let audit = audit_of(&app, &player).await;
+    assert_eq!(
+        summary(&audit),
+        [
+            row(
+                "refund",
+                "",
+                "refused: request body `reason` must be 1 to 500 characters"
+            ),
+            row("remove", "ticket 14: exploit", "done"),
+            row("refund", "ticket 13: double charge", "done"),
+            row("grant", "ticket 12: lost purchase", "done"),
+        ]
+    );
+    assert!(
+        audit
+            .iter()
+            .all(|r| r.token_name == "alice" && r.entry.at == app.now())
+    );
+    let listed = operator
+        .get(
+            &app,
+            "/operator/api/audit?action=grant&token=alice",
+            &secret,
+        )
+        .await;
+    let rows = listed.success()["audit"].as_array().expect("rows").clone();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["target"], format!("account:{}", player.id.0));
+    assert_eq!(rows[0]["reason"], "ticket 12: lost purchase");
+    let limited = operator
+        .get(&app, "/operator/api/audit?limit=2", &secret)
+        .await;
+    assert_eq!(
+        limited.success()["audit"].as_array().expect("rows").len(),
+        2
+    );
+    assert_eq!(limited.json["audit"][0]["action"], "refund");
+}
+
+async fn a_removal_below_zero_is_refused_and_changes_nothing(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let grant = json!({"coins": 50, "gems": 3, "reason": "compensation"});
+    operator
+        .post(&app, &players_path(&player, "grant"), &secret, grant)
+        .await
+        .success();
+    let ledger_before = app.store.ledger(player.id).await.expect("the ledger reads");
+
+    let remove = json!({"coins": 10, "gems": 4, "reason": "take back too much"});
+    operator
+        .post(&app, &players_path(&player, "remove"), &secret, remove)
+        .await
+        .error(409, "balance_too_low");
+    let account = app
+        .store
+        .account(player.id)
+        .await
+        .expect("reads")
+        .expect("an account");
+    assert_eq!((account.coins, account.gems), (50, 3), "nothing removed");
+    let ledger_after = app.store.ledger(player.id).await.expect("the ledger reads");
+    assert_eq!(ledger_after, ledger_before, "no ledger row written");
+
+    let audit = audit_of(&app, &player).await;
+    assert_eq!(audit.len(), 2);
+    assert_eq!(audit[0].entry.action, "remove");
+    assert!(
+        audit[0]
+            .entry
+            .result
+            .starts_with("refused: removing 4 gems"),
+        "{:?}",
+        audit[0].entry
+    );
+    app.assert_ledger_balanced(player.id).await;
+}
+
+async fn bans_and_key_revocations_show_on_the_public_api(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let user = format!("/api/user/{}", player.key);
+    assert_eq!(app.get(&user).await.success()["is_banned"], false);
+
+    let ban = json!({"banned": true, "reason": "cheating, report 7"});
+    let answer = operator
+        .post(&app, &players_path(&player, "ban"), &secret, ban)
+        .await;
+    assert_eq!(answer.success()["account"]["banned"], true);
+    assert_eq!(app.get(&user).await.success()["is_banned"], true);
+    let unban = json!({"banned": false, "reason": "appeal accepted"});
+    operator
+        .post(
+            &app,
+            &players_path(&player, "unban").replace("unban", "ban"),
+            &secret,
+            unban,
+        )
+        .await
+        .success();
+    assert_eq!(app.get(&user).await.success()["is_banned"], false);
+
+    let revoke = json!({"reason": "account shared"});
+    let answer = operator
+        .post(&app, &players_path(&player, "revoke-keys"), &secret, revoke)
+        .await;
+    assert_eq!(answer.success()["revoked"], 1);
+    app.get(&user).await.error(401, "invalid_user_key");
+    operator
+        .post(
+            &app,
+            "/operator/api/players/987654321/ban",
+            &secret,
+            json!({"banned": true, "reason": "x"}),
+        )
+        .await
+        .error(404, "unknown_user");
+
+    assert_eq!(
+        summary(&audit_of(&app, &player).await),
+        [
+            row("revoke-keys", "account shared", "done"),
+            row("unban", "appeal accepted", "done"),
+            row("ban", "cheating, report 7", "done"),
+        ]
+    );
+}
+
+async fn a_read_only_token_reads_and_is_refused_every_write(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "bob", "read").await;
+    let player = app.player().await;
+    let writes = [
+        ("grant", json!({"coins": 5, "reason": "r"})),
+        (
+            "refund",
+            json!({"currency": "coins", "amount": 5, "reason": "r"}),
+        ),
+        ("remove", json!({"coins": 5, "reason": "r"})),
+        ("ban", json!({"banned": true, "reason": "r"})),
+        ("revoke-keys", json!({"reason": "r"})),
+    ];
+    for (action, body) in &writes {
+        operator
+            .post(&app, &players_path(&player, action), &secret, body.clone())
+            .await
+            .error(403, "operator_read_only");
+    }
+    let account = app
+        .store
+        .account(player.id)
+        .await
+        .expect("reads")
+        .expect("an account");
+    assert_eq!((account.coins, account.is_banned), (0, false));
+    app.get(&format!("/api/user/{}", player.key))
+        .await
+        .success();
+    let path = format!("/operator/api/players?accountId={}", player.id.0);
+    operator.get(&app, &path, &secret).await.success();
+    operator
+        .get(&app, "/operator/api/audit", &secret)
+        .await
+        .success();
+
+    let audit = audit_of(&app, &player).await;
+    let actions: Vec<&str> = audit
+        .iter()
+        .rev()
+        .map(|r| r.entry.action.as_str())
+        .collect();
+    assert_eq!(actions, ["grant", "refund", "remove", "ban", "revoke-keys"]);
+    assert!(audit.iter().all(|r| {
+        r.token_name == "bob"
+            && r.entry.reason == "r"
+            && r.entry
+                .result
+                .starts_with("refused: the operator token bob is read-only")
+    }));
+}
+
+async fn missing_bad_and_revoked_tokens_are_401(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "carol", "full").await;
+    let player = app.player().await;
+    let lookup = format!("/operator/api/players?accountId={}", player.id.0);
+    let grant = players_path(&player, "grant");
+    let body = json!({"coins": 5, "reason": "r"});
+
+    let none = operator
+        .send(&app, reqwest::Method::GET, &lookup, None, None)
+        .await;
+    none.error(401, "operator_token_required");
+    let none = operator
+        .send(
+            &app,
+            reqwest::Method::POST,
+            &grant,
+            None,
+            Some(body.clone()),
+        )
+        .await;
+    none.error(401, "operator_token_required");
+    for bad in ["nonsense", &"0".repeat(48), &secret.to_uppercase()] {
+        operator
+            .get(&app, &lookup, bad)
+            .await
+            .error(401, "invalid_operator_token");
+        operator
+            .post(&app, &grant, bad, body.clone())
+            .await
+            .error(401, "invalid_operator_token");
+    }
+    operator.get(&app, &lookup, &secret).await.success();
+
+    let line = AdminCommand::from_args(["operator-token", "revoke", "--name", "carol"])
+        .expect("parses")
+        .execute(app.store.as_ref(), app.now())
+        .await;
+    assert_eq!(line, Ok("operator token carol revoked".to_owned()));
+    operator
+        .get(&app, &lookup, &secret)
+        .await
+        .error(401, "invalid_operator_token");
+    operator
+        .post(&app, &grant, &secret, body)
+        .await
+        .error(401, "invalid_operator_token");
+    let listed = AdminCommand::from_args(["operator-token", "list"])
+        .expect("parses")
+        .execute(app.store.as_ref(), app.now())
+        .await
+        .expect("lists");
+    assert!(
+        listed.starts_with("carol full created ") && listed.contains(", revoked "),
+        "{listed}"
+    );
+    assert!(!listed.contains(&secret), "no secret is listed");
+
+    let account = app
+        .store
+        .account(player.id)
+        .await
+        .expect("reads")
+        .expect("an account");
+    assert_eq!(account.coins, 0, "nothing granted");
+    assert!(
+        audit_of(&app, &player).await.is_empty(),
+        "no one to attribute: nothing audited"
+    );
+}
+
+async fn the_operator_api_is_not_on_the_public_port(app: TestApp) {
+    let secret = token(&app, "dave", "full").await;
+    let player = app.player().await;
+    let answer = app
+        .send(
+            reqwest::Method::GET,
+            &format!("/operator/api/players?accountId={}", player.id.0),
+            &[("authorization", &format!("Bearer {secret}"))],
+            None,
+        )
+        .await;
+    answer.error(404, "not_found");
+    let answer = app
+        .send(
+            reqwest::Method::POST,
+            &players_path(&player, "grant"),
+            &[
+                ("authorization", &format!("Bearer {secret}")),
+                ("content-type", "application/json"),
+            ],
+            Some(br#"{"coins":5,"reason":"r"}"#.to_vec()),
+        )
+        .await;
+    answer.error(404, "not_found");
+    app.get("/operator/api").await.error(404, "not_found");
+    let account = app
+        .store
+        .account(player.id)
+        .await
+        .expect("reads")
+        .expect("an account");
+    assert_eq!(account.coins, 0);
+}
