@@ -302,7 +302,10 @@ pub(super) async fn remove(state: OperatorState, incoming: Incoming) -> Result<R
         incoming,
         |_| "remove",
         |state, call: Call<RemoveBody>| async move {
-            if call.body.coins < 0 || call.body.gems < 0 || call.body.coins + call.body.gems == 0 {
+            if call.body.coins < 0
+                || call.body.gems < 0
+                || (call.body.coins == 0 && call.body.gems == 0)
+            {
                 return Err(ApiError::InvalidBody {
                     reason: "must remove positive `coins` or `gems`".to_owned(),
                 });
@@ -419,4 +422,20 @@ pub(super) async fn revoke_keys(
         },
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_is_required_and_bounded() {
+        assert!(check_reason("ticket 12").is_ok());
+        assert!(check_reason(&"é".repeat(REASON_MAX_CHARS)).is_ok());
+        assert!(check_reason("").is_err());
+        assert!(check_reason("   ").is_err());
+        assert!(check_reason(&"a".repeat(REASON_MAX_CHARS + 1)).is_err());
+        assert!(positive("amount", 1).is_ok());
+        assert!(positive("amount", 0).is_err());
+    }
 }
