@@ -1,13 +1,14 @@
 //! The operator API, served on the operator listener beside `/metrics` (never on the public
 //! port): players looked up with their holdings and ledger, grants, refunds, removals, bans
-//! and key revocations, and the audit of every change, under `/operator/api/`. Callers present
-//! an operator token (`Authorization: Bearer <secret>`, created by `operator-token create`);
-//! a read-only token may only read. Every change goes through the same change and ledger as the
+//! and key revocations, the audit of every change, and the node's status, under
+//! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
+//! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
 mod audit;
 mod auth;
 mod players;
+mod status;
 mod views;
 mod writes;
 
@@ -97,6 +98,7 @@ fn routes() -> Routes<OperatorState> {
     };
     let routes = read("/players", Routes::default(), handler(players::player));
     let routes = read("/audit", routes, handler(audit::audit));
+    let routes = read("/status", routes, handler(status::status));
     let routes = write("/players/{accountId}/grant", routes, handler(writes::grant));
     let routes = write(
         "/players/{accountId}/refund",

@@ -1,12 +1,14 @@
 //! The operator API on the operator listener, with tokens made by `operator-token create`:
 //! players looked up, grants, refunds and removals with their reasons in the ledger, bans and
 //! key revocations seen on the public API, read-only and bad tokens refused, every change
-//! audited; and nothing of it on the public port.
+//! audited; the node's status; and nothing of it on the public port.
 
 use safezone_core::cli::AdminCommand;
 use safezone_core::metrics::{self, MetricsServer};
 use safezone_core::store::{AuditEntry, AuditFilter, Currency};
 use safezone_tests::community::Player;
+use safezone_tests::content::shipped_with_maintenance;
+use safezone_tests::leaderboard::{DEADLINE, within};
 use safezone_tests::{Answer, TestApp, any_port, each_combination};
 use serde_json::{Value, json};
 
@@ -17,6 +19,7 @@ each_combination!(
     a_read_only_token_reads_and_is_refused_every_write,
     missing_bad_and_revoked_tokens_are_401,
     the_operator_api_is_not_on_the_public_port,
+    the_status_names_the_content_the_boards_and_the_database,
 );
 
 /// The operator listener serving `app`'s metrics and operator API.
@@ -546,4 +549,36 @@ async fn the_operator_api_is_not_on_the_public_port(app: TestApp) {
         .expect("reads")
         .expect("an account");
     assert_eq!(account.coins, 0);
+}
+
+async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "carol", "read").await;
+    let settled = within(DEADLINE, || async {
+        let answer = operator.get(&app, "/operator/api/status", &secret).await;
+        let status = answer.success();
+        if status["leaderboards"]["ready"] == true {
+            Ok(status.clone())
+        } else {
+            Err(answer.text.clone())
+        }
+    })
+    .await;
+    let status = settled.unwrap_or_else(|last| panic!("the boards never loaded: {last}"));
+    assert!(status["version"].as_str().is_some_and(|v| !v.is_empty()));
+    assert_eq!(status["content_version"], 0);
+    assert_eq!(status["database"]["reachable"], true);
+    assert!(
+        status["database"]["pools"]
+            .as_array()
+            .is_some_and(|pools| !pools.is_empty())
+    );
+
+    app.store
+        .publish_content(&shipped_with_maintenance(true), app.now())
+        .await
+        .expect("published");
+    app.await_maintenance(true).await;
+    let answer = operator.get(&app, "/operator/api/status", &secret).await;
+    assert_eq!(answer.success()["content_version"], 1);
 }
