@@ -19,6 +19,20 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// Reads a whole response: its status, headers, body, and the body as JSON when it is.
+    pub async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("body reads");
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Self {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
     /// Asserts the status and the success envelope, and returns the body.
     #[track_caller]
     pub fn success(&self) -> &Value {

@@ -5,7 +5,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use reqwest::{Method, header::HeaderMap};
+use reqwest::Method;
 use safezone_core::content::Content;
 use safezone_core::metrics::Metrics;
 use safezone_core::operator_api::OperatorApi;
@@ -141,17 +141,7 @@ impl TestApp {
         if let Some(body) = body {
             request = request.body(body);
         }
-        let response = request.send().await.expect("request reaches the server");
-        let status = response.status().as_u16();
-        let headers: HeaderMap = response.headers().clone();
-        let text = response.text().await.expect("body reads");
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            headers,
-            text,
-            json,
-        }
+        Answer::read(request.send().await.expect("request reaches the server")).await
     }
 
     /// `GET path`.

@@ -116,7 +116,11 @@ impl TestApp {
 
     /// The stored account of the holder of `key`.
     pub async fn account_of(&self, key: &str) -> Account {
-        let id = self.account_id(key).await;
+        self.stored_account(self.account_id(key).await).await
+    }
+
+    /// The account with `id`, read from the store.
+    pub async fn stored_account(&self, id: AccountId) -> Account {
         self.store
             .account(id)
             .await

@@ -1195,17 +1195,7 @@ impl LoginApp {
                 .header("content-type", "application/json")
                 .body(body.to_string());
         }
-        let response = request.send().await.expect("request reaches the server");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.expect("body reads");
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            headers,
-            text,
-            json,
-        }
+        Answer::read(request.send().await.expect("request reaches the server")).await
     }
 
     /// `GET` a path on Safezone or a whole address.

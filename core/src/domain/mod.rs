@@ -9,6 +9,7 @@ mod game_mode;
 mod operator_secret;
 mod platform;
 pub mod player_names;
+mod secret_hex;
 mod shown_text;
 mod user_key;
 

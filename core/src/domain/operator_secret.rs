@@ -3,11 +3,7 @@
 
 use std::fmt;
 
-use rand::RngCore;
-use sha2::{Digest, Sha256};
-
-/// Number of random bytes in a secret.
-const SECRET_BYTES: usize = 24;
+use super::secret_hex;
 
 /// An operator token's secret: 24 random bytes written as 48 lower-case hex characters, shown
 /// once when the token is created; the database keeps only its SHA-256.
@@ -25,18 +21,12 @@ pub struct OperatorSecret(String);
 impl OperatorSecret {
     /// A fresh secret from the operating system's cryptographic random source.
     pub fn generate() -> Self {
-        let mut bytes = [0u8; SECRET_BYTES];
-        rand::rng().fill_bytes(&mut bytes);
-        Self(hex::encode(bytes))
+        Self(secret_hex::generate())
     }
 
     /// Accepts exactly 48 lower-case hex characters.
     pub fn parse(text: &str) -> Option<Self> {
-        let well_formed = text.len() == SECRET_BYTES * 2
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        well_formed.then(|| Self(text.to_owned()))
+        secret_hex::is_well_formed(text).then(|| Self(text.to_owned()))
     }
 
     /// The secret as the operator presents it.
@@ -46,7 +36,7 @@ impl OperatorSecret {
 
     /// Its SHA-256 in lower-case hex: all the database ever sees.
     pub fn hash(&self) -> String {
-        hex::encode(Sha256::digest(self.0.as_bytes()))
+        secret_hex::sha256_hex(&self.0)
     }
 }
 

@@ -2,13 +2,7 @@
 
 use std::fmt;
 
-use rand::RngCore;
-use sha2::{Digest, Sha256};
-
-/// Number of random bytes in a user key.
-const KEY_BYTES: usize = 24;
-/// Number of lower-case hex characters in a user key.
-pub const KEY_CHARS: usize = KEY_BYTES * 2;
+use super::secret_hex;
 
 /// A user key: 24 random bytes written as 48 lower-case hex characters.
 ///
@@ -24,18 +18,12 @@ pub struct UserKey(String);
 impl UserKey {
     /// A fresh key from the operating system's cryptographic random source.
     pub fn generate() -> Self {
-        let mut bytes = [0u8; KEY_BYTES];
-        rand::rng().fill_bytes(&mut bytes);
-        Self(hex::encode(bytes))
+        Self(secret_hex::generate())
     }
 
     /// Accepts exactly 48 lower-case hex characters.
     pub fn parse(text: &str) -> Option<Self> {
-        let well_formed = text.len() == KEY_CHARS
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        well_formed.then(|| Self(text.to_owned()))
+        secret_hex::is_well_formed(text).then(|| Self(text.to_owned()))
     }
 
     /// The key as clients send it.
@@ -45,7 +33,7 @@ impl UserKey {
 
     /// The hash under which the database knows this key.
     pub fn hash(&self) -> KeyHash {
-        KeyHash(hex::encode(Sha256::digest(self.0.as_bytes())))
+        KeyHash(secret_hex::sha256_hex(&self.0))
     }
 }
 

@@ -56,17 +56,7 @@ impl Operator {
         if let Some(body) = body {
             request = request.json(&body);
         }
-        let response = request.send().await.expect("the operator listener answers");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let text = response.text().await.expect("a body");
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            headers,
-            text,
-            json,
-        }
+        Answer::read(request.send().await.expect("the operator listener answers")).await
     }
 
     async fn get(&self, app: &TestApp, path: &str, secret: &str) -> Answer {
@@ -318,12 +308,7 @@ async fn a_removal_below_zero_is_refused_and_changes_nothing(app: TestApp) {
         .post(&app, &players_path(&player, "remove"), &secret, remove)
         .await
         .error(409, "balance_too_low");
-    let account = app
-        .store
-        .account(player.id)
-        .await
-        .expect("reads")
-        .expect("an account");
+    let account = app.stored_account(player.id).await;
     assert_eq!((account.coins, account.gems), (50, 3), "nothing removed");
     let ledger_after = app.store.ledger(player.id).await.expect("the ledger reads");
     assert_eq!(ledger_after, ledger_before, "no ledger row written");
@@ -413,12 +398,7 @@ async fn a_read_only_token_reads_and_is_refused_every_write(app: TestApp) {
             .await
             .error(403, "operator_read_only");
     }
-    let account = app
-        .store
-        .account(player.id)
-        .await
-        .expect("reads")
-        .expect("an account");
+    let account = app.stored_account(player.id).await;
     assert_eq!((account.coins, account.is_banned), (0, false));
     app.get(&format!("/api/user/{}", player.key))
         .await
@@ -504,12 +484,7 @@ async fn missing_bad_and_revoked_tokens_are_401(app: TestApp) {
     );
     assert!(!listed.contains(&secret), "no secret is listed");
 
-    let account = app
-        .store
-        .account(player.id)
-        .await
-        .expect("reads")
-        .expect("an account");
+    let account = app.stored_account(player.id).await;
     assert_eq!(account.coins, 0, "nothing granted");
     assert!(
         audit_of(&app, &player).await.is_empty(),
@@ -542,12 +517,7 @@ async fn the_operator_api_is_not_on_the_public_port(app: TestApp) {
         .await;
     answer.error(404, "not_found");
     app.get("/operator/api").await.error(404, "not_found");
-    let account = app
-        .store
-        .account(player.id)
-        .await
-        .expect("reads")
-        .expect("an account");
+    let account = app.stored_account(player.id).await;
     assert_eq!(account.coins, 0);
 }
 
