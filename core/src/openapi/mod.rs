@@ -20,6 +20,7 @@ mod refusals;
 mod shared;
 mod tournament;
 mod user_key;
+mod v3_0;
 
 use std::collections::HashMap;
 
@@ -41,6 +42,7 @@ pub use tournament::{InvalidTournamentCode, UnknownTournament};
 pub use user_key::{
     KeyMismatch, PathKeyShopForbidden, PresentedUserKeyInvalid, UserKeyPath, UserKeyRequired,
 };
+pub use v3_0::to_openapi_3_0;
 
 /// The success envelope of an answer with fields: `{"status":"success", ...fields of T}`.
 pub type Success<T> = shared::Success<T>;
