@@ -7,6 +7,13 @@ use base64::engine::general_purpose::STANDARD;
 use http::HeaderValue;
 use sha2::{Digest, Sha256};
 
+/// The policy of the API reference page (`GET /api/docs`): its renderer's script and
+/// stylesheet and the document, all from this origin, and the renderer's icons as `data:`
+/// images; no inline script, no other origin; never framed, no forms, no `<base>`.
+pub(crate) const REFERENCE_PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
+     base-uri 'none'; form-action 'none'";
+
 /// The policy for `page`, a page of `pages`: each `<script>` element's text by hash, each
 /// `<img src>`'s or `<img data-src>`'s origin, nothing else; never framed, no forms, no `<base>`.
 pub(crate) fn page_policy(page: &str) -> HeaderValue {

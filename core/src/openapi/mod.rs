@@ -70,7 +70,7 @@ pub struct Documented {
     ),
     components(schemas(GameMode, TimeWindow, Category)),
     tags(
-        (name = "health", description = "Health and this document"),
+        (name = "health", description = "Health, this document and its reference page"),
         (name = "metrics", description = "Client metrics (no effect)"),
         (name = "config", description = "The client configuration"),
         (name = "sign-in", description = "Devices, identity providers, the chat platform"),
