@@ -7,8 +7,8 @@
 #   scripts/update-docs-renderer.sh            the version named in core/assets/docs/VERSION
 #   scripts/update-docs-renderer.sh 5.36.0     another version (written to VERSION)
 #
-# Then build, run `cargo nextest run -p safezone-tests -E 'test(/reference_page/)'` (the page in headless
-# Chromium under the service's content policy) and commit the folder.
+# Then run `cargo nextest run -p safezone-tests -E 'test(/reference_page/)'` (the page in
+# headless Chromium under the service's content policy) and commit the folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
