@@ -5,7 +5,8 @@
 //   node reference-page.mjs --safezone http://127.0.0.1:PORT [--timeout-ms 30000]
 //
 // Opens {safezone}/api/docs, waits for the operations to render, opens the device sign-in
-// operation and waits for its parameters and answers. Prints exactly one JSON line on standard
+// operation and waits for its parameters and answers, then tries the health check from the page
+// ("Try it out", "Execute") and reads the status it got. Prints exactly one JSON line on standard
 // output: {"ok":true,"operations":[...],"violations":[],"foreign":[],...} or
 // {"ok":false,"error":...,"step":...} (then exits 1). Progress goes to standard error.
 
@@ -87,6 +88,17 @@ try {
   await signIn.locator('.responses-wrapper').waitFor();
   outcome.signInParameters = await signIn.locator('.parameter__name').allInnerTexts();
   outcome.signInResponses = await signIn.locator('.response-col_status').allInnerTexts();
+
+  step('try the health check from the page');
+  const health = page.locator('.opblock', {
+    has: page.locator('.opblock-summary-path[data-path="/api"]'),
+  });
+  await health.locator('.opblock-summary').click();
+  await health.locator('button.try-out__btn').click();
+  await health.locator('button.execute').click();
+  const live = health.locator('.live-responses-table .response .response-col_status').first();
+  await live.waitFor();
+  outcome.healthTried = (await live.innerText()).trim();
 
   outcome.violations = await page.evaluate(() => window.__violations);
   outcome.ok = true;

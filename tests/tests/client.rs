@@ -2,7 +2,7 @@
 //! `clients/typescript` plays a new player's first session against a real server, the OpenAPI
 //! documents (3.1 as served, the 3.0 export) pass the official OpenAPI schemas, and the API
 //! reference page renders every operation in headless Chromium under the page's content policy,
-//! loading nothing from another origin.
+//! loading nothing from another origin, and calls the API from its "Try it out".
 //!
 //! The session and the page run under warp on SQLite and under rocket on PostgreSQL.
 
@@ -109,6 +109,10 @@ async fn client_reference_page_renders_every_operation_in_chromium(app: TestApp)
     assert!(
         responses.contains("200") && responses.contains("403"),
         "{report}"
+    );
+    assert_eq!(
+        report["healthTried"], "200",
+        "the page calls the API it documents"
     );
 }
 
