@@ -286,8 +286,7 @@ async fn seed_starter_community(store: &dyn Store) {
 /// [`PENDING_EXIT_CODE`] for `migrate status` with migrations pending.
 ///
 /// `check-content` and `openapi` run first and alone: they neither load `--content` nor open
-/// the database;
-/// `migrate` and `backup` do not load `--content` nor open the store.
+/// the database; `migrate` and `backup` do not load `--content` nor open the store.
 pub async fn run_server(
     binary: Binary,
     database: impl Database,
