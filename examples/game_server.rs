@@ -55,10 +55,9 @@ async fn main() -> Result<(), BoxError> {
         std::env::temp_dir().join(format!("safezone-game-server-{}", std::process::id()));
     std::fs::create_dir_all(&directory)?;
     let database_url = format!("sqlite://{}", directory.join("example.db").display());
-    let settings = Settings {
-        game_server_token: Some(ServerToken::parse(CREDENTIAL)?),
-        ..Settings::default()
-    };
+    let settings = Settings::builder()
+        .game_server_token(ServerToken::parse(CREDENTIAL)?)
+        .build();
     let store = safezone_storage::open(&database_url).await?;
     let service = Safezone::new(Arc::clone(&store))
         .settings(settings)

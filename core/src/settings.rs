@@ -5,39 +5,69 @@ use std::time::Duration;
 
 use crate::http::RateLimits;
 
-/// How the service behaves, independently of the content file.
-#[derive(Debug, Clone)]
+/// How the service behaves, independently of the content file. Built with
+/// [`Settings::builder`] (every setting has a default, [`Settings::default`] is the builder
+/// with none set) or changed field by field; it is `#[non_exhaustive]`, so a setting added
+/// later never breaks an embedder's code.
+///
+/// ```
+/// use std::time::Duration;
+/// use safezone_core::{ServerToken, Settings};
+///
+/// let settings = Settings::builder()
+///     .key_lifetime(time::Duration::days(7))
+///     .request_timeout(Duration::from_secs(10))
+///     .game_server_token(ServerToken::parse("a-long-shared-secret").unwrap())
+///     .build();
+/// assert_eq!(settings.key_lifetime, time::Duration::days(7));
+/// assert_eq!(settings.body_limit, Settings::default().body_limit);
+///
+/// let mut changed = Settings::default();
+/// changed.trust_forwarded_for = true;
+/// ```
+#[derive(Debug, Clone, bon::Builder)]
+#[non_exhaustive]
 pub struct Settings {
     /// How long a new user key stays valid.
+    #[builder(default = time::Duration::days(30))]
     pub key_lifetime: time::Duration,
     /// How long an idempotency key is remembered: a repeat within this time of the first
     /// application replays it; the retention sweep forgets older keys.
+    #[builder(default = time::Duration::days(7))]
     pub idempotency_retention: time::Duration,
     /// How often this node's retention sweep deletes expired user keys and forgets idempotency
     /// keys past their retention.
+    #[builder(default = Duration::from_secs(10 * 60))]
     pub retention_sweep_every: Duration,
     /// How often the node asks the store whether a newer content file was published (every
     /// node serves it within about this time).
+    #[builder(default = Duration::from_secs(1))]
     pub content_check_every: Duration,
     /// The largest request body accepted, in bytes.
+    #[builder(default = 64 * 1024)]
     pub body_limit: usize,
     /// The longest a request may take before it is answered 503 `timeout`.
+    #[builder(default = Duration::from_secs(30))]
     pub request_timeout: Duration,
     /// The credential game servers present to report matches (`Authorization: Bearer ...`);
     /// without one, match reports are answered 501.
     pub game_server_token: Option<ServerToken>,
     /// The rate limits per endpoint group and scope, counted by this node alone.
+    #[builder(default)]
     pub rate_limits: RateLimits,
     /// Whether the right-most `X-Forwarded-For` entry (added by the proxy in front) is the
     /// client's address; only for a server reached through such a proxy alone.
+    #[builder(default)]
     pub trust_forwarded_for: bool,
     /// Origins allowed by CORS besides the auth file's `web_origins`.
+    #[builder(default)]
     pub cors_origins: Vec<String>,
     /// `Strict-Transport-Security: max-age=...` on every response, when set.
     pub hsts_max_age: Option<Duration>,
     /// The most requests this node handles at once; beyond it, 503 `overloaded` at once.
     pub max_in_flight: Option<usize>,
     /// The limits on open connections, for the server adapter that serves the service.
+    #[builder(default)]
     pub connection_limits: ConnectionLimits,
 }
 
@@ -146,20 +176,6 @@ impl Default for Settings {
     /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
     /// flight nor on connections, 10 seconds to send a request's head.
     fn default() -> Self {
-        Self {
-            key_lifetime: time::Duration::days(30),
-            idempotency_retention: time::Duration::days(7),
-            retention_sweep_every: Duration::from_secs(10 * 60),
-            content_check_every: Duration::from_secs(1),
-            body_limit: 64 * 1024,
-            request_timeout: Duration::from_secs(30),
-            game_server_token: None,
-            rate_limits: RateLimits::default(),
-            trust_forwarded_for: false,
-            cors_origins: Vec::new(),
-            hsts_max_age: None,
-            max_in_flight: None,
-            connection_limits: ConnectionLimits::default(),
-        }
+        Self::builder().build()
     }
 }

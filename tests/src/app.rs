@@ -90,12 +90,11 @@ pub fn shipped_content() -> Content {
 /// The settings of every test server: [`Settings::default`] (no rate limits) with the
 /// game-server credential [`GAME_SERVER_TOKEN`].
 pub fn test_settings() -> Settings {
-    Settings {
-        game_server_token: Some(
+    Settings::builder()
+        .game_server_token(
             ServerToken::parse(GAME_SERVER_TOKEN).expect("a valid game-server credential"),
-        ),
-        ..Settings::default()
-    }
+        )
+        .build()
 }
 
 /// Runs one behaviour test on a fresh database and a server with `settings` (start from

@@ -69,13 +69,12 @@ const PATIENCE: Duration = Duration::from_secs(30);
 /// A cap of two open connections, and a header-read timeout long enough that only the
 /// client closes its idle connections during the check.
 fn two_connections_at_most() -> Settings {
-    Settings {
-        connection_limits: ConnectionLimits {
-            max_connections: NonZeroUsize::new(2),
-            header_read_timeout: PATIENCE * 2,
-        },
-        ..test_settings()
-    }
+    let mut settings = test_settings();
+    settings.connection_limits = ConnectionLimits {
+        max_connections: NonZeroUsize::new(2),
+        header_read_timeout: PATIENCE * 2,
+    };
+    settings
 }
 
 /// The header-read timeout of the stalled-head check: long enough that a busy machine's
@@ -85,13 +84,12 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// [`HEAD_TIMEOUT`] to send a request's head.
 fn seconds_for_a_request_head() -> Settings {
-    Settings {
-        connection_limits: ConnectionLimits {
-            header_read_timeout: HEAD_TIMEOUT,
-            ..ConnectionLimits::default()
-        },
-        ..test_settings()
-    }
+    let mut settings = test_settings();
+    settings.connection_limits = ConnectionLimits {
+        header_read_timeout: HEAD_TIMEOUT,
+        ..ConnectionLimits::default()
+    };
+    settings
 }
 
 async fn a_chunked_body_streams_to_the_core_and_its_limit(app: TestApp) {

@@ -29,10 +29,9 @@ each_combination!(
 /// The test settings with the retention sweep running every 50 ms, so that a round follows
 /// soon after the test moves the clock.
 fn swept_often() -> Settings {
-    Settings {
-        retention_sweep_every: StdDuration::from_millis(50),
-        ..test_settings()
-    }
+    let mut settings = test_settings();
+    settings.retention_sweep_every = StdDuration::from_millis(50);
+    settings
 }
 
 /// The answer header that marks a replay.

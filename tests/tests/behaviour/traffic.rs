@@ -20,13 +20,12 @@ fn traffic_settings() -> Settings {
     let mut rate_limits = RateLimits::default();
     rate_limits.set(EndpointGroup::SignIn, Scope::Address, Some(three));
     rate_limits.set(EndpointGroup::Read, Scope::Account, Some(three));
-    Settings {
-        rate_limits,
-        trust_forwarded_for: true,
-        cors_origins: vec![WEB_ORIGIN.to_owned()],
-        max_in_flight: Some(1),
-        ..test_settings()
-    }
+    let mut settings = test_settings();
+    settings.rate_limits = rate_limits;
+    settings.trust_forwarded_for = true;
+    settings.cors_origins = vec![WEB_ORIGIN.to_owned()];
+    settings.max_in_flight = Some(1);
+    settings
 }
 
 each_combination!(
