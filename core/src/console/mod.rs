@@ -1,7 +1,7 @@
 //! The operator's web console, served on the operator listener under `/operator/console/`
-//! (never on the public port): pages rendered by the server (askama templates, one stylesheet
-//! embedded in the binary, no script, a strict content policy) for live-ops people who do not
-//! program.
+//! (never on the public port): pages rendered by the server (askama templates, a stylesheet
+//! and an icon embedded in the binary, no script, a strict content policy) for live-ops people
+//! who do not program.
 //!
 //! The console holds no rule of its own. Each page asks the operator API in-process
 //! ([`OperatorApi::answer`], with the signed-in token's secret as bearer) and renders its JSON
@@ -161,6 +161,7 @@ fn routes() -> Routes<ConsoleState> {
     let routes = get(Routes::default(), "", handler(home::to_home));
     let routes = get(routes, "/", signed_in(home::home));
     let routes = get(routes, "/assets/console.css", handler(assets::stylesheet));
+    let routes = get(routes, "/assets/icon.svg", handler(assets::icon));
     let routes = sign_in::routes(routes);
     let routes = get(routes, "/players", signed_in(players::player));
     let routes = player_actions::routes(routes);
