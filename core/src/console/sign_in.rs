@@ -38,8 +38,21 @@ async fn page(_: ConsoleState, incoming: Incoming) -> Result<Reply, ApiError> {
 }
 
 /// `POST /sign-in` with `secret`: when the API accepts it, the cookie that keeps it and the
-/// way to the console; otherwise the form again, saying why (401).
+/// way to the console; otherwise the form again, saying why (401). A sign-in that the browser
+/// says another site sent (`Sec-Fetch-Site`) is refused (403): no page elsewhere may sign the
+/// browser in with a token of its choosing.
 async fn sign_in(state: ConsoleState, incoming: Incoming) -> Result<Reply, ApiError> {
+    let from_elsewhere = incoming
+        .headers
+        .get("sec-fetch-site")
+        .is_some_and(|site| site != "same-origin" && site != "none");
+    if from_elsewhere {
+        return Ok(response::error_page(
+            StatusCode::FORBIDDEN,
+            "This sign-in cannot be accepted",
+            "It was sent from another site. Sign in on the console's own sign-in page.",
+        ));
+    }
     let secret = incoming.query.optional("secret").unwrap_or_default().trim();
     let refused = |status: StatusCode, error: String| {
         response::page(

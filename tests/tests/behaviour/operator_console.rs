@@ -1,6 +1,6 @@
 //! The web console on the operator listener, over HTTP without a browser: signing in keeps the
-//! token's secret in a strict cookie (`Secure` behind a trusted HTTPS proxy), a bad token is
-//! refused, pages without a sign-in (or with a revoked token) go to the sign-in page, a form
+//! token's secret in a strict cookie (`Secure` behind a trusted HTTPS proxy), a bad token (or a
+//! sign-in sent from another site) is refused, pages without a sign-in (or with a revoked token) go to the sign-in page, a form
 //! without its token is refused with 403, a refund made through the console is the operator
 //! API's (its ledger row and audit row read from the store, shown escaped on the pages), and a
 //! read-only token sees no form and changes nothing.
@@ -271,6 +271,16 @@ async fn a_bad_token_is_refused(app: TestApp) {
             "no session for {bad:?}"
         );
     }
+    let cross_site = console
+        .post_with(
+            "/sign-in",
+            &[],
+            &[("secret", &secret)],
+            &[("sec-fetch-site", "cross-site")],
+        )
+        .await;
+    assert_eq!(cross_site.status, 403, "{}", cross_site.text);
+    assert!(cookie_pair(&cross_site, "safezone_console").is_none());
     app.revoke_operator_token("alice").await;
     let answer = console.post("/sign-in", &[], &[("secret", &secret)]).await;
     assert_eq!(answer.status, 401);
