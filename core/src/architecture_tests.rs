@@ -146,6 +146,27 @@ fn the_http_layer_never_names_the_endpoints_nor_the_app() {
 }
 
 #[test]
+fn the_console_holds_no_rule_and_asks_only_the_operator_api() {
+    never_names(
+        "console",
+        &[
+            "api",
+            "cli",
+            "service",
+            "App",
+            "AppState",
+            "operator",
+            "store",
+            "domain",
+            "economy",
+            "progression",
+            "content",
+            "leaderboard",
+        ],
+    );
+}
+
+#[test]
 fn rules_and_records_never_name_the_layers_above_them() {
     for folder in [
         "domain",

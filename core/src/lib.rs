@@ -25,6 +25,7 @@ mod architecture_tests;
 pub mod auth;
 pub mod cli;
 pub mod clock;
+pub mod console;
 pub mod content;
 pub mod domain;
 pub mod economy;

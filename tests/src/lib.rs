@@ -15,6 +15,7 @@ pub mod content;
 pub mod economy;
 pub mod leaderboard;
 pub mod login_kit;
+pub mod operator;
 pub mod progression;
 
 pub use answer::{Answer, expected_tally, tally};

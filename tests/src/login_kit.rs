@@ -4,7 +4,8 @@
 //! - [`IdpProcess`]: a real OpenID provider (`oidc-provider` from npm, `login-kit/idp.mjs`) on
 //!   loopback, the `idpone` of the configuration. [`IdpProcess::sign_in`] walks its login and
 //!   consent forms over plain HTTP (a scripted user agent); [`run_browser`] does the same in
-//!   headless Chromium (`login-kit/browser.mjs`, `playwright-core`).
+//!   headless Chromium (`login-kit/browser.mjs`, `playwright-core`); [`run_kit_script`] runs
+//!   the kit's other browser scripts (`login-kit/console.mjs`, the operator console).
 //! - [`OAuth2Provider`]: a plain OAuth2 provider (`idptwo`): `/authorize` answers at once with a
 //!   redirect back, `/token`, `/me`.
 //! - [`ChatPlatform`]: the chat platform's current-user address.
@@ -358,22 +359,39 @@ pub struct BrowserOutcome {
 /// Runs headless Chromium through `login-kit/browser.mjs` and answers its report. Kills the
 /// run after two minutes.
 pub async fn run_browser(run: &BrowserRun) -> BrowserOutcome {
-    require_kit();
     let mode = match run.mode {
         BrowserMode::Web => "web",
         BrowserMode::Windows => "windows",
         BrowserMode::WindowsExplicit => "windows-explicit",
     };
-    let mut child = Command::new("node")
-        .arg(kit_dir().join("browser.mjs"))
-        .args(["--safezone", &run.safezone, "--mode", mode])
-        .args(["--web-port", &run.web_port.to_string()])
-        .args(["--csrf", &run.csrf, "--login", &run.login])
-        .args(["--provider", &run.provider])
-        .args([
-            "--expect-message",
-            if run.expect_message { "yes" } else { "no" },
-        ])
+    let web_port = run.web_port.to_string();
+    let expect_message = if run.expect_message { "yes" } else { "no" };
+    run_kit_script(
+        "browser.mjs",
+        &[
+            ("--safezone", &run.safezone),
+            ("--mode", mode),
+            ("--web-port", &web_port),
+            ("--csrf", &run.csrf),
+            ("--login", &run.login),
+            ("--provider", &run.provider),
+            ("--expect-message", expect_message),
+        ],
+    )
+    .await
+}
+
+/// Runs the kit's Node script `script` (`browser.mjs`, `console.mjs`) with the options
+/// `options`, and answers its report: the last JSON line it printed. Kills the run after two
+/// minutes.
+pub async fn run_kit_script(script: &str, options: &[(&str, &str)]) -> BrowserOutcome {
+    require_kit();
+    let mut command = Command::new("node");
+    command.arg(kit_dir().join(script));
+    for (name, value) in options {
+        command.args([name, value]);
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -145,3 +145,10 @@ impl Reply {
         self.0
     }
 }
+
+impl From<Response<Full<Bytes>>> for Reply {
+    /// A response its handler built whole (headers, status and body of its own choosing).
+    fn from(response: Response<Full<Bytes>>) -> Self {
+        Self(response)
+    }
+}

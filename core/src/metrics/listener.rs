@@ -1,6 +1,7 @@
 //! The operator listener, on an address of its own: `GET /metrics`, the liveness probe
-//! `/healthz`, the readiness probe `/readyz`, and the operator API under `/operator/api/` when
-//! it is served ([`serve_with_operator_api`]); 404 for anything else.
+//! `/healthz`, the readiness probe `/readyz`, and the operator API under `/operator/api/` with
+//! its web console under `/operator/console/` when they are served
+//! ([`serve_with_operator_api`]); 404 for anything else.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -15,6 +16,7 @@ use hyper::body::Incoming;
 
 use super::{CONTENT_TYPE, Metrics};
 use crate::ConnectionLimits;
+use crate::console::Console;
 use crate::http::BodyError;
 use crate::operator_api::{self, OperatorApi};
 use crate::serve::RunningServer;
@@ -55,36 +57,43 @@ pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<M
 }
 
 /// [`serve`], and the operator API `api` under `/operator/api/`
-/// ([`SafezoneService::operator_api`](crate::SafezoneService::operator_api)).
+/// ([`SafezoneService::operator_api`](crate::SafezoneService::operator_api)) with its web
+/// console under `/operator/console/` ([`Console`]).
 pub async fn serve_with_operator_api(
     addr: SocketAddr,
     metrics: Arc<Metrics>,
     api: OperatorApi,
 ) -> std::io::Result<MetricsServer> {
-    serve_listener(addr, metrics, Some(Arc::new(api))).await
+    let console = Console::new(api.clone());
+    serve_listener(addr, metrics, Some(Arc::new((api, console)))).await
 }
 
-/// Serves `metrics`, and `api` when given.
+/// Serves `metrics`, and the operator API with its console when given.
 async fn serve_listener(
     addr: SocketAddr,
     metrics: Arc<Metrics>,
-    api: Option<Arc<OperatorApi>>,
+    operator: Option<Arc<(OperatorApi, Console)>>,
 ) -> std::io::Result<MetricsServer> {
     let service = tower::service_fn(move |request: Request<Incoming>| {
         let metrics = Arc::clone(&metrics);
-        let api = api.clone();
+        let operator = operator.clone();
         async move {
-            let under_api = request.uri().path() == operator_api::PREFIX
-                || request
-                    .uri()
-                    .path()
+            let path = request.uri().path();
+            let under_api = path == operator_api::PREFIX
+                || path
                     .strip_prefix(operator_api::PREFIX)
                     .is_some_and(|rest| rest.starts_with('/'));
-            let response = match api {
-                Some(api) if under_api => {
-                    let request =
-                        request.map(|body| body.map_err(|error| BodyError(Box::new(error))));
-                    api.answer(request.map(BodyExt::boxed_unsync)).await
+            let under_console = Console::serves(path);
+            let response = match operator {
+                Some(operator) if under_api || under_console => {
+                    let request = request
+                        .map(|body| body.map_err(|error| BodyError(Box::new(error))))
+                        .map(BodyExt::boxed_unsync);
+                    if under_api {
+                        operator.0.answer(request).await
+                    } else {
+                        operator.1.answer(request).await
+                    }
                 }
                 _ => answer(metrics, &request).await,
             };

@@ -53,6 +53,12 @@ impl OperatorApi {
     pub async fn answer(&self, request: Request<RequestBody>) -> Response<Full<Bytes>> {
         self.router.dispatch(self.state.clone(), request).await
     }
+
+    /// The state its routes run over, whose settings, rate limiter and key resolution the
+    /// console's routes share.
+    pub(crate) fn router_state(&self) -> &OperatorState {
+        &self.state
+    }
 }
 
 /// What the operator API's handlers reach: the application (store, content, settings, clock),

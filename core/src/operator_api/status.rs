@@ -1,5 +1,5 @@
 //! `GET /operator/api/status`: this node as an operator sees it: its version, the content
-//! version it serves, its leaderboards and its database.
+//! version it serves, its leaderboards and its database; and the caller's token.
 
 use serde_json::json;
 
@@ -7,9 +7,10 @@ use super::{OperatorState, auth};
 use crate::http::{ApiError, Incoming, Reply};
 
 /// This node's version, published content version (0: the content it started with), whether
-/// its leaderboards are loaded, and whether its database answers, with its pools.
+/// its leaderboards are loaded, and whether its database answers, with its pools; and the
+/// caller's token, its name and role (what the console shows and which forms it offers).
 pub(super) async fn status(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
+    let token = auth::caller(&state, &incoming).await?;
     let app = &state.app;
     let boards = app.leaderboards.status();
     let database = app.store.ping().await;
@@ -27,6 +28,7 @@ pub(super) async fn status(state: OperatorState, incoming: Incoming) -> Result<R
         })
         .collect();
     Ok(Reply::success(&json!({
+        "token": { "name": token.name, "role": token.role.as_str() },
         "version": env!("CARGO_PKG_VERSION"),
         "content_version": app.content.current().version,
         "leaderboards": {

@@ -1,0 +1,114 @@
+//! A form's fields as the JSON body of an operator API call. The console only reshapes what
+//! was typed (a number field as a number, a list as a list); whether it is acceptable is the
+//! API's to say: a value that does not read as a number is sent as typed, and the API's
+//! refusal is what the operator sees.
+
+use serde_json::{Map, Value};
+
+use crate::http::Query;
+
+/// The JSON body being built from one form.
+pub(super) struct Body<'a> {
+    form: &'a Query,
+    json: Map<String, Value>,
+}
+
+impl<'a> Body<'a> {
+    /// An empty body over the fields of `form`.
+    pub fn new(form: &'a Query) -> Self {
+        Self {
+            form,
+            json: Map::new(),
+        }
+    }
+
+    /// The field `name`, trimmed, when it is not blank.
+    fn field(&self, name: &str) -> Option<&'a str> {
+        self.form
+            .optional(name)
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+    }
+
+    /// `name` as text, when given.
+    pub fn text(mut self, name: &str) -> Self {
+        if let Some(text) = self.field(name) {
+            self.json.insert(name.to_owned(), Value::from(text));
+        }
+        self
+    }
+
+    /// `name` as a whole number, when given (as typed when it is not one).
+    pub fn number(mut self, name: &str) -> Self {
+        if let Some(text) = self.field(name) {
+            let value = text
+                .parse::<i64>()
+                .map_or_else(|_| Value::from(text), Value::from);
+            self.json.insert(name.to_owned(), value);
+        }
+        self
+    }
+
+    /// `name` as a list of words (separated by commas, spaces or lines), when any is given.
+    pub fn list(mut self, name: &str) -> Self {
+        let words: Vec<Value> = self
+            .field(name)
+            .unwrap_or_default()
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|word| !word.is_empty())
+            .map(Value::from)
+            .collect();
+        if !words.is_empty() {
+            self.json.insert(name.to_owned(), Value::Array(words));
+        }
+        self
+    }
+
+    /// `name` as the value `value`, whatever the form says.
+    pub fn set(mut self, name: &str, value: impl Into<Value>) -> Self {
+        self.json.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// The operator's `reason`, always sent (blank when not given: the API requires one).
+    pub fn reason(self) -> Self {
+        let reason = self.field("reason").unwrap_or_default();
+        self.set("reason", reason)
+    }
+
+    /// The body.
+    pub fn build(self) -> Value {
+        Value::Object(self.json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn fields_become_json_and_blank_ones_are_left_out() {
+        let form = Query::parse(Some(
+            "coins=+50+&gems=&items=outfit-ranger%2C+hat%0Aboots&packs=&note=x&amount=ten",
+        ));
+        let body = Body::new(&form)
+            .number("coins")
+            .number("gems")
+            .number("amount")
+            .list("items")
+            .list("packs")
+            .text("note")
+            .set("banned", true)
+            .reason()
+            .build();
+        assert_eq!(
+            body,
+            json!({
+                "coins": 50, "amount": "ten", "items": ["outfit-ranger", "hat", "boots"],
+                "note": "x", "banned": true, "reason": "",
+            })
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! `GET /operator/console/players?...`: one player as the API shows it (account, holdings,
+//! the ledger with running balances, and what the API adds: live keys, recent matches, track
+//! progress), with the forms that change it for a full token.
+
+use askama::Template;
+use http::StatusCode;
+use serde::Deserialize;
+
+use super::api_call::{self, Failure};
+use super::frame::Frame;
+use super::home::HomePage;
+use super::session::Session;
+use super::shown::Shown;
+use super::{ConsoleState, PREFIX, response};
+use crate::http::{ApiError, Incoming, Reply};
+
+/// The ways the API finds a player, as query parameters the console passes on.
+const LOOKUPS: [&str; 5] = ["friendCode", "accountId", "deviceId", "provider", "subject"];
+
+/// The API's answer about one player.
+#[derive(Deserialize)]
+pub(super) struct PlayerAnswer {
+    /// The account.
+    pub account: AccountView,
+    #[serde(default)]
+    items: Vec<Holding>,
+    #[serde(default)]
+    packs: Vec<Holding>,
+    #[serde(default)]
+    ledger: Vec<LedgerRow>,
+    #[serde(default)]
+    keys: Option<Shown>,
+    #[serde(default)]
+    matches: Option<Vec<MatchRow>>,
+    #[serde(default)]
+    tracks: Option<Vec<TrackRow>>,
+}
+
+/// An account as the API shows it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct AccountView {
+    /// The account's id.
+    pub id: i64,
+    /// Its friend code.
+    pub friend_code: String,
+    /// The name the player chose (untrusted text).
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    provider: Option<String>,
+    banned: bool,
+    role: String,
+    coins: i64,
+    gems: i64,
+    level: i64,
+    experience: i64,
+    created: String,
+}
+
+/// Items or packs held.
+#[derive(Deserialize)]
+struct Holding {
+    id: i64,
+    #[serde(default)]
+    sku: Option<String>,
+    quantity: i64,
+}
+
+/// A ledger row with the balances after it.
+#[derive(Deserialize)]
+struct LedgerRow {
+    id: i64,
+    at: String,
+    currency: String,
+    delta: i64,
+    reason: String,
+    #[serde(default)]
+    reference: Option<String>,
+    coins: i64,
+    gems: i64,
+}
+
+impl LedgerRow {
+    /// The movement with its sign (`+5`, `-100`).
+    fn signed_delta(&self) -> String {
+        format!("{:+}", self.delta)
+    }
+}
+
+/// A recent match.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct MatchRow {
+    id: Shown,
+    mode: Shown,
+    ended: Shown,
+    placement: Shown,
+    kills: Shown,
+}
+
+/// Progress on a reward track.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TrackRow {
+    track: Shown,
+    tier: Shown,
+    stars: Shown,
+    premium: Shown,
+}
+
+/// The player page.
+#[derive(Template)]
+#[template(path = "console/player.html")]
+struct PlayerPage {
+    frame: Frame,
+    player: PlayerAnswer,
+}
+
+/// The console's address of the player page of account `id`.
+pub(super) fn location(id: &str) -> String {
+    format!(
+        "{PREFIX}/players?{}",
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair("accountId", id)
+            .finish()
+    )
+}
+
+/// The player of account `id` as the API shows it.
+pub(super) async fn lookup(
+    state: &ConsoleState,
+    session: &Session,
+    id: &str,
+) -> Result<PlayerAnswer, Failure> {
+    let path = api_call::with_query("/players", &[("accountId", id)]);
+    api_call::read(api_call::get(&state.api, session.secret(), &path).await?)
+}
+
+/// The player the query names (as `GET /operator/api/players` takes it); when the API finds
+/// no one, the search page again with its answer.
+pub(super) async fn player(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let query: Vec<(&str, &str)> = LOOKUPS
+        .iter()
+        .map(|name| {
+            (
+                *name,
+                incoming.query.optional(name).unwrap_or_default().trim(),
+            )
+        })
+        .collect();
+    let path = api_call::with_query("/players", &query);
+    let answer = api_call::get(&state.api, session.secret(), &path).await;
+    let frame = Frame::of(&session, &incoming);
+    match answer.and_then(api_call::read::<PlayerAnswer>) {
+        Ok(mut player) => {
+            player.ledger.reverse();
+            Ok(response::page(
+                StatusCode::OK,
+                &PlayerPage { frame, player },
+            ))
+        }
+        Err(failure) => Ok(response::page(
+            failure.status,
+            &HomePage {
+                frame,
+                error: Some(failure.to_string()),
+            },
+        )),
+    }
+}

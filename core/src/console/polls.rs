@@ -1,0 +1,202 @@
+//! Polls (the API's `/operator/api/polls` endpoints, being added): the list with a form to
+//! create one, and one poll with its results and the forms to edit and close it.
+
+use askama::Template;
+use http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::api_call::{self, segment};
+use super::change::Change;
+use super::form::Body;
+use super::frame::Frame;
+use super::session::Session;
+use super::shown::Shown;
+use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::{ApiError, Incoming, Reply, Routes};
+
+/// How many option rows the creation form has.
+const OPTION_ROWS: usize = 6;
+
+/// A poll as the API shows it.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PollView {
+    id: Shown,
+    question: String,
+    opens: Shown,
+    closes: Shown,
+    closed: bool,
+    options: Vec<PollOption>,
+}
+
+/// One option with its votes.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PollOption {
+    name: String,
+    colour: String,
+    votes: Shown,
+}
+
+/// `GET /polls`.
+#[derive(Deserialize)]
+struct PollsAnswer {
+    polls: Vec<PollView>,
+}
+
+/// `GET /polls/{pollId}`.
+#[derive(Deserialize)]
+struct PollAnswer {
+    poll: PollView,
+}
+
+/// The list of polls and the creation form.
+#[derive(Template)]
+#[template(path = "console/polls.html")]
+struct PollsPage {
+    frame: Frame,
+    polls: Vec<PollView>,
+    error: Option<String>,
+    option_rows: Vec<usize>,
+}
+
+/// One poll.
+#[derive(Template)]
+#[template(path = "console/poll.html")]
+struct PollPage {
+    frame: Frame,
+    id: String,
+    poll: Option<PollView>,
+    error: Option<String>,
+}
+
+/// The polls' routes.
+pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
+    let routes = get(routes, "/polls", signed_in(list));
+    let routes = post(routes, "/polls", checked(create));
+    let routes = get(routes, "/polls/{pollId}", signed_in(one));
+    let routes = post(routes, "/polls/{pollId}", checked(edit));
+    post(routes, "/polls/{pollId}/close", checked(close))
+}
+
+/// `GET /polls`: every poll, and the form to create one.
+async fn list(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let answer = api_call::get(&state.api, session.secret(), "/polls")
+        .await
+        .and_then(api_call::read::<PollsAnswer>);
+    let (status, polls, error) = match answer {
+        Ok(answer) => (StatusCode::OK, answer.polls, None),
+        Err(failure) => (failure.status, Vec::new(), Some(failure.to_string())),
+    };
+    Ok(response::page(
+        status,
+        &PollsPage {
+            frame: Frame::of(&session, &incoming),
+            polls,
+            error,
+            option_rows: (1..=OPTION_ROWS).collect(),
+        },
+    ))
+}
+
+/// `GET /polls/{pollId}`: the poll with its results.
+async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
+    let id = incoming.path("pollId")?.to_owned();
+    let answer = api_call::get(
+        &state.api,
+        session.secret(),
+        &format!("/polls/{}", segment(&id)),
+    )
+    .await
+    .and_then(api_call::read::<PollAnswer>);
+    let (status, poll, error) = match answer {
+        Ok(answer) => (StatusCode::OK, Some(answer.poll), None),
+        Err(failure) => (failure.status, None, Some(failure.to_string())),
+    };
+    Ok(response::page(
+        status,
+        &PollPage {
+            frame: Frame::of(&session, &incoming),
+            id,
+            poll,
+            error,
+        },
+    ))
+}
+
+/// `POST /polls`: `{question, options: [{name, colour}], opens?, closes?, reason}`, the
+/// options from the form's rows that have a name.
+async fn create(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let form = &incoming.query;
+    let options: Vec<Value> = (1..=OPTION_ROWS)
+        .filter_map(|row| {
+            let name = form.optional(&format!("option_name_{row}"))?.trim();
+            let colour = form
+                .optional(&format!("option_colour_{row}"))
+                .unwrap_or_default()
+                .trim();
+            (!name.is_empty()).then(|| json!({ "name": name, "colour": colour }))
+        })
+        .collect();
+    let body = Body::new(form)
+        .text("question")
+        .set("options", options)
+        .text("opens")
+        .text("closes")
+        .reason()
+        .build();
+    let change = Change {
+        path: "/polls".to_owned(),
+        body,
+        label: "Poll creation",
+        next: format!("{PREFIX}/polls"),
+    };
+    Ok(change.make(&state, &session, &incoming).await)
+}
+
+/// `POST /polls/{pollId}`: `{question?, closes?, reason}`.
+async fn edit(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let id = segment(incoming.path("pollId")?);
+    let body = Body::new(&incoming.query)
+        .text("question")
+        .text("closes")
+        .reason()
+        .build();
+    let change = Change {
+        path: format!("/polls/{id}"),
+        body,
+        label: "Poll change",
+        next: format!("{PREFIX}/polls/{id}"),
+    };
+    Ok(change.make(&state, &session, &incoming).await)
+}
+
+/// `POST /polls/{pollId}/close`: `{reason}`.
+async fn close(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let id = segment(incoming.path("pollId")?);
+    let body = Body::new(&incoming.query).reason().build();
+    let change = Change {
+        path: format!("/polls/{id}/close"),
+        body,
+        label: "Poll closing",
+        next: format!("{PREFIX}/polls/{id}"),
+    };
+    Ok(change.make(&state, &session, &incoming).await)
+}

@@ -1,0 +1,45 @@
+//! The operator's side of a test app: tokens made as `operator-token create` makes them, and
+//! the operator listener (metrics, operator API and web console) serving the app.
+
+use std::sync::Arc;
+
+use safezone_core::cli::AdminCommand;
+use safezone_core::metrics::{self, MetricsServer};
+
+use crate::{TestApp, any_port};
+
+impl TestApp {
+    /// Creates an operator token named `name` with `role` (`read` or `full`) through
+    /// `operator-token create`, and answers its secret (the line's last word).
+    pub async fn operator_token(&self, name: &str, role: &str) -> String {
+        let args = ["operator-token", "create", "--name", name, "--role", role];
+        let line = AdminCommand::from_args(args)
+            .expect("the command parses")
+            .execute(self.store.as_ref(), self.now())
+            .await
+            .expect("the token is created");
+        let secret = line.rsplit(' ').next().expect("a secret").to_owned();
+        assert_eq!(secret.len(), 48, "{line}");
+        secret
+    }
+
+    /// Revokes the operator token named `name` through `operator-token revoke`.
+    pub async fn revoke_operator_token(&self, name: &str) {
+        let line = AdminCommand::from_args(["operator-token", "revoke", "--name", name])
+            .expect("the command parses")
+            .execute(self.store.as_ref(), self.now())
+            .await;
+        assert_eq!(line, Ok(format!("operator token {name} revoked")));
+    }
+
+    /// Serves this app's operator listener (metrics, operator API, console) on a free port.
+    pub async fn operator_listener(&self) -> MetricsServer {
+        metrics::serve_with_operator_api(
+            any_port(),
+            Arc::clone(&self.metrics),
+            self.operator_api.clone(),
+        )
+        .await
+        .expect("the operator listener binds")
+    }
+}
