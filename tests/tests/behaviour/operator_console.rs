@@ -27,10 +27,9 @@ each_combination!(
 
 /// The test settings, with the proxy in front trusted.
 fn behind_a_trusted_proxy() -> Settings {
-    Settings {
-        trust_forwarded_for: true,
-        ..test_settings()
-    }
+    let mut settings = test_settings();
+    settings.trust_forwarded_for = true;
+    settings
 }
 
 /// The console's content policy.
