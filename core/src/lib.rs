@@ -26,6 +26,7 @@ pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod content;
+pub mod content_publication;
 pub mod domain;
 pub mod economy;
 pub mod http;

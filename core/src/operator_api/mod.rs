@@ -1,14 +1,19 @@
 //! The operator API, served on the operator listener beside `/metrics` (never on the public
 //! port): players looked up with their holdings and ledger, grants, refunds, removals, bans
-//! and key revocations, the audit of every change, and the node's status, under
-//! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
+//! and key revocations, polls, tournaments and their whitelists, the published content, the
+//! audit of every change, and the node's status, under `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
 mod audit;
+mod audited;
 mod auth;
+mod content;
+mod fields;
 mod players;
+mod polls;
 mod status;
+mod tournaments;
 mod views;
 mod writes;
 
@@ -111,9 +116,46 @@ fn routes() -> Routes<OperatorState> {
         handler(writes::remove),
     );
     let routes = write("/players/{accountId}/ban", routes, handler(writes::ban));
-    write(
+    let routes = write(
         "/players/{accountId}/revoke-keys",
         routes,
         handler(writes::revoke_keys),
+    );
+    community_routes(routes)
+}
+
+/// The routes of polls, tournaments and their whitelists, and the content.
+fn community_routes(routes: Routes<OperatorState>) -> Routes<OperatorState> {
+    let route = |routes: Routes<OperatorState>, method: &Method, path: &str, h| {
+        let group = if method == Method::GET {
+            EndpointGroup::Read
+        } else {
+            EndpointGroup::Write
+        };
+        routes.route(method, &format!("{PREFIX}{path}"), group, h)
+    };
+    let (get, post) = (&Method::GET, &Method::POST);
+    let routes = route(routes, get, "/polls", handler(polls::list));
+    let routes = route(routes, post, "/polls", handler(polls::create));
+    let routes = route(routes, get, "/polls/{pollId}", handler(polls::show));
+    let routes = route(routes, post, "/polls/{pollId}", handler(polls::edit));
+    let routes = route(routes, post, "/polls/{pollId}/close", handler(polls::close));
+    let routes = route(routes, get, "/tournaments", handler(tournaments::list));
+    let routes = route(routes, post, "/tournaments", handler(tournaments::create));
+    let code = "/tournaments/{tournamentCode}";
+    let routes = route(routes, get, code, handler(tournaments::show));
+    let routes = route(routes, post, code, handler(tournaments::edit));
+    let close = format!("{code}/close");
+    let routes = route(routes, post, &close, handler(tournaments::close));
+    let whitelist = format!("{code}/whitelist");
+    let routes = route(routes, post, &whitelist, handler(tournaments::whitelist));
+    let routes = route(routes, get, "/content", handler(content::status));
+    let routes = route(routes, post, "/content/diff", handler(content::diff));
+    let routes = route(routes, post, "/content/publish", handler(content::publish));
+    route(
+        routes,
+        post,
+        "/content/rollback",
+        handler(content::rollback),
     )
 }

@@ -540,7 +540,7 @@ pub enum ClanLeft {
 
 /// Checks that `text` is 1 to `max` characters long, not blank and free of what
 /// [`check_shown_text`] refuses.
-fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
+pub(super) fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err(format!("{what} is empty"));
     }
