@@ -19,6 +19,7 @@ mod live_content;
 mod match_concurrency;
 mod matches;
 mod operator_api;
+mod operator_community;
 mod packs;
 mod polls;
 mod profiles;
