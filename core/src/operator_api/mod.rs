@@ -32,6 +32,10 @@ use crate::settings::Settings;
 /// The prefix of every operator API path.
 pub const PREFIX: &str = "/operator/api";
 
+/// The largest body the operator API reads: room for a whole content file, which the public
+/// API's limit may not leave.
+const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
 /// The operator API of one service: its routes over the application's store, content and
 /// clock. Cheap to clone.
 #[derive(Clone)]
@@ -43,9 +47,14 @@ pub struct OperatorApi {
 impl OperatorApi {
     /// The operator API over `app`.
     pub(crate) fn new(app: App) -> Self {
+        let settings = Arc::new(Settings {
+            body_limit: app.settings.body_limit.max(BODY_LIMIT),
+            ..app.settings.clone()
+        });
         Self {
             state: OperatorState {
                 app,
+                settings,
                 limiter: Arc::new(RateLimiter::new(&RateLimits::default())),
             },
             router: Arc::new(routes().build()),
@@ -60,10 +69,12 @@ impl OperatorApi {
 }
 
 /// What the operator API's handlers reach: the application (store, content, settings, clock),
-/// and rate limits of their own (none: the operator listener is not public).
+/// the application's settings with a body limit of [`BODY_LIMIT`] (for content files), and
+/// rate limits of their own (none: the operator listener is not public).
 #[derive(Clone)]
 pub(crate) struct OperatorState {
     app: App,
+    settings: Arc<Settings>,
     limiter: Arc<RateLimiter>,
 }
 
@@ -71,7 +82,7 @@ impl RouterState for OperatorState {
     type Accounts = AppState;
 
     fn settings(&self) -> &Settings {
-        &self.app.settings
+        &self.settings
     }
 
     fn rate_limiter(&self) -> &RateLimiter {

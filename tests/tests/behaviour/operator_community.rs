@@ -325,6 +325,16 @@ async fn content_is_diffed_published_refused_and_rolled_back(app: TestApp) {
         )
         .await;
     assert_eq!(same.success()["diff"], Value::Null);
+    let larger_than_a_public_body = format!("{on}\n# {}\n", "x".repeat(100 * 1024));
+    let padded = operator
+        .post(
+            &app,
+            "/operator/api/content/diff",
+            &secret,
+            json!({"text": larger_than_a_public_body}),
+        )
+        .await;
+    assert_eq!(padded.success()["valid"], true);
 
     let (bad, line) = bad_content();
     let checked = operator
