@@ -156,9 +156,8 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
                 closes: time("closes", &body.closes)?,
                 now,
             };
-            poll.check().map_err(|problem| ApiError::InvalidBody {
-                reason: format!("is not a poll: {problem}"),
-            })?;
+            poll.check_fields()
+                .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
             let created = state.app.store.create_poll(poll).await?;
             let answer = json!({ "poll": results(&state, created.id).await? });
             Ok(Done::on(format!("poll:{}", created.id.0), answer))

@@ -162,10 +162,8 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
                 now,
             };
             tournament
-                .check()
-                .map_err(|problem| ApiError::InvalidBody {
-                    reason: format!("is not a tournament: {problem}"),
-                })?;
+                .check_fields()
+                .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
             if !state.app.store.create_tournament(tournament).await? {
                 return Err(ApiError::Conflict {
                     code: ErrorCode::TournamentCodeTaken,

@@ -128,7 +128,7 @@ async fn polls_are_created_edited_counted_and_closed(app: TestApp) {
     operator
         .post(&app, "/operator/api/polls", &secret, one_option)
         .await
-        .error(400, "invalid_body");
+        .error_naming(400, "invalid_body", "`options`");
     operator
         .post(&app, "/operator/api/polls", &secret, json!({"reason": "r"}))
         .await
@@ -166,9 +166,16 @@ async fn tournaments_are_created_edited_whitelisted_and_closed(app: TestApp) {
     assert_eq!(created.success()["tournament"]["code"], "winter-cup");
     assert_eq!(created.success()["tournament"]["state"], "upcoming");
     operator
-        .post(&app, "/operator/api/tournaments", &secret, create)
+        .post(&app, "/operator/api/tournaments", &secret, create.clone())
         .await
         .error(409, "tournament_code_taken");
+    let mut empty = create;
+    empty["code"] = json!("empty-cup");
+    empty["capacity"] = json!(0);
+    operator
+        .post(&app, "/operator/api/tournaments", &secret, empty)
+        .await
+        .error_naming(400, "invalid_body", "`capacity`");
     let listed = operator
         .get(&app, "/operator/api/tournaments", &secret)
         .await;
