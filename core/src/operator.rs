@@ -10,10 +10,10 @@ use crate::content::{Content, RewardSpec};
 use crate::domain::FriendCode;
 use crate::economy::reward_steps;
 use crate::store::{
-    Account, AccountId, Applied, Change, Granted, Refusal, Step, Store, StoreError,
+    Account, AccountId, Applied, Change, Currency, Granted, Refusal, Step, Store, StoreError,
 };
 
-/// What an operator gives.
+/// What an operator gives, or takes away.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grant {
     /// Coins to give.
@@ -158,15 +158,53 @@ pub fn parse_pack(text: &str) -> Result<(String, i64), String> {
     }
 }
 
-/// The steps of a grant; unknown SKUs and empty or negative grants are errors.
-fn grant_steps(content: &Content, grant: &Grant) -> Result<Vec<Step>, GrantError> {
+/// The steps that take `removal` away: its coins and gems as debits, its items and packs as
+/// removals, each refused when the account holds less; unknown SKUs and empty or negative
+/// removals are errors.
+pub fn removal_steps(content: &Content, removal: &Grant) -> Result<Vec<Step>, GrantError> {
+    check_amounts(removal)?;
     let catalog = &content.catalog;
+    let currencies = [
+        (Currency::Coins, removal.coins),
+        (Currency::Gems, removal.gems),
+    ]
+    .into_iter()
+    .filter(|(_, amount)| *amount > 0)
+    .map(|(currency, amount)| Ok(Step::Debit { currency, amount }));
+    let items = removal.items.iter().map(|sku| {
+        let item = catalog
+            .item_by_sku(sku)
+            .ok_or_else(|| GrantError::UnknownSku(sku.clone()))?;
+        Ok(Step::RemoveItem { item: item.id })
+    });
+    let packs = removal.packs.iter().map(|(sku, quantity)| {
+        let pack = catalog
+            .pack_by_sku(sku)
+            .ok_or_else(|| GrantError::UnknownSku(sku.clone()))?;
+        Ok(Step::RemovePacks {
+            pack: pack.id,
+            quantity: *quantity,
+        })
+    });
+    currencies.chain(items).chain(packs).collect()
+}
+
+/// Refuses a grant or removal that moves nothing, or a negative amount.
+fn check_amounts(grant: &Grant) -> Result<(), GrantError> {
     let negative = grant.coins < 0 || grant.gems < 0 || grant.packs.iter().any(|(_, n)| *n < 1);
     let empty =
         grant.coins == 0 && grant.gems == 0 && grant.items.is_empty() && grant.packs.is_empty();
     if negative || empty {
-        return Err(GrantError::Empty);
+        Err(GrantError::Empty)
+    } else {
+        Ok(())
     }
+}
+
+/// The steps of a grant; unknown SKUs and empty or negative grants are errors.
+fn grant_steps(content: &Content, grant: &Grant) -> Result<Vec<Step>, GrantError> {
+    check_amounts(grant)?;
+    let catalog = &content.catalog;
     let mut rewards = Vec::new();
     if grant.coins > 0 {
         rewards.push(RewardSpec::Coins(grant.coins));

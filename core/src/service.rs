@@ -198,6 +198,38 @@ impl SafezoneService {
         crate::operator_api::OperatorApi::new(Arc::clone(&self.app))
     }
 
+    /// The account whose user key a request presents, for an embedder's own routes beside
+    /// Safezone's: the key is read as Safezone's endpoints read it (`Authorization: Bearer`,
+    /// the `userKey` query parameter, the session cookie) and checked the same way. `None`
+    /// when the request presents no key; an error (401 `invalid_user_key`, 403
+    /// `key_mismatch`, 503 when the store cannot answer) that [`ApiError::into_reply`]
+    /// answers in Safezone's JSON shape.
+    ///
+    /// [`ApiError::into_reply`]: crate::http::ApiError::into_reply
+    ///
+    /// ```no_run
+    /// # async fn run(service: safezone_core::SafezoneService) {
+    /// let request = http::Request::get("/studio/me")
+    ///     .header("authorization", "Bearer 0123...")
+    ///     .body(())
+    ///     .unwrap();
+    /// let (head, _) = request.into_parts();
+    /// match service.caller(&head).await {
+    ///     Ok(Some(account)) => println!("called by {}", account.friend_code),
+    ///     Ok(None) => println!("no user key"),
+    ///     Err(error) => println!("{}: {}", error.status(), error.message()),
+    /// }
+    /// # }
+    /// ```
+    pub async fn caller(
+        &self,
+        head: &http::request::Parts,
+    ) -> Result<Option<crate::store::Account>, crate::http::ApiError> {
+        let incoming = crate::http::Incoming::of_head(head);
+        let session = crate::api::shared::session::optional(&self.app, &incoming).await?;
+        Ok(session.map(|session| session.account))
+    }
+
     /// The settings the service was built with: what a server adapter reads of them, such
     /// as [`Settings::connection_limits`].
     pub fn settings(&self) -> &Settings {

@@ -82,15 +82,19 @@ macro_rules! impl_account_log {
                 account: AccountId,
                 change: &AccountChange,
             ) -> Result<(), sqlx::Error> {
-                let (kind, name, digits, banned) = match change {
+                let (kind, name, digits, banned, through) = match change {
                     AccountChange::Renamed(code) => (
                         "renamed",
                         Some(code.name()),
                         Some(i32::from(code.digits())),
                         None,
+                        None,
                     ),
-                    AccountChange::Banned(banned) => ("banned", None, None, Some(*banned)),
-                    AccountChange::Deleted => ("deleted", None, None, None),
+                    AccountChange::Banned(banned) => ("banned", None, None, Some(*banned), None),
+                    AccountChange::Deleted => ("deleted", None, None, None, None),
+                    AccountChange::ResultsRemoved { through } => {
+                        ("results_removed", None, None, None, Some(*through))
+                    }
                 };
                 sqlx::query(sql::LOCK_ACCOUNT_LOG)
                     .execute(&mut **tx)
@@ -101,6 +105,7 @@ macro_rules! impl_account_log {
                     .bind(name)
                     .bind(digits)
                     .bind(banned)
+                    .bind(through)
                     .execute(&mut **tx)
                     .await?;
                 Ok(())

@@ -240,6 +240,35 @@ macro_rules! impl_accounts {
                         .transpose()
                 }
 
+                async fn account_by_identity(
+                    &self,
+                    provider: &str,
+                    identifier: &str,
+                ) -> Result<Option<Account>, StoreError> {
+                    sqlx::query_as::<_, AccountRow>(sql::ACCOUNT_BY_IDENTITY)
+                        .bind(provider)
+                        .bind(identifier)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(AccountRow::into_account)
+                        .transpose()
+                }
+
+                async fn live_key_count(
+                    &self,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<u64, StoreError> {
+                    let count: i64 = sqlx::query_scalar(sql::LIVE_KEY_COUNT)
+                        .bind(account.0)
+                        .bind(to_micros(now))
+                        .fetch_one(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    Ok(u64::try_from(count).unwrap_or_default())
+                }
+
                 async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError> {
                     let done = sqlx::query(sql::DELETE_KEY)
                         .bind(key.as_str())

@@ -335,6 +335,34 @@ macro_rules! impl_economy {
                     Step::GrantPacks { pack, quantity } => {
                         grant_packs(tx, change, *pack, *quantity).await?
                     }
+                    Step::RemoveItem { item } => {
+                        let removed = sqlx::query(sql::DELETE_LICENSE)
+                            .bind(account)
+                            .bind(item.0)
+                            .execute(&mut **tx)
+                            .await?;
+                        if removed.rows_affected() == 1 {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::NotOwned(*item))
+                        }
+                    }
+                    Step::RemovePacks { pack, quantity } => {
+                        let removed = sqlx::query(sql::REMOVE_PACKS)
+                            .bind(account)
+                            .bind(pack.0)
+                            .bind(quantity)
+                            .execute(&mut **tx)
+                            .await?;
+                        if removed.rows_affected() == 1 {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::NotEnoughPacks {
+                                pack: *pack,
+                                quantity: *quantity,
+                            })
+                        }
+                    }
                     Step::OpenPack { pack } => {
                         let opened = sqlx::query(sql::OPEN_PACK)
                             .bind(account)

@@ -92,6 +92,8 @@ fn batched(steps: &[Step]) -> bool {
         Step::Debit { .. }
         | Step::AddItem { .. }
         | Step::OpenPack { .. }
+        | Step::RemoveItem { .. }
+        | Step::RemovePacks { .. }
         | Step::Claim { .. }
         | Step::RequireWindow { .. }
         | Step::RequirePremium

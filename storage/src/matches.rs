@@ -24,20 +24,21 @@ macro_rules! impl_matches {
             use async_trait::async_trait;
             use safezone_core::domain::{GameMode, ItemId, PackId, TrackId};
             use safezone_core::store::{
-                AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId, MatchLogEntry,
-                MatchRecord, MatchStore, Progress, RecordedMatch, Refusal, StoreError,
+                AccountChange, AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId,
+                MatchLogEntry, MatchRecord, MatchStore, Progress, RecordedMatch, Refusal,
+                RemovedResults, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
 
             use super::economy::apply_steps;
-            use super::$store;
+            use super::{$store, account_log};
             use crate::bulk::{BulkRows, Rows};
             use crate::error::{is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
             use crate::micros::to_micros;
             use crate::row::{BoardPlayerRow, MatchLogRow};
-            use crate::statements::matches as sql;
+            use crate::statements::{economy as economy_sql, matches as sql};
 
             /// The database's connection, which a transaction and a pooled connection lend.
             type Connection = <$db as sqlx::Database>::Connection;
@@ -232,17 +233,13 @@ macro_rules! impl_matches {
                     after: i64,
                     limit: u32,
                 ) -> Result<Vec<MatchLogEntry>, StoreError> {
-                    let entries = async {
-                        sqlx::query_as::<_, MatchLogRow>(sql::MATCH_LOG)
-                            .bind(after)
-                            .bind(i64::from(limit))
-                            .fetch_all(&self.pool)
-                            .await?
-                            .into_iter()
-                            .map(|row| row.into_entry().map_err(decode))
-                            .collect::<Result<Vec<_>, sqlx::Error>>()
-                    };
-                    entries.await.map_err(store_error)
+                    sqlx::query_as::<_, MatchLogRow>(sql::MATCH_LOG)
+                        .bind(after)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await
+                        .and_then(log_entries)
+                        .map_err(store_error)
                 }
 
                 async fn board_players(
@@ -278,6 +275,79 @@ macro_rules! impl_matches {
                     };
                     players.await.map_err(store_error)
                 }
+
+                async fn results_of(
+                    &self,
+                    account: AccountId,
+                    after: i64,
+                    through: i64,
+                ) -> Result<Vec<MatchLogEntry>, StoreError> {
+                    sqlx::query_as::<_, MatchLogRow>(sql::RESULTS_OF)
+                        .bind(account.0)
+                        .bind(after)
+                        .bind(through)
+                        .fetch_all(&self.pool)
+                        .await
+                        .and_then(log_entries)
+                        .map_err(store_error)
+                }
+
+                async fn recent_results(
+                    &self,
+                    account: AccountId,
+                    limit: u32,
+                ) -> Result<Vec<MatchLogEntry>, StoreError> {
+                    sqlx::query_as::<_, MatchLogRow>(sql::RECENT_RESULTS)
+                        .bind(account.0)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await
+                        .and_then(log_entries)
+                        .map_err(store_error)
+                }
+
+                async fn remove_results(
+                    &self,
+                    account: AccountId,
+                    now: OffsetDateTime,
+                ) -> Result<Option<RemovedResults>, StoreError> {
+                    let remove = async {
+                        let mut tx = self.begin().await?;
+                        let locked = sqlx::query_scalar::<_, bool>(economy_sql::LOCK_ACCOUNT)
+                            .bind(account.0)
+                            .bind(to_micros(now))
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        if locked.is_none() {
+                            tx.rollback().await?;
+                            return Ok(None);
+                        }
+                        let through: i64 = sqlx::query_scalar(sql::LAST_RESULT_OF)
+                            .bind(account.0)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        let deleted = sqlx::query(sql::DELETE_RESULTS_OF)
+                            .bind(account.0)
+                            .bind(through)
+                            .execute(&mut *tx)
+                            .await?
+                            .rows_affected();
+                        let change = AccountChange::ResultsRemoved { through };
+                        account_log::commit_logged(tx, deleted > 0, account, &change).await?;
+                        Ok(Some(RemovedResults {
+                            removed: deleted,
+                            through: if deleted > 0 { through } else { 0 },
+                        }))
+                    };
+                    remove.await.map_err(store_error)
+                }
+            }
+
+            /// The entries of match log rows; a row that cannot be read back is corrupt data.
+            fn log_entries(rows: Vec<MatchLogRow>) -> Result<Vec<MatchLogEntry>, sqlx::Error> {
+                rows.into_iter()
+                    .map(|row| row.into_entry().map_err(decode))
+                    .collect()
             }
 
             /// A match row's `(summary, granted)` as read back.

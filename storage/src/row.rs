@@ -502,6 +502,7 @@ pub(crate) struct AccountLogRow {
     friend_name: Option<String>,
     friend_digits: Option<i32>,
     banned: Option<bool>,
+    results_through: Option<i64>,
 }
 
 impl AccountLogRow {
@@ -512,14 +513,18 @@ impl AccountLogRow {
             self.friend_name,
             self.friend_digits,
             self.banned,
+            self.results_through,
         );
         let change = match parts {
-            ("renamed", Some(name), Some(digits), _) => {
+            ("renamed", Some(name), Some(digits), _, _) => {
                 AccountChange::Renamed(friend_code(&name, digits)?)
             }
-            ("banned", _, _, Some(banned)) => AccountChange::Banned(banned),
-            ("deleted", _, _, _) => AccountChange::Deleted,
-            (kind, _, _, _) => {
+            ("banned", _, _, Some(banned), _) => AccountChange::Banned(banned),
+            ("deleted", _, _, _, _) => AccountChange::Deleted,
+            ("results_removed", _, _, _, Some(through)) => {
+                AccountChange::ResultsRemoved { through }
+            }
+            (kind, _, _, _, _) => {
                 return Err(StoreError::Internal(format!(
                     "account log entry {} holds an invalid `{kind}` change",
                     self.seq

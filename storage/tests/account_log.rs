@@ -22,6 +22,7 @@ safezone_storage::store_conformance!(
     renames_in_match_reports_are_logged,
     bans_and_unbans_are_logged,
     deletions_are_logged_and_stay,
+    removed_results_leave_the_match_log_and_are_logged,
     the_log_pages_in_order,
     board_players_carry_the_current_code_and_ban,
     a_follower_misses_no_concurrent_change,
@@ -292,6 +293,64 @@ async fn deletions_are_logged_and_stay(store: Arc<dyn Store>) {
         ]
     );
     assert_eq!(store.account(gone).await.expect("lookup runs"), None);
+}
+
+async fn removed_results_leave_the_match_log_and_are_logged(store: Arc<dyn Store>) {
+    let cheater = account(&store, "Cheat#0001").await;
+    let honest = account(&store, "Fair#0001").await;
+    for id in ["m-1", "m-2"] {
+        assert!(matches!(
+            report(&store, &record(id, &[cheater, honest]), &[]).await,
+            MatchApplied::Done(_)
+        ));
+    }
+    let log = store.match_log(0, 10).await.expect("the match log reads");
+    let last_of_cheater = log
+        .iter()
+        .filter(|entry| entry.account == cheater)
+        .map(|entry| entry.seq)
+        .max()
+        .expect("the cheater has results");
+
+    let removed = store
+        .remove_results(cheater, NOW)
+        .await
+        .expect("the removal runs")
+        .expect("the account exists");
+    assert_eq!((removed.removed, removed.through), (2, last_of_cheater));
+    let log = store.match_log(0, 10).await.expect("the match log reads");
+    assert!(log.iter().all(|entry| entry.account == honest), "{log:?}");
+    assert_eq!(log.len(), 2);
+    assert_eq!(
+        changes(&store).await,
+        [(
+            cheater,
+            AccountChange::ResultsRemoved {
+                through: last_of_cheater
+            }
+        )]
+    );
+
+    // Nothing left to remove appends nothing; no account is `None`.
+    let before = head(&store).await;
+    let again = store.remove_results(cheater, NOW).await.expect("runs");
+    assert_eq!(again.map(|r| r.removed), Some(0));
+    let nobody = AccountId(cheater.0 + honest.0 + 100);
+    assert_eq!(store.remove_results(nobody, NOW).await.expect("runs"), None);
+    assert_eq!(head(&store).await, before);
+
+    // Later results are logged and read back from after the removal.
+    assert!(matches!(
+        report(&store, &record("m-3", &[cheater]), &[]).await,
+        MatchApplied::Done(_)
+    ));
+    let later = store
+        .results_of(cheater, last_of_cheater, i64::MAX)
+        .await
+        .expect("the results read");
+    assert_eq!(later.len(), 1);
+    let recent = store.recent_results(cheater, 5).await.expect("reads");
+    assert_eq!(recent, later);
 }
 
 async fn the_log_pages_in_order(store: Arc<dyn Store>) {

@@ -43,6 +43,13 @@ macro_rules! for_binary {
         }
 
         #[test]
+        fn the_openapi_command_writes_the_document_without_a_database() {
+            $crate::binary_checks::the_openapi_command_writes_the_document_without_a_database(
+                $binary,
+            );
+        }
+
+        #[test]
         fn the_command_line_names_the_binary_and_shows_no_secret() {
             $crate::binary_checks::the_command_line_names_the_binary_and_shows_no_secret(
                 $binary,
@@ -407,6 +414,44 @@ pub fn check_content_and_admin_commands_exit_with_their_codes(binary: &str) {
         .output()
         .expect("the binary runs");
     assert_eq!(output.status.code(), Some(2), "{output:?}");
+}
+
+/// `openapi` writes the OpenAPI 3.1 document on standard output, or with `--openapi-3-0` its
+/// 3.0 variant to `--out`, without a database (an unusable URL changes nothing); a file it
+/// cannot write exits 1.
+pub fn the_openapi_command_writes_the_document_without_a_database(binary: &str) {
+    let output = Command::new(binary)
+        .args(["--database-url", "nonsense://nowhere", "openapi"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let v31: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON document");
+    assert_eq!(v31["openapi"], "3.1.0");
+    assert!(v31["paths"]["/api/docs"].is_object());
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("openapi-3.0.json");
+    let output = Command::new(binary)
+        .args(["openapi", "--openapi-3-0", "--out"])
+        .arg(&out)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stdout.is_empty());
+    let v30: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("written")).expect("JSON");
+    assert_eq!(v30["openapi"], "3.0.3");
+    let paths =
+        |document: &serde_json::Value| document["paths"].as_object().map(|paths| paths.len());
+    assert_eq!(paths(&v30), paths(&v31));
+
+    let output = Command::new(binary)
+        .args(["openapi", "--out"])
+        .arg(dir.path().join("no/such/folder/openapi.json"))
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write"));
 }
 
 /// Request headers: names and values.

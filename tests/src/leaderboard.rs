@@ -269,6 +269,12 @@ impl Played {
         self.hidden.remove(&account);
     }
 
+    /// The account's results so far leave every board (an operator removed them); its later
+    /// results count.
+    pub fn forget_results(&mut self, account: AccountId) {
+        self.results.retain(|(who, _, _, _)| *who != account);
+    }
+
     /// Records the lines of `report` (every line must name its account by id).
     pub fn record(&mut self, report: &Report) {
         for line in &report.lines {

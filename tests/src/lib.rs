@@ -9,6 +9,7 @@
 
 mod answer;
 mod app;
+pub mod client_kit;
 pub mod community;
 pub mod content;
 pub mod economy;

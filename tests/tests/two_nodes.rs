@@ -1,6 +1,7 @@
 //! Several Safezone nodes on one PostgreSQL database answer the same boards: a match reported
 //! to one node shows on the others within a couple of seconds, a node started later rebuilds
-//! its boards from the store, renames, deletions and bans reach every node, and so does
+//! its boards from the store, renames, deletions, bans and an operator's removal of a player's
+//! results reach every node (also while that player's matches are reported), and so does
 //! content published without a restart.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
@@ -11,9 +12,9 @@ use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::leaderboard::{
-    CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, query, within,
+    CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, match_id, query, within,
 };
-use safezone_tests::progression::Line;
+use safezone_tests::progression::{Line, Report};
 use safezone_tests::{Nodes, Server, TestApp, run_nodes};
 use serde_json::Value;
 use time::Duration;
@@ -65,6 +66,16 @@ async fn renames_and_deletions_reach_the_other_node() {
 #[tokio::test]
 async fn a_ban_reaches_the_other_node() {
     run_nodes(&[Server::Rocket, Server::Warp], ban_crosses_nodes).await;
+}
+
+#[tokio::test]
+async fn a_removal_of_results_reaches_the_other_node() {
+    run_nodes(&[Server::Warp, Server::Rocket], removal_crosses_nodes).await;
+}
+
+#[tokio::test]
+async fn results_removed_while_reported_agree_on_every_node() {
+    run_nodes(&[Server::Rocket, Server::Warp], removal_races_reports).await;
 }
 
 #[tokio::test]
@@ -258,6 +269,92 @@ async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     b.await_every_board(&played, caller(other)).await;
     let body = b.board(&query(Squad, "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[banned, other]));
+}
+
+/// A removal of a player's results made through A's store (as the operator's
+/// `remove-results` does) takes them off both nodes' boards; the player's later results, reported
+/// to B, count on both.
+async fn removal_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 2).await;
+    let (cheater, other) = (&players[0], &players[1]);
+    a.report_now(
+        &mut played,
+        Squad,
+        vec![
+            Line::new(cheater.id, 1, 25, 900),
+            Line::new(other.id, 2, 2, 800),
+        ],
+    )
+    .await;
+    b.await_every_board(&played, caller(other)).await;
+
+    let removed = a
+        .store
+        .remove_results(cheater.id, a.now())
+        .await
+        .expect("the store removes")
+        .expect("the account exists");
+    assert_eq!(removed.removed, 1);
+    played.forget_results(cheater.id);
+    a.await_every_board(&played, caller(other)).await;
+    b.await_every_board(&played, caller(other)).await;
+    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    assert_eq!(codes(&body), codes_of(&[other]));
+
+    b.report_now(&mut played, Squad, vec![Line::new(cheater.id, 4, 1, 300)])
+        .await;
+    a.await_every_board(&played, caller(cheater)).await;
+    b.await_every_board(&played, caller(cheater)).await;
+}
+
+/// Rounds of a report naming a player raced against the removal of that player's results,
+/// through different nodes: whichever commits first, both running nodes and a node started
+/// afterwards (which loads from the store) show exactly the results the match log kept.
+async fn removal_races_reports(nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 4).await;
+    let honest = &players[0];
+    for round in 0..12 {
+        let cheater = &players[1 + round % 3];
+        let report = Report::new(
+            &match_id(),
+            Squad,
+            a.now() - Duration::minutes(1),
+            vec![
+                Line::new(cheater.id, 1, 9, 900),
+                Line::new(honest.id, 2, 1, 700),
+            ],
+        );
+        let (_, removed) = tokio::join!(a.report(&report), async {
+            b.store
+                .remove_results(cheater.id, b.now())
+                .await
+                .expect("the store removes")
+        });
+        assert!(removed.is_some());
+        played.record(&report);
+        let kept = b
+            .store
+            .recent_results(cheater.id, 10)
+            .await
+            .expect("the match log reads");
+        played.forget_results(cheater.id);
+        if !kept.is_empty() {
+            assert_eq!(kept.len(), 1, "round {round}: {kept:?}");
+            let alone = Report {
+                lines: vec![report.lines[0].clone()],
+                ..report.clone()
+            };
+            played.record(&alone);
+        }
+        a.await_every_board(&played, caller(honest)).await;
+        b.await_every_board(&played, caller(honest)).await;
+    }
+    let later = nodes.start(Server::Warp).await;
+    later.assert_every_board(&played, caller(honest)).await;
 }
 
 /// Publish, through node A's store, the shipped content with `maintenance` on: both nodes show

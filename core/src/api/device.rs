@@ -1,16 +1,11 @@
 //! `POST /api/validate/device/{deviceId}`: device sign-in for the iOS and Android apps.
 
-use sha2::{Digest, Sha256};
-
 use super::shared::sign_in::{self, Identity, SignInAnswer};
 use crate::App;
-use crate::domain::{DeviceId, Platform};
+use crate::domain::{DEVICE_PROVIDER, DeviceId, Platform};
 use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
-
-/// The provider name of device accounts.
-const DEVICE_PROVIDER: &str = "device";
 
 parameters! {
     /// The parameters of `POST /api/validate/device/{deviceId}`.
@@ -65,7 +60,7 @@ pub(super) async fn sign_in(app: App, incoming: Incoming) -> Result<Reply, ApiEr
         &app,
         Identity {
             provider: DEVICE_PROVIDER.to_owned(),
-            identifier: hex::encode(Sha256::digest(device.as_str().as_bytes())),
+            identifier: device.stored_identifier(),
             name: None,
             avatar: None,
             email: None,

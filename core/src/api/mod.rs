@@ -8,6 +8,7 @@ mod clans;
 pub(crate) mod config;
 mod deprecated;
 mod device;
+mod docs;
 mod endpoint;
 mod friend_code;
 mod health;
@@ -45,6 +46,8 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
     vec![
         endpoint!(Read, health::check),
         endpoint!(Read, openapi::document),
+        endpoint!(Read, docs::page),
+        endpoint!(Read, docs::asset),
         endpoint!(Read, metrics::ignore),
         endpoint!(Write, metrics::accept),
         endpoint!(Read, config::client_config),

@@ -15,6 +15,7 @@ mod database;
 mod grant;
 pub mod log_writer;
 mod migrate;
+mod openapi;
 mod traffic;
 
 pub use admin::{
@@ -27,6 +28,7 @@ pub use database::{Database, DatabaseError, Migration, Migrations, Schema};
 pub use grant::GrantArgs;
 pub use log_writer::LogFlusher;
 pub use migrate::{BackupArgs, MigrateCommand, PENDING_EXIT_CODE};
+pub use openapi::OpenapiArgs;
 pub use traffic::TrafficArgs;
 
 use crate::auth::{AuthConfig, AuthConfigError};
@@ -106,6 +108,9 @@ pub enum Command {
     /// Writes an online, consistent copy of a SQLite database to a new file (`VACUUM INTO`);
     /// PostgreSQL is backed up with `pg_dump`.
     Backup(BackupArgs),
+    /// Writes the API's OpenAPI document (the one served at `GET /api/openapi.json`) without
+    /// opening the database or serving; `--openapi-3-0` writes its OpenAPI 3.0 variant.
+    Openapi(OpenapiArgs),
 }
 
 /// The server's flags.
@@ -280,8 +285,8 @@ async fn seed_starter_community(store: &dyn Store) {
 /// subcommand fails), 2 for a bad content file (a bad command line exits with 2 through clap),
 /// [`PENDING_EXIT_CODE`] for `migrate status` with migrations pending.
 ///
-/// `check-content` runs first and alone: it neither loads `--content` nor opens the database;
-/// `migrate` and `backup` do not load `--content` nor open the store.
+/// `check-content` and `openapi` run first and alone: they neither load `--content` nor open
+/// the database; `migrate` and `backup` do not load `--content` nor open the store.
 pub async fn run_server(
     binary: Binary,
     database: impl Database,
@@ -301,6 +306,7 @@ pub async fn run_server(
     let _log_writer = init_tracing(args.log_format, default_level);
     match &command {
         Some(Command::CheckContent(check)) => return check.run(),
+        Some(Command::Openapi(openapi)) => return openapi.run(),
         Some(Command::Migrate(migrate)) => return migrate.run(&database, &args.database()).await,
         Some(Command::Backup(backup)) => return backup.run(&database, &args.database()).await,
         _ => {}

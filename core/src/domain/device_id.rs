@@ -1,6 +1,11 @@
 //! Device identifiers of the mobile apps.
 
+use sha2::{Digest, Sha256};
+
 use super::Platform;
+
+/// The sign-in provider of device accounts.
+pub const DEVICE_PROVIDER: &str = "device";
 
 /// Longest accepted device id.
 const MAX_CHARS: usize = 128;
@@ -46,5 +51,11 @@ impl DeviceId {
     /// The id as sent.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The account identifier it is stored as: a device id is a long-lived credential, so
+    /// only its SHA-256 is kept (lower-case hex).
+    pub fn stored_identifier(&self) -> String {
+        hex::encode(Sha256::digest(self.0.as_bytes()))
     }
 }

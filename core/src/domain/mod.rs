@@ -16,7 +16,7 @@ mod user_key;
 pub use api_date::{ApiDate, format_plain_datetime};
 pub use catalog_ids::{ChallengeId, DealId, EvolutionId, IapId, ItemId, PackId, QuestId, TrackId};
 pub use client_version::ClientVersion;
-pub use device_id::DeviceId;
+pub use device_id::{DEVICE_PROVIDER, DeviceId};
 pub use friend_code::{FriendCode, FriendCodeError, NAME_MAX_CHARS, NAME_MIN_CHARS};
 pub use game_mode::GameMode;
 pub use operator_secret::OperatorSecret;

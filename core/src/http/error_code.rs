@@ -132,6 +132,10 @@ error_codes! {
     PackLimit = "pack_limit",
     /// 409: the account has no unopened pack of this kind.
     NoPackToOpen = "no_pack_to_open",
+    /// 409: an operator's removal names an item the account does not own.
+    NotOwned = "not_owned",
+    /// 409: an operator's removal names more unopened packs than the account holds.
+    NotEnoughPacks = "not_enough_packs",
     /// 409: the reward was already claimed in its current window.
     AlreadyClaimed = "already_claimed",
     /// 409: rewards of this type cannot be claimed (yet).

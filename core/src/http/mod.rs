@@ -39,3 +39,4 @@ pub use router::{Handler, MatchedRoute, Router, RouterState, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
 
 pub(crate) use layers::{Stack, service_stack};
+pub(crate) use page_policy::REFERENCE_PAGE_POLICY;

@@ -1,11 +1,20 @@
 //! The `Content-Security-Policy` of an HTML page: nothing but the page's own inline scripts
 //! (allowed by their SHA-256 hash) and the images it names (allowed by their origin), loaded
-//! at once (`src`) or by its script (`data-src`).
+//! at once (`src`) or by its script (`data-src`); and the API reference page's policy, which
+//! allows files of this origin instead ([`REFERENCE_PAGE_POLICY`]).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use http::HeaderValue;
 use sha2::{Digest, Sha256};
+
+/// The policy of the API reference page (`GET /api/docs`): its renderer's scripts and
+/// stylesheet, the document and the calls of its "Try it out", all of this origin, and the
+/// renderer's icons as `data:` images; no inline script, no other origin; never framed, no
+/// forms, no `<base>`.
+pub(crate) const REFERENCE_PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
+     base-uri 'none'; form-action 'none'";
 
 /// The policy for `page`, a page of `pages`: each `<script>` element's text by hash, each
 /// `<img src>`'s or `<img data-src>`'s origin, nothing else; never framed, no forms, no `<base>`.

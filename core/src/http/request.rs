@@ -39,6 +39,21 @@ impl Incoming {
         }
     }
 
+    /// The head of a request outside Safezone's routes (an embedder's own), without path
+    /// parameters or body: what is needed to tell its caller.
+    pub(crate) fn of_head(head: &http::request::Parts) -> Self {
+        let body = http_body_util::Empty::new()
+            .map_err(|never| match never {})
+            .boxed_unsync();
+        Self::new(
+            head.headers.clone(),
+            Query::parse(head.uri.query()),
+            Vec::new(),
+            body,
+            0,
+        )
+    }
+
     /// The percent-decoded path parameter `name` of the route.
     pub fn path(&self, name: &'static str) -> Result<&str, ApiError> {
         self.params

@@ -159,7 +159,10 @@ impl BoardIndex {
         true
     }
 
-    /// Applies a rename, ban or deletion from the account log.
+    /// Applies a rename, ban, deletion or removal of results from the account log. A deleted
+    /// account, or one whose results were removed, leaves every board with all it counted: its
+    /// place is retired (results still due to leave a window skip it) and the account is
+    /// unknown again, so its later results start it afresh.
     pub fn apply_change(&mut self, account: AccountId, change: &AccountChange) {
         let Some(&slot) = self.tables.slots.get(&account) else {
             return;
@@ -167,7 +170,7 @@ impl BoardIndex {
         match change {
             AccountChange::Renamed(code) => self.tables.rename(slot, code),
             AccountChange::Banned(banned) => self.tables.set_hidden(slot, *banned),
-            AccountChange::Deleted => {
+            AccountChange::Deleted | AccountChange::ResultsRemoved { .. } => {
                 self.tables.set_hidden(slot, true);
                 let player = &mut self.tables.players[slot as usize];
                 player.deleted = true;

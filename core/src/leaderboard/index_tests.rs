@@ -173,6 +173,18 @@ fn the_index_agrees_with_a_recount_through_a_long_run() {
                 model.deleted.insert(account);
                 index.apply_change(account, &AccountChange::Deleted);
             }
+            2 if step % 5 == 1 => {
+                let account = AccountId(1 + draw.below(players as u64) as i64);
+                let through = model
+                    .results
+                    .iter()
+                    .filter(|result| result.account == account)
+                    .map(|result| result.seq)
+                    .max()
+                    .unwrap_or(0);
+                model.results.retain(|result| result.account != account);
+                index.apply_change(account, &AccountChange::ResultsRemoved { through });
+            }
             3..=8 => {
                 now += Duration::seconds(draw.below(4 * 86_400) as i64);
                 index.expire(now);

@@ -15,7 +15,7 @@ use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, TimeWindow};
 use super::totals::Totals;
 use crate::clock::Clock;
-use crate::store::{AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
+use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
 
 /// Log entries read per store call while following.
 const PAGE: u32 = 5_000;
@@ -339,6 +339,11 @@ impl Leaderboards {
                 }
                 loaded.account_seq = account_seq;
             });
+            for entry in &page {
+                if let AccountChange::ResultsRemoved { through } = entry.change {
+                    self.count_again(entry.account, through, match_seq).await?;
+                }
+            }
         }
         loop {
             let page = self.store.match_log(match_seq, PAGE).await?;
@@ -368,6 +373,35 @@ impl Leaderboards {
         let now = self.clock.now();
         self.apply(|loaded| loaded.index.expire(now));
         self.caught_up.fetch_max(covering, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// After an account's results up to match log position `through` were removed: counts
+    /// again its results after `through` that this node had read (up to `match_seq`), which
+    /// the removal took off the boards with the rest. Results after `match_seq` come with the
+    /// match log, as any newcomer's.
+    async fn count_again(
+        &self,
+        account: AccountId,
+        through: i64,
+        match_seq: i64,
+    ) -> Result<(), BoardsError> {
+        if through >= match_seq {
+            return Ok(());
+        }
+        let results = self.store.results_of(account, through, match_seq).await?;
+        if results.is_empty() {
+            return Ok(());
+        }
+        let players = self.players_of([account]).await?;
+        self.apply(|loaded| {
+            for player in &players {
+                loaded.index.add_player(player);
+            }
+            for entry in &results {
+                loaded.index.add_result(entry);
+            }
+        });
         Ok(())
     }
 

@@ -20,6 +20,7 @@ mod refusals;
 mod shared;
 mod tournament;
 mod user_key;
+mod v3_0;
 
 use std::collections::HashMap;
 
@@ -41,6 +42,7 @@ pub use tournament::{InvalidTournamentCode, UnknownTournament};
 pub use user_key::{
     KeyMismatch, PathKeyShopForbidden, PresentedUserKeyInvalid, UserKeyPath, UserKeyRequired,
 };
+pub use v3_0::to_openapi_3_0;
 
 /// The success envelope of an answer with fields: `{"status":"success", ...fields of T}`.
 pub type Success<T> = shared::Success<T>;
@@ -68,7 +70,7 @@ pub struct Documented {
     ),
     components(schemas(GameMode, TimeWindow, Category)),
     tags(
-        (name = "health", description = "Health and this document"),
+        (name = "health", description = "Health, this document and its reference page"),
         (name = "metrics", description = "Client metrics (no effect)"),
         (name = "config", description = "The client configuration"),
         (name = "sign-in", description = "Devices, identity providers, the chat platform"),

@@ -1,7 +1,9 @@
 //! The operator API, served on the operator listener beside `/metrics` (never on the public
-//! port): players looked up with their holdings and ledger, grants, refunds, removals, bans
-//! and key revocations, polls, tournaments and their whitelists, the published content, the
-//! audit of every change, and the node's status, under `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
+//! port): players looked up with their holdings, ledger, keys, results and track progress;
+//! grants, refunds, removals, bans, key revocations, deletions and removals of results from
+//! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
+//! of every change, and the node's status, under
+//! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
@@ -131,6 +133,16 @@ fn routes() -> Routes<OperatorState> {
         "/players/{accountId}/revoke-keys",
         routes,
         handler(writes::revoke_keys),
+    );
+    let routes = write(
+        "/players/{accountId}/delete",
+        routes,
+        handler(writes::delete),
+    );
+    let routes = write(
+        "/players/{accountId}/remove-results",
+        routes,
+        handler(writes::remove_results),
     );
     community_routes(routes)
 }

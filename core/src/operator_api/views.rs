@@ -4,8 +4,12 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::content::Catalog;
-use crate::store::{Account, Currency, Holdings, LedgerEntry};
+use std::collections::BTreeSet;
+
+use crate::content::{Catalog, Content};
+use crate::domain::TrackId;
+use crate::progression::track_counter;
+use crate::store::{Account, Currency, Holdings, LedgerEntry, MatchLogEntry, Progress};
 
 /// A time as RFC 3339 (`2026-11-23T12:00:00Z`).
 pub(super) fn rfc3339(at: OffsetDateTime) -> String {
@@ -79,4 +83,53 @@ pub(super) fn ledger(entries: &[LedgerEntry]) -> Value {
         })
         .collect();
     Value::Array(rows)
+}
+
+/// Results from the match log, as given.
+pub(super) fn results(entries: &[MatchLogEntry]) -> Value {
+    let rows = entries
+        .iter()
+        .map(|entry| {
+            json!({
+                "mode": entry.mode.as_str(),
+                "ended": rfc3339(entry.ended),
+                "placement": entry.placement,
+                "kills": entry.kills,
+                "timeAlive": entry.time_alive_secs,
+            })
+        })
+        .collect();
+    Value::Array(rows)
+}
+
+/// The reward tracks the account made progress on or holds the pass of, by id: stars and
+/// tier, experience and level (tier and level as the content reckons them, `null` for a
+/// track the content no longer has), and whether it holds the pass.
+pub(super) fn tracks(content: &Content, progress: &Progress) -> Vec<Value> {
+    let counted = progress.counters.keys().filter_map(|key| {
+        let rest = key.strip_prefix("track/")?;
+        let (id, what) = rest.split_once('/')?;
+        matches!(what, "stars" | "experience")
+            .then(|| id.parse().ok().map(TrackId))
+            .flatten()
+    });
+    let ids: BTreeSet<TrackId> = counted
+        .chain(progress.track_passes.iter().copied())
+        .collect();
+    ids.into_iter()
+        .map(|id| {
+            let stars = progress.counter(&track_counter(id, "stars"));
+            let experience = progress.counter(&track_counter(id, "experience"));
+            let track = content.track(id);
+            json!({
+                "track": id.0,
+                "name": track.as_ref().map(|track| track.shown_name().into_owned()),
+                "stars": stars,
+                "tier": track.as_ref().map(|track| track.tier_for(stars)),
+                "experience": experience,
+                "level": track.as_ref().map(|track| track.level_for(experience)),
+                "pass": progress.track_passes.contains(&id),
+            })
+        })
+        .collect()
 }

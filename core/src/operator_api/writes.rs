@@ -84,7 +84,7 @@ where
 fn grant_error(state: &OperatorState, error: GrantError) -> ApiError {
     match error {
         GrantError::Empty => ApiError::InvalidBody {
-            reason: "moves nothing: give positive coins, gems, items or packs".to_owned(),
+            reason: "moves nothing: name positive coins, gems, items or packs".to_owned(),
         },
         GrantError::UnknownSku(sku) => ApiError::NotFound {
             code: ErrorCode::NotInCatalog,
@@ -146,20 +146,11 @@ pub(super) async fn grant(state: OperatorState, incoming: Incoming) -> Result<Re
         incoming,
         |_| "grant",
         |state, call: Call<GrantBody>| async move {
-            let packs = call
-                .body
-                .packs
-                .iter()
-                .map(|text| operator::parse_pack(text))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|reason| ApiError::InvalidBody {
-                    reason: format!("`packs`: {reason}"),
-                })?;
             let grant = Grant {
                 coins: call.body.coins,
                 gems: call.body.gems,
                 items: call.body.items.clone(),
-                packs,
+                packs: packs(&call.body.packs)?,
             };
             let published = state.app.content.current();
             let (account, granted) = operator::grant_account(
@@ -226,6 +217,11 @@ struct RemoveBody {
     coins: i64,
     #[serde(default)]
     gems: i64,
+    #[serde(default)]
+    items: Vec<String>,
+    /// `sku` or `sku:count`.
+    #[serde(default)]
+    packs: Vec<String>,
     reason: String,
 }
 
@@ -235,34 +231,39 @@ impl Reasoned for RemoveBody {
     }
 }
 
-/// `POST .../remove` `{coins?, gems?, reason}`: a debit, refused (409 `balance_too_low`,
-/// nothing written) when it would take a balance below zero.
+/// `POST .../remove` `{coins?, gems?, items?: [sku], packs?: [sku or sku:count], reason}`:
+/// debits and removals in one change, refused (409, nothing written) when the account holds
+/// less than any of them (`balance_too_low`, `not_owned`, `not_enough_packs`).
 pub(super) async fn remove(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
     audited(
         state,
         incoming,
         |_| "remove",
         |state, call: Call<RemoveBody>| async move {
-            if call.body.coins < 0
-                || call.body.gems < 0
-                || (call.body.coins == 0 && call.body.gems == 0)
-            {
-                return Err(ApiError::InvalidBody {
-                    reason: "must remove positive `coins` or `gems`".to_owned(),
-                });
-            }
-            let steps = [
-                (Currency::Coins, call.body.coins),
-                (Currency::Gems, call.body.gems),
-            ]
-            .into_iter()
-            .filter(|(_, amount)| *amount > 0)
-            .map(|(currency, amount)| Step::Debit { currency, amount })
-            .collect();
+            let removal = Grant {
+                coins: call.body.coins,
+                gems: call.body.gems,
+                items: call.body.items.clone(),
+                packs: packs(&call.body.packs)?,
+            };
+            let published = state.app.content.current();
+            let steps = operator::removal_steps(&published.content, &removal)
+                .map_err(|error| grant_error(&state, error))?;
             move_currencies(&state, &call, "remove", steps).await
         },
     )
     .await
+}
+
+/// The packs of a body, each `sku` or `sku:count`; a bad one is a 400 naming `packs`.
+fn packs(texts: &[String]) -> Result<Vec<(String, i64)>, ApiError> {
+    texts
+        .iter()
+        .map(|text| operator::parse_pack(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|reason| ApiError::InvalidBody {
+            reason: format!("`packs`: {reason}"),
+        })
 }
 
 /// `amount` when positive, else a 400 naming `field`.
@@ -327,6 +328,7 @@ pub(super) async fn ban(state: OperatorState, incoming: Incoming) -> Result<Repl
             if !store.set_banned(call.account, call.body.banned).await? {
                 return Err(unknown_account());
             }
+            state.app.leaderboards.changed_here();
             let account = existing(&state, call.account).await?;
             Ok(json!({ "account": views::account(&account) }))
         },
@@ -360,6 +362,88 @@ pub(super) async fn revoke_keys(
             let account = existing(&state, call.account).await?;
             let revoked = state.app.store.revoke_all_keys(account.id).await?;
             Ok(json!({ "account": views::account(&account), "revoked": revoked }))
+        },
+    )
+    .await
+}
+
+/// The body of `delete`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeleteBody {
+    /// The account's friend code, typed again: the confirmation step.
+    confirm: String,
+    reason: String,
+}
+
+impl Reasoned for DeleteBody {
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+/// `POST .../delete` `{confirm, reason}`: erases the account and its personal data, as the
+/// player's own deletion does (its keys, holdings, ledger, progress and results go with it);
+/// refused (400, nothing deleted) unless `confirm` is the account's friend code.
+pub(super) async fn delete(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
+    audited(
+        state,
+        incoming,
+        |_| "delete",
+        |state, call: Call<DeleteBody>| async move {
+            let account = existing(&state, call.account).await?;
+            let code = account.friend_code.to_string();
+            if call.body.confirm.trim().to_lowercase() != code.to_lowercase() {
+                return Err(ApiError::InvalidBody {
+                    reason: format!(
+                        "`confirm` must be the account's friend code, {code}, to delete it"
+                    ),
+                });
+            }
+            if !state.app.store.delete_account(account.id).await? {
+                return Err(unknown_account());
+            }
+            state.app.leaderboards.changed_here();
+            Ok(json!({ "deleted": account.id.0, "friendCode": code }))
+        },
+    )
+    .await
+}
+
+/// The body of `remove-results`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RemoveResultsBody {
+    reason: String,
+}
+
+impl Reasoned for RemoveResultsBody {
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+/// `POST .../remove-results` `{reason}`: the account's match results leave every leaderboard,
+/// on every node (each follows the account log); its later results count afresh.
+pub(super) async fn remove_results(
+    state: OperatorState,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    audited(
+        state,
+        incoming,
+        |_| "remove-results",
+        |state, call: Call<RemoveResultsBody>| async move {
+            let now = state.app.clock.now();
+            let removed = state
+                .app
+                .store
+                .remove_results(call.account, now)
+                .await?
+                .ok_or_else(unknown_account)?;
+            state.app.leaderboards.changed_here();
+            let account = existing(&state, call.account).await?;
+            Ok(json!({ "account": views::account(&account), "removed": removed.removed }))
         },
     )
     .await

@@ -47,6 +47,21 @@ pub trait AccountStore: Send + Sync {
         code: &FriendCode,
     ) -> Result<Option<Account>, StoreError>;
 
+    /// The account of this sign-in identity: the provider (`device`, `idpone`, ...) and the
+    /// identifier as stored (a device's is the SHA-256 of its id, in lower-case hex).
+    async fn account_by_identity(
+        &self,
+        provider: &str,
+        identifier: &str,
+    ) -> Result<Option<Account>, StoreError>;
+
+    /// How many of the account's user keys still work at `now`.
+    async fn live_key_count(
+        &self,
+        account: AccountId,
+        now: OffsetDateTime,
+    ) -> Result<u64, StoreError>;
+
     /// Revokes one key. Answers whether a key was revoked.
     async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError>;
 

@@ -110,6 +110,19 @@ pub enum Step {
         /// How many (positive).
         quantity: i64,
     },
+    /// Takes an item away (an operator's removal); refused when the account does not own it.
+    RemoveItem {
+        /// The item.
+        item: ItemId,
+    },
+    /// Takes unopened packs away (an operator's removal); refused when the account holds
+    /// fewer.
+    RemovePacks {
+        /// The pack.
+        pack: PackId,
+        /// How many (positive).
+        quantity: i64,
+    },
     /// Consumes one unopened pack; refused when the account has none.
     OpenPack {
         /// The pack.
@@ -266,6 +279,15 @@ pub enum Refusal {
     PackLimit(PackId),
     /// The account has no unopened pack of this kind.
     NoPackToOpen(PackId),
+    /// The account does not own the item to remove.
+    NotOwned(ItemId),
+    /// The account holds fewer unopened packs of this kind than the removal takes.
+    NotEnoughPacks {
+        /// The pack.
+        pack: PackId,
+        /// How many the removal takes.
+        quantity: i64,
+    },
     /// Every offered claim key is already recorded.
     AlreadyClaimed,
     /// The change happens outside the window it needs.
@@ -324,6 +346,12 @@ impl fmt::Display for Refusal {
                 )
             }
             Self::NoPackToOpen(pack) => write!(f, "the account has no unopened pack {}", pack.0),
+            Self::NotOwned(item) => write!(f, "the account does not own item {}", item.0),
+            Self::NotEnoughPacks { pack, quantity } => write!(
+                f,
+                "the account holds fewer than {quantity} unopened packs {}",
+                pack.0
+            ),
             Self::AlreadyClaimed => f.write_str("already claimed"),
             Self::OutsideWindow { starts, ends } => {
                 write!(f, "only possible from {starts} to {ends}")

@@ -6,7 +6,7 @@ use time::OffsetDateTime;
 
 use super::{
     AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord, Progress,
-    RecordedMatch, StoreError,
+    RecordedMatch, RemovedResults, StoreError,
 };
 use crate::domain::GameMode;
 
@@ -59,4 +59,32 @@ pub trait MatchStore: Send + Sync {
         &self,
         accounts: &[AccountId],
     ) -> Result<Vec<BoardPlayer>, StoreError>;
+
+    /// The account's entries of the match log after position `after` up to `through`
+    /// (included), in order: the results a board that removed the account's earlier results
+    /// counts again.
+    async fn results_of(
+        &self,
+        account: AccountId,
+        after: i64,
+        through: i64,
+    ) -> Result<Vec<MatchLogEntry>, StoreError>;
+
+    /// The account's newest `limit` entries of the match log, newest first.
+    async fn recent_results(
+        &self,
+        account: AccountId,
+        limit: u32,
+    ) -> Result<Vec<MatchLogEntry>, StoreError>;
+
+    /// Removes the account's results from every leaderboard, in one transaction: deletes its
+    /// match log entries and appends [`AccountChange::ResultsRemoved`](super::AccountChange)
+    /// to the account log, which every node's boards follow (nothing is appended when it has
+    /// no results). `now` is the account row's update time. `None` when there is no such
+    /// account.
+    async fn remove_results(
+        &self,
+        account: AccountId,
+        now: OffsetDateTime,
+    ) -> Result<Option<RemovedResults>, StoreError>;
 }

@@ -164,6 +164,15 @@ pub struct BoardPlayer {
     pub is_banned: bool,
 }
 
+/// What an operator's removal of an account's results took off the leaderboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemovedResults {
+    /// How many results (match log entries) were removed.
+    pub removed: u64,
+    /// The match log position of the last one removed (0 when none was).
+    pub through: i64,
+}
+
 /// What happened to an account, in the append-only account log that leaderboards follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccountChange {
@@ -173,6 +182,13 @@ pub enum AccountChange {
     Banned(bool),
     /// The account was deleted.
     Deleted,
+    /// An operator removed the account's results from every leaderboard: its results up to
+    /// this match log position (the last one removed) are gone from the log, and a board that
+    /// counted them starts the account again from the results after it.
+    ResultsRemoved {
+        /// The match log position of the last result removed.
+        through: i64,
+    },
 }
 
 /// One entry of the append-only account log.

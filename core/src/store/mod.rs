@@ -55,7 +55,7 @@ pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subsc
 pub use match_store::MatchStore;
 pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
-    MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch,
+    MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch, RemovedResults,
 };
 pub use operator_store::{
     AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole, OperatorStore,

@@ -12,9 +12,9 @@ use super::{
     CommunityStore, ContentStore, EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry,
     MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
     NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
-    PollId, PollResults, Progress, PublishedContent, RecordedMatch, Role, SessionView, SignedIn,
-    StoreError, Tournament, TournamentCode, TournamentRefusal, TournamentStanding, Vote,
-    VoteRefusal, WhitelistEdit, WhitelistEdited,
+    PollId, PollResults, Progress, PublishedContent, RecordedMatch, RemovedResults, Role,
+    SessionView, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
+    TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use super::{
     ContentVersion, Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
@@ -31,6 +31,12 @@ fn unavailable<T>() -> Result<T, StoreError> {
 
 #[async_trait]
 impl AccountStore for UnavailableStore {
+    async fn account_by_identity(&self, _: &str, _: &str) -> Result<Option<Account>, StoreError> {
+        unavailable()
+    }
+    async fn live_key_count(&self, _: AccountId, _: OffsetDateTime) -> Result<u64, StoreError> {
+        unavailable()
+    }
     async fn sign_in(&self, _: NewSignIn) -> Result<SignedIn, StoreError> {
         unavailable()
     }
@@ -253,6 +259,27 @@ impl MatchStore for UnavailableStore {
         unavailable()
     }
     async fn board_players_of(&self, _: &[AccountId]) -> Result<Vec<BoardPlayer>, StoreError> {
+        unavailable()
+    }
+
+    async fn results_of(
+        &self,
+        _: AccountId,
+        _: i64,
+        _: i64,
+    ) -> Result<Vec<MatchLogEntry>, StoreError> {
+        unavailable()
+    }
+
+    async fn recent_results(&self, _: AccountId, _: u32) -> Result<Vec<MatchLogEntry>, StoreError> {
+        unavailable()
+    }
+
+    async fn remove_results(
+        &self,
+        _: AccountId,
+        _: OffsetDateTime,
+    ) -> Result<Option<RemovedResults>, StoreError> {
         unavailable()
     }
 }

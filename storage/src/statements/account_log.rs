@@ -5,16 +5,18 @@
 pub(crate) const LOCK_ACCOUNT_LOG: &str =
     "UPDATE account_log_appender SET appended = appended + 1 WHERE id = 1";
 
-/// Appends one entry to the account log. Binds: account id, kind (`renamed`, `banned` or
-/// `deleted`), friend name and digits (a rename's, else null), banned (a ban's, else null).
+/// Appends one entry to the account log. Binds: account id, kind (`renamed`, `banned`,
+/// `deleted` or `results_removed`), friend name and digits (a rename's, else null), banned (a
+/// ban's, else null), results through (a results removal's, else null).
 pub(crate) const INSERT_ACCOUNT_LOG: &str = "\
-    INSERT INTO account_log (account_id, kind, friend_name, friend_digits, banned) \
-    VALUES ($1, $2, $3, $4, $5)";
+    INSERT INTO account_log (account_id, kind, friend_name, friend_digits, banned, \
+    results_through) VALUES ($1, $2, $3, $4, $5, $6)";
 
 /// Account log entries after a position, in order, in the shape of
 /// [`AccountLogRow`](crate::row::AccountLogRow). Binds: position, limit.
 pub(crate) const ACCOUNT_LOG: &str = "\
-    SELECT seq, account_id, kind, friend_name, friend_digits, banned FROM account_log \
+    SELECT seq, account_id, kind, friend_name, friend_digits, banned, results_through \
+    FROM account_log \
     WHERE seq > $1 ORDER BY seq LIMIT $2";
 
 /// The largest position of the account log, 0 when it is empty.

@@ -101,6 +101,14 @@ pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");
 pub(crate) const ACCOUNT_BY_FRIEND_CODE: &str =
     select_account!("lower(friend_name) = lower($1) AND friend_digits = $2");
 
+/// The account of a sign-in identity, in the shape of [`AccountRow`](crate::row::AccountRow).
+/// Binds: provider, identifier.
+pub(crate) const ACCOUNT_BY_IDENTITY: &str = select_account!("provider = $1 AND identifier = $2");
+
+/// How many of an account's keys are unexpired. Binds: account id, now.
+pub(crate) const LIVE_KEY_COUNT: &str =
+    "SELECT COUNT(*) FROM user_keys WHERE account_id = $1 AND expires > $2";
+
 /// Records a key. Binds: key hash, account id, now, expiry.
 pub(crate) const INSERT_KEY: &str =
     "INSERT INTO user_keys (key_hash, account_id, created, expires) VALUES ($1, $2, $3, $4)";

@@ -98,6 +98,15 @@ pub(crate) const OPEN_PACK: &str = "\
     UPDATE pack_stock SET quantity = quantity - 1 \
     WHERE account_id = $1 AND pack_id = $2 AND quantity >= 1";
 
+/// Takes an item away. Binds: account id, item id.
+pub(crate) const DELETE_LICENSE: &str =
+    "DELETE FROM licenses WHERE account_id = $1 AND item_id = $2";
+
+/// Takes unopened packs away if there are that many. Binds: account id, pack id, quantity.
+pub(crate) const REMOVE_PACKS: &str = "\
+    UPDATE pack_stock SET quantity = quantity - $3 \
+    WHERE account_id = $1 AND pack_id = $2 AND quantity >= $3";
+
 /// Records a claim unless it is recorded. Binds: account id, claim key, now.
 pub(crate) const INSERT_CLAIM: &str = "\
     INSERT INTO claims (account_id, claim_key, created) VALUES ($1, $2, $3) \

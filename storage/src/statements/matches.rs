@@ -159,6 +159,26 @@ pub(crate) const MATCH_LOG: &str = "\
     SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
     WHERE seq > $1 ORDER BY seq LIMIT $2";
 
+/// An account's match log entries after a position up to another (included), in order, in the
+/// shape of [`MatchLogRow`](crate::row::MatchLogRow). Binds: account id, after, through.
+pub(crate) const RESULTS_OF: &str = "\
+    SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
+    WHERE account_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq";
+
+/// An account's newest match log entries, newest first, in the shape of
+/// [`MatchLogRow`](crate::row::MatchLogRow). Binds: account id, limit.
+pub(crate) const RECENT_RESULTS: &str = "\
+    SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
+    WHERE account_id = $1 ORDER BY seq DESC LIMIT $2";
+
+/// The position of an account's last match log entry, 0 when it has none. Binds: account id.
+pub(crate) const LAST_RESULT_OF: &str =
+    "SELECT CAST(COALESCE(MAX(seq), 0) AS BIGINT) FROM match_log WHERE account_id = $1";
+
+/// Deletes an account's match log entries up to a position. Binds: account id, through.
+pub(crate) const DELETE_RESULTS_OF: &str =
+    "DELETE FROM match_log WHERE account_id = $1 AND seq <= $2";
+
 /// Accounts with at least one match log entry after an id, in id order, in the shape of
 /// [`BoardPlayerRow`](crate::row::BoardPlayerRow). Binds: id, limit.
 pub(crate) const BOARD_PLAYERS: &str = "\

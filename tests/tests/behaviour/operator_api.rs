@@ -4,11 +4,14 @@
 //! audited; the node's status; and nothing of it on the public port.
 
 use safezone_core::cli::AdminCommand;
+use safezone_core::domain::DeviceId;
+use safezone_core::domain::GameMode::{Solo, Squad};
 use safezone_core::metrics::{self, MetricsServer};
-use safezone_core::store::{AuditEntry, AuditFilter, Currency};
+use safezone_core::store::{AccountId, AuditEntry, AuditFilter, Currency};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
-use safezone_tests::leaderboard::{DEADLINE, within};
+use safezone_tests::leaderboard::{DEADLINE, Played, codes, query, within};
+use safezone_tests::progression::Line;
 use safezone_tests::{Answer, TestApp, any_port, each_combination};
 use serde_json::{Value, json};
 
@@ -20,6 +23,10 @@ each_combination!(
     missing_bad_and_revoked_tokens_are_401,
     the_operator_api_is_not_on_the_public_port,
     the_status_names_the_content_the_boards_and_the_database,
+    players_are_found_by_device_or_provider_with_keys_results_and_tracks,
+    items_and_packs_are_removed_all_or_nothing,
+    a_deletion_needs_the_friend_code_typed_again,
+    removed_results_leave_every_board_and_later_results_count,
 );
 
 /// The operator listener serving `app`'s metrics and operator API.
@@ -397,6 +404,11 @@ async fn a_read_only_token_reads_and_is_refused_every_write(app: TestApp) {
         ("remove", json!({"coins": 5, "reason": "r"})),
         ("ban", json!({"banned": true, "reason": "r"})),
         ("revoke-keys", json!({"reason": "r"})),
+        (
+            "delete",
+            json!({"confirm": player.friend_code.to_string(), "reason": "r"}),
+        ),
+        ("remove-results", json!({"reason": "r"})),
     ];
     for (action, body) in &writes {
         operator
@@ -422,7 +434,18 @@ async fn a_read_only_token_reads_and_is_refused_every_write(app: TestApp) {
         .rev()
         .map(|r| r.entry.action.as_str())
         .collect();
-    assert_eq!(actions, ["grant", "refund", "remove", "ban", "revoke-keys"]);
+    assert_eq!(
+        actions,
+        [
+            "grant",
+            "refund",
+            "remove",
+            "ban",
+            "revoke-keys",
+            "delete",
+            "remove-results"
+        ]
+    );
     assert!(audit.iter().all(|r| {
         r.token_name == "bob"
             && r.entry.reason == "r"
@@ -557,4 +580,299 @@ async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) 
     app.await_maintenance(true).await;
     let answer = operator.get(&app, "/operator/api/status", &secret).await;
     assert_eq!(answer.success()["content_version"], 1);
+}
+
+async fn players_are_found_by_device_or_provider_with_keys_results_and_tracks(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "read").await;
+    let (device, body) = app.new_device().await;
+    let id = body["user"]["id"].as_i64().expect("an id");
+    let by_device = operator
+        .get(
+            &app,
+            &format!("/operator/api/players?deviceId={device}"),
+            &secret,
+        )
+        .await;
+    let found = by_device.success();
+    assert_eq!(found["account"]["id"], id);
+    assert_eq!(found["keys"], 1);
+    assert_eq!(found["matches"], json!([]));
+    assert!(found["tracks"].is_array(), "{found}");
+
+    let mut played = Played::new();
+    let player = Player {
+        key: body["user"]["key"].as_str().expect("a key").to_owned(),
+        id: AccountId(id),
+        friend_code: safezone_core::domain::FriendCode::parse(
+            body["user"]["friend_code"].as_str().expect("a code"),
+        )
+        .expect("a friend code"),
+    };
+    played.join(&player);
+    app.report_now(&mut played, Solo, vec![Line::new(player.id, 1, 3, 600)])
+        .await;
+    app.post(&format!("/api/validate/device/{device}"))
+        .await
+        .success();
+
+    // The device id is matched by its SHA-256, which is also the stored subject.
+    let subject = DeviceId::parse(&device)
+        .expect("a device id")
+        .stored_identifier();
+    let path = format!("/operator/api/players?provider=device&subject={subject}");
+    let by_identity = operator.get(&app, &path, &secret).await;
+    let found = by_identity.success();
+    assert_eq!(found["account"]["id"], id);
+    assert_eq!(found["keys"], 2);
+    let matches = found["matches"].as_array().expect("matches");
+    assert_eq!(matches.len(), 1, "{found}");
+    assert_eq!(
+        (
+            &matches[0]["mode"],
+            &matches[0]["placement"],
+            &matches[0]["kills"]
+        ),
+        (&json!("solo"), &json!(1), &json!(3))
+    );
+
+    for (query, parameter) in [
+        ("provider=device", "subject"),
+        ("subject=abc", "provider"),
+        ("deviceId=android-1&accountId=1", "friendCode"),
+    ] {
+        let answer = operator
+            .get(&app, &format!("/operator/api/players?{query}"), &secret)
+            .await;
+        let error = answer.error(400, "invalid_parameter");
+        assert!(
+            error["message"]
+                .as_str()
+                .expect("a message")
+                .contains(parameter),
+            "{query}: {error}"
+        );
+    }
+    operator
+        .get(
+            &app,
+            "/operator/api/players?deviceId=android-unknown",
+            &secret,
+        )
+        .await
+        .error(404, "unknown_user");
+}
+
+async fn items_and_packs_are_removed_all_or_nothing(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let grant = json!({
+        "items": ["outfit-ranger"], "packs": ["basic-chest:2"], "reason": "ticket 20",
+    });
+    operator
+        .post(&app, &players_path(&player, "grant"), &secret, grant)
+        .await
+        .success();
+
+    let remove = json!({
+        "items": ["outfit-ranger"], "packs": ["basic-chest"], "reason": "ticket 21: refunded",
+    });
+    operator
+        .post(&app, &players_path(&player, "remove"), &secret, remove)
+        .await
+        .success();
+    let holdings = |answer: &Answer| {
+        let body = answer.success().clone();
+        let items: Vec<Value> = body["items"].as_array().expect("items").clone();
+        let packs: Vec<(Value, Value)> = body["packs"]
+            .as_array()
+            .expect("packs")
+            .iter()
+            .map(|pack| (pack["sku"].clone(), pack["quantity"].clone()))
+            .collect();
+        (items, packs)
+    };
+    let path = format!("/operator/api/players?accountId={}", player.id.0);
+    let (items, packs) = holdings(&operator.get(&app, &path, &secret).await);
+    assert!(
+        items.iter().all(|item| item["sku"] != "outfit-ranger"),
+        "{items:?}"
+    );
+    assert_eq!(packs, [(json!("basic-chest"), json!(1))]);
+
+    // Each of these holds more than the account has: nothing of it is removed.
+    for (body, code) in [
+        (
+            json!({"items": ["outfit-ranger"], "reason": "again"}),
+            "not_owned",
+        ),
+        (
+            json!({"packs": ["basic-chest:2"], "reason": "too many"}),
+            "not_enough_packs",
+        ),
+        (
+            json!({"packs": ["basic-chest"], "coins": 1, "reason": "with coins"}),
+            "balance_too_low",
+        ),
+    ] {
+        operator
+            .post(&app, &players_path(&player, "remove"), &secret, body)
+            .await
+            .error(409, code);
+    }
+    let (_, packs) = holdings(&operator.get(&app, &path, &secret).await);
+    assert_eq!(packs, [(json!("basic-chest"), json!(1))], "nothing removed");
+    operator
+        .post(
+            &app,
+            &players_path(&player, "remove"),
+            &secret,
+            json!({"items": ["no-such-sku"], "reason": "typo"}),
+        )
+        .await
+        .error(404, "not_in_catalog");
+    let audit = audit_of(&app, &player).await;
+    let results: Vec<&str> = audit.iter().map(|row| row.entry.result.as_str()).collect();
+    assert_eq!(results.len(), 6, "{results:?}");
+    assert!(
+        results[1..4].iter().all(|r| r.starts_with("refused: ")),
+        "{results:?}"
+    );
+    assert_eq!(results[4..], ["done", "done"]);
+}
+
+async fn a_deletion_needs_the_friend_code_typed_again(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let other = app.player().await;
+
+    let wrong = json!({"confirm": other.friend_code.to_string(), "reason": "GDPR request 4"});
+    let answer = operator
+        .post(&app, &players_path(&player, "delete"), &secret, wrong)
+        .await;
+    let error = answer.error(400, "invalid_body");
+    let code = player.friend_code.to_string();
+    assert!(
+        error["message"]
+            .as_str()
+            .expect("a message")
+            .contains(&code),
+        "{error}"
+    );
+    app.stored_account(player.id).await;
+
+    let right = json!({"confirm": code.to_lowercase(), "reason": "GDPR request 4"});
+    let answer = operator
+        .post(&app, &players_path(&player, "delete"), &secret, right)
+        .await;
+    assert_eq!(answer.success()["deleted"], player.id.0);
+    let gone = app.store.account(player.id).await.expect("the store reads");
+    assert!(gone.is_none(), "the account is erased");
+    app.get(&format!("/api/user/{}", player.key))
+        .await
+        .error(401, "invalid_user_key");
+    app.get(&format!("/api/user/{}", other.key)).await.success();
+    operator
+        .get(
+            &app,
+            &format!("/operator/api/players?accountId={}", player.id.0),
+            &secret,
+        )
+        .await
+        .error(404, "unknown_user");
+
+    let audit = audit_of(&app, &player).await;
+    let rows = summary(&audit);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0], row("delete", "GDPR request 4", "done"));
+    assert!(
+        rows[1].2.starts_with("refused: request body `confirm`"),
+        "{rows:?}"
+    );
+}
+
+async fn removed_results_leave_every_board_and_later_results_count(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let mut played = Played::new();
+    let players = app.joined_all(&mut played, 2).await;
+    let (cheater, other) = (&players[0], &players[1]);
+    let caller = Some((other.key.as_str(), other.id));
+    for _ in 0..2 {
+        app.report_now(
+            &mut played,
+            Squad,
+            vec![
+                Line::new(cheater.id, 1, 30, 900),
+                Line::new(other.id, 2, 2, 800),
+            ],
+        )
+        .await;
+    }
+    app.await_every_board(&played, caller).await;
+
+    let answer = operator
+        .post(
+            &app,
+            &players_path(cheater, "remove-results"),
+            &secret,
+            json!({"reason": "aimbot, report 9"}),
+        )
+        .await;
+    assert_eq!(answer.success()["removed"], 2);
+    played.forget_results(cheater.id);
+    app.assert_every_board(&played, caller).await;
+    let body = app.board(&query(Squad, "all", "kills", None)).await;
+    assert_eq!(codes(&body), [other.friend_code.to_string()]);
+    let left = app
+        .store
+        .recent_results(cheater.id, 10)
+        .await
+        .expect("the match log reads");
+    assert!(left.is_empty(), "{left:?}");
+
+    // A later result counts afresh, from nothing.
+    app.report_now(
+        &mut played,
+        Squad,
+        vec![
+            Line::new(cheater.id, 3, 1, 100),
+            Line::new(other.id, 1, 0, 700),
+        ],
+    )
+    .await;
+    app.assert_every_board(&played, caller).await;
+
+    // A player without results has nothing to remove; an unknown account is a 404.
+    let answer = operator
+        .post(
+            &app,
+            &players_path(cheater, "remove-results"),
+            &secret,
+            json!({"reason": "again"}),
+        )
+        .await;
+    assert_eq!(answer.success()["removed"], 1);
+    let answer = operator
+        .post(
+            &app,
+            &players_path(cheater, "remove-results"),
+            &secret,
+            json!({"reason": "once more"}),
+        )
+        .await;
+    assert_eq!(answer.success()["removed"], 0);
+    operator
+        .post(
+            &app,
+            "/operator/api/players/987654321/remove-results",
+            &secret,
+            json!({"reason": "x"}),
+        )
+        .await
+        .error(404, "unknown_user");
+    let rows = summary(&audit_of(&app, cheater).await);
+    assert_eq!(rows[2], row("remove-results", "aimbot, report 9", "done"));
 }

@@ -234,6 +234,23 @@ pub(crate) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
                 catalog.pack(pack).map_or("?", |pack| pack.sku.as_str())
             ),
         ),
+        Refusal::NotOwned(item) => conflict(
+            ErrorCode::NotOwned,
+            format!(
+                "the account does not own item {} ({}); nothing was removed",
+                item.0,
+                catalog.item(item).map_or("?", |item| item.sku.as_str())
+            ),
+        ),
+        Refusal::NotEnoughPacks { pack, quantity } => conflict(
+            ErrorCode::NotEnoughPacks,
+            format!(
+                "the account holds fewer than {quantity} unopened packs {} ({}); nothing was \
+                 removed",
+                pack.0,
+                catalog.pack(pack).map_or("?", |pack| pack.sku.as_str())
+            ),
+        ),
         Refusal::AlreadyClaimed => conflict(
             ErrorCode::AlreadyClaimed,
             "this was already claimed; see `next_at` for when it can be claimed again".to_owned(),
