@@ -27,6 +27,7 @@ pub mod cli;
 pub mod clock;
 pub mod console;
 pub mod content;
+pub mod content_publication;
 pub mod domain;
 pub mod economy;
 pub mod http;

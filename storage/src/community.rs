@@ -29,9 +29,10 @@ macro_rules! impl_community {
             use async_trait::async_trait;
             use safezone_core::domain::FriendCode;
             use safezone_core::store::{
-                AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, NewClan,
-                NewPoll, NewTournament, Poll, PollId, PollResults, StoreError, Tournament,
-                TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
+                AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, Entrant,
+                NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal, PollId,
+                PollResults, StoreError, Tournament, TournamentCode, TournamentEdit,
+                TournamentEditRefusal, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
                 WhitelistEdit, WhitelistEdited,
             };
             use sqlx::{Pool, Transaction};
@@ -40,7 +41,9 @@ macro_rules! impl_community {
             use super::$store;
             use crate::error::store_error;
             use crate::micros::to_micros;
-            use crate::row::{ClanRow, FriendCodeRow, PollRow, TournamentRow, WindowRow};
+            use crate::row::{
+                ClanRow, EntrantRow, FriendCodeRow, PollRow, TournamentRow, WindowRow,
+            };
             use crate::statements::community as sql;
 
             /// The tournament with this code.
@@ -164,6 +167,31 @@ macro_rules! impl_community {
                     results.await.map_err(store_error)
                 }
 
+                async fn polls(&self, limit: i64) -> Result<Vec<PollResults>, StoreError> {
+                    let polls = async {
+                        let rows = sqlx::query_as::<_, PollRow>(sql::NEWEST_POLLS)
+                            .bind(limit)
+                            .fetch_all(&self.pool)
+                            .await?;
+                        let mut polls = PollRow::into_polls(rows).map_err(decode)?;
+                        polls.reverse();
+                        Ok(polls)
+                    };
+                    polls.await.map_err(store_error)
+                }
+
+                async fn edit_poll(
+                    &self,
+                    edit: PollEdit,
+                ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
+                    let edited = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = edit_poll_in(&mut tx, &edit).await?;
+                        settle(tx, outcome).await
+                    };
+                    edited.await.map_err(store_error)
+                }
+
                 async fn create_tournament(
                     &self,
                     tournament: NewTournament,
@@ -210,6 +238,53 @@ macro_rules! impl_community {
                     code: &TournamentCode,
                 ) -> Result<Option<Tournament>, StoreError> {
                     find_tournament(&self.pool, code).await.map_err(store_error)
+                }
+
+                async fn tournaments(&self, limit: i64) -> Result<Vec<Tournament>, StoreError> {
+                    let tournaments = async {
+                        let rows = sqlx::query_as::<_, TournamentRow>(sql::NEWEST_TOURNAMENTS)
+                            .bind(limit)
+                            .fetch_all(&self.pool)
+                            .await?;
+                        rows.into_iter()
+                            .map(TournamentRow::into_tournament)
+                            .collect::<Result<Vec<_>, _>>()
+                            .map_err(decode)
+                    };
+                    tournaments.await.map_err(store_error)
+                }
+
+                async fn edit_tournament(
+                    &self,
+                    edit: TournamentEdit,
+                ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError> {
+                    let edited = async {
+                        let mut tx = self.begin().await?;
+                        let outcome = edit_tournament_in(&mut tx, &edit).await?;
+                        settle(tx, outcome).await
+                    };
+                    edited.await.map_err(store_error)
+                }
+
+                async fn tournament_entrants(
+                    &self,
+                    code: &TournamentCode,
+                ) -> Result<Option<Vec<Entrant>>, StoreError> {
+                    let entrants = async {
+                        if find_tournament(&self.pool, code).await?.is_none() {
+                            return Ok(None);
+                        }
+                        let rows = sqlx::query_as::<_, EntrantRow>(sql::ENTRANTS)
+                            .bind(code.as_str())
+                            .fetch_all(&self.pool)
+                            .await?;
+                        rows.into_iter()
+                            .map(EntrantRow::into_entrant)
+                            .collect::<Result<Vec<_>, _>>()
+                            .map(Some)
+                            .map_err(decode)
+                    };
+                    entrants.await.map_err(store_error)
                 }
 
                 async fn tournament_standing(
@@ -395,6 +470,74 @@ macro_rules! impl_community {
                     tx.rollback().await?;
                 }
                 Ok(outcome)
+            }
+
+            /// With the poll's row locked, the stored poll is edited by [`Poll::edited`]; a
+            /// vote is checked against the window it reads, before or after.
+            async fn edit_poll_in(
+                tx: &mut Transaction<'_, $db>,
+                edit: &PollEdit,
+            ) -> Result<Result<Poll, PollEditRefusal>, sqlx::Error> {
+                let locked = sqlx::query_scalar::<_, i64>(sql::LOCK_POLL)
+                    .bind(edit.poll.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                if locked.is_none() {
+                    return Ok(Err(PollEditRefusal::Unknown));
+                }
+                let rows = sqlx::query_as::<_, PollRow>(sql::POLL)
+                    .bind(edit.poll.0)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                let Some(stored) = PollRow::into_polls(rows).map_err(decode)?.pop() else {
+                    return Ok(Err(PollEditRefusal::Unknown));
+                };
+                let poll = match stored.poll.edited(edit) {
+                    Ok(poll) => poll,
+                    Err(refusal) => return Ok(Err(refusal)),
+                };
+                sqlx::query(sql::UPDATE_POLL)
+                    .bind(poll.id.0)
+                    .bind(&poll.question)
+                    .bind(to_micros(poll.window.closes))
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(Ok(poll))
+            }
+
+            /// With the tournament's row locked (joins, which take a place on that row, wait),
+            /// the stored tournament is edited by [`Tournament::edited`].
+            async fn edit_tournament_in(
+                tx: &mut Transaction<'_, $db>,
+                edit: &TournamentEdit,
+            ) -> Result<Result<Tournament, TournamentEditRefusal>, sqlx::Error> {
+                let code = edit.code.as_str();
+                let locked = sqlx::query_scalar::<_, String>(sql::LOCK_TOURNAMENT)
+                    .bind(code)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                if locked.is_none() {
+                    return Ok(Err(TournamentEditRefusal::Unknown));
+                }
+                let row = sqlx::query_as::<_, TournamentRow>(sql::TOURNAMENT)
+                    .bind(code)
+                    .fetch_one(&mut **tx)
+                    .await?;
+                let stored = row.into_tournament().map_err(decode)?;
+                let tournament = match stored.edited(edit) {
+                    Ok(tournament) => tournament,
+                    Err(refusal) => return Ok(Err(refusal)),
+                };
+                sqlx::query(sql::UPDATE_TOURNAMENT)
+                    .bind(code)
+                    .bind(tournament.mode.as_str())
+                    .bind(to_micros(tournament.window.opens))
+                    .bind(to_micros(tournament.window.closes))
+                    .bind(tournament.capacity)
+                    .bind(tournament.whitelist_only)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(Ok(tournament))
             }
 
             /// Whether the account is banned; `None` when it does not exist.

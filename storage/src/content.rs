@@ -8,7 +8,9 @@ macro_rules! impl_content {
     ($store:ident) => {
         mod content {
             use async_trait::async_trait;
-            use safezone_core::store::{ContentStore, PublishedContent, StoreError};
+            use safezone_core::store::{
+                ContentStore, ContentVersion, PublishedContent, StoreError,
+            };
             use time::OffsetDateTime;
 
             use super::$store;
@@ -60,6 +62,25 @@ macro_rules! impl_content {
                         })
                     })
                     .transpose()
+                }
+
+                async fn content_versions(
+                    &self,
+                    limit: i64,
+                ) -> Result<Vec<ContentVersion>, StoreError> {
+                    let rows = sqlx::query_as::<_, (i64, i64)>(sql::CONTENT_VERSIONS)
+                        .bind(limit)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    rows.into_iter()
+                        .map(|(version, published_at)| {
+                            Ok(ContentVersion {
+                                version,
+                                published_at: from_micros(published_at)?,
+                            })
+                        })
+                        .collect()
                 }
             }
         }

@@ -7,8 +7,8 @@ use safezone_core::store::{
     StoreError, Subscription,
 };
 use safezone_core::store::{
-    Clan, ClanId, ClanMember, Poll, PollId, PollOption, PollOptionId, PollResults, Tournament,
-    TournamentCode, Window,
+    Clan, ClanId, ClanMember, Entrant, Poll, PollId, PollOption, PollOptionId, PollResults,
+    Tournament, TournamentCode, Window,
 };
 
 use time::OffsetDateTime;
@@ -363,6 +363,25 @@ impl FriendCodeRow {
     /// The friend code; an invalid one is corrupt data.
     pub(crate) fn into_friend_code(self) -> Result<FriendCode, StoreError> {
         friend_code(&self.friend_name, self.friend_digits)
+    }
+}
+
+/// An entrant of a tournament, as selected by
+/// [`ENTRANTS`](crate::statements::community::ENTRANTS).
+#[derive(sqlx::FromRow)]
+pub(crate) struct EntrantRow {
+    friend_name: String,
+    friend_digits: i32,
+    created: i64,
+}
+
+impl EntrantRow {
+    /// The entrant; an invalid friend code or time is corrupt data.
+    pub(crate) fn into_entrant(self) -> Result<Entrant, StoreError> {
+        Ok(Entrant {
+            friend_code: friend_code(&self.friend_name, self.friend_digits)?,
+            joined: from_micros(self.created)?,
+        })
     }
 }
 

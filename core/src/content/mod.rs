@@ -53,6 +53,7 @@ pub use tracks::{
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use time::OffsetDateTime;
@@ -84,6 +85,8 @@ pub struct Content {
     /// (`[[tracks]]`); the runs of a repeating track come from [`Content::track`] and
     /// [`Content::tracks_at`].
     pub tracks: Vec<RewardTrack>,
+    /// The text it was read from.
+    text: Arc<str>,
 }
 
 /// The file as written, before validation.
@@ -155,7 +158,14 @@ impl Content {
             quests: file.quests.validate(&catalog, &locate)?,
             tracks,
             catalog,
+            text: Arc::from(text),
         })
+    }
+
+    /// The text of the content file this content was read from (its fields may have been
+    /// changed since, by code).
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// The reward track `id`: one as written, or a later run of a repeating one (whose id is

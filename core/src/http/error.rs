@@ -67,6 +67,14 @@ pub enum ApiError {
         /// Text for a person.
         message: String,
     },
+    /// A request refused as bad input with a code of its own (400), such as a content file
+    /// that does not pass the check.
+    Invalid {
+        /// Stable machine-readable code.
+        code: ErrorCode,
+        /// Text for a person.
+        message: String,
+    },
     /// A purchase receipt that its store did not confirm.
     InvalidReceipt {
         /// Why, as the store's verifier said.
@@ -180,6 +188,7 @@ impl ApiError {
             | Self::InvalidBody { .. }
             | Self::ExactlyOneOf { .. }
             | Self::InvalidReceipt { .. }
+            | Self::Invalid { .. }
             | Self::InvalidHeader { .. }
             | Self::InvalidPathEncoding
             | Self::InvalidRequestTarget => StatusCode::BAD_REQUEST,
@@ -233,6 +242,7 @@ impl ApiError {
             | Self::Upstream { code, .. }
             | Self::NotFound { code, .. }
             | Self::Conflict { code, .. }
+            | Self::Invalid { code, .. }
             | Self::Loading { code, .. } => *code,
         }
     }
@@ -294,6 +304,7 @@ impl ApiError {
             | Self::Upstream { message, .. }
             | Self::NotFound { message, .. }
             | Self::Conflict { message, .. }
+            | Self::Invalid { message, .. }
             | Self::Loading { message, .. }
             | Self::InsufficientFunds { message }
             | Self::Gone { message } => message.clone(),

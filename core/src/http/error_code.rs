@@ -182,6 +182,16 @@ error_codes! {
     TournamentFull = "tournament_full",
     /// 409: the account has joined the tournament already.
     AlreadyJoined = "already_joined",
+    /// 409: another tournament has the code.
+    TournamentCodeTaken = "tournament_code_taken",
+    /// 409: the tournament has opened: its mode, opening and whitelist rule no longer change.
+    TournamentStarted = "tournament_started",
+    /// 400: the content file does not pass the content check; the message names the line.
+    InvalidContent = "invalid_content",
+    /// 409: there is no published content version before the newest to roll back to.
+    NoEarlierContent = "no_earlier_content",
+    /// 409: the published version to roll back to does not load with this version of Safezone.
+    ContentUnreadable = "content_unreadable",
     /// 410: the endpoint is obsolete and answers no more; the message says what to use.
     Gone = "gone",
     /// 429: a rate limit of this node is spent (`Retry-After` says when to ask again).

@@ -15,9 +15,9 @@ parameters! {
     struct AuditQuery {
         /// Only the rows of the token with this name
         token: Option<String> = Query "token",
-        /// Only the rows of this action (`grant`, `refund`, `remove`, `ban`, `unban`, `revoke-keys`)
+        /// Only the rows of this action (`grant`, `refund`, `remove`, `ban`, `unban`, `revoke-keys`, `poll-create`, `tournament-edit`, `content-publish`, ...)
         action: Option<String> = Query "action",
-        /// Only the rows on this target (`account:42`)
+        /// Only the rows on this target (`account:42`, `poll:7`, `tournament:spring-cup`, `content:12`)
         target: Option<String> = Query "target",
         /// At most this many rows, the newest (100 unless given)
         limit: Option<WholeNumber<1, 1000>> = Query "limit",

@@ -1,15 +1,21 @@
 //! The operator API, served on the operator listener beside `/metrics` (never on the public
 //! port): players looked up with their holdings, ledger, keys, results and track progress;
 //! grants, refunds, removals, bans, key revocations, deletions and removals of results from
-//! the leaderboards; the audit of every change, and the node's status, under
+//! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
+//! of every change, and the node's status, under
 //! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
 mod audit;
+mod audited;
 mod auth;
+mod content;
+mod fields;
 mod players;
+mod polls;
 mod status;
+mod tournaments;
 mod views;
 mod writes;
 
@@ -28,6 +34,10 @@ use crate::settings::Settings;
 /// The prefix of every operator API path.
 pub const PREFIX: &str = "/operator/api";
 
+/// The largest body the operator API reads: room for a whole content file, which the public
+/// API's limit may not leave.
+const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
 /// The operator API of one service: its routes over the application's store, content and
 /// clock. Cheap to clone.
 #[derive(Clone)]
@@ -39,9 +49,14 @@ pub struct OperatorApi {
 impl OperatorApi {
     /// The operator API over `app`.
     pub(crate) fn new(app: App) -> Self {
+        let settings = Arc::new(Settings {
+            body_limit: app.settings.body_limit.max(BODY_LIMIT),
+            ..app.settings.clone()
+        });
         Self {
             state: OperatorState {
                 app,
+                settings,
                 limiter: Arc::new(RateLimiter::new(&RateLimits::default())),
             },
             router: Arc::new(routes().build()),
@@ -62,10 +77,12 @@ impl OperatorApi {
 }
 
 /// What the operator API's handlers reach: the application (store, content, settings, clock),
-/// and rate limits of their own (none: the operator listener is not public).
+/// the application's settings with a body limit of [`BODY_LIMIT`] (for content files), and
+/// rate limits of their own (none: the operator listener is not public).
 #[derive(Clone)]
 pub(crate) struct OperatorState {
     app: App,
+    settings: Arc<Settings>,
     limiter: Arc<RateLimiter>,
 }
 
@@ -73,7 +90,7 @@ impl RouterState for OperatorState {
     type Accounts = AppState;
 
     fn settings(&self) -> &Settings {
-        &self.app.settings
+        &self.settings
     }
 
     fn rate_limiter(&self) -> &RateLimiter {
@@ -128,9 +145,46 @@ fn routes() -> Routes<OperatorState> {
         routes,
         handler(writes::delete),
     );
-    write(
+    let routes = write(
         "/players/{accountId}/remove-results",
         routes,
         handler(writes::remove_results),
+    );
+    community_routes(routes)
+}
+
+/// The routes of polls, tournaments and their whitelists, and the content.
+fn community_routes(routes: Routes<OperatorState>) -> Routes<OperatorState> {
+    let route = |routes: Routes<OperatorState>, method: &Method, path: &str, h| {
+        let group = if method == Method::GET {
+            EndpointGroup::Read
+        } else {
+            EndpointGroup::Write
+        };
+        routes.route(method, &format!("{PREFIX}{path}"), group, h)
+    };
+    let (get, post) = (&Method::GET, &Method::POST);
+    let routes = route(routes, get, "/polls", handler(polls::list));
+    let routes = route(routes, post, "/polls", handler(polls::create));
+    let routes = route(routes, get, "/polls/{pollId}", handler(polls::show));
+    let routes = route(routes, post, "/polls/{pollId}", handler(polls::edit));
+    let routes = route(routes, post, "/polls/{pollId}/close", handler(polls::close));
+    let routes = route(routes, get, "/tournaments", handler(tournaments::list));
+    let routes = route(routes, post, "/tournaments", handler(tournaments::create));
+    let code = "/tournaments/{tournamentCode}";
+    let routes = route(routes, get, code, handler(tournaments::show));
+    let routes = route(routes, post, code, handler(tournaments::edit));
+    let close = format!("{code}/close");
+    let routes = route(routes, post, &close, handler(tournaments::close));
+    let whitelist = format!("{code}/whitelist");
+    let routes = route(routes, post, &whitelist, handler(tournaments::whitelist));
+    let routes = route(routes, get, "/content", handler(content::status));
+    let routes = route(routes, post, "/content/diff", handler(content::diff));
+    let routes = route(routes, post, "/content/publish", handler(content::publish));
+    route(
+        routes,
+        post,
+        "/content/rollback",
+        handler(content::rollback),
     )
 }

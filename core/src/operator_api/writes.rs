@@ -7,21 +7,16 @@
 use std::future::Future;
 
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::audited::{self, Audit, Done, Reasoned, Write};
 use super::players::{existing, unknown_account};
-use super::{OperatorState, auth, views};
+use super::{OperatorState, views};
 use crate::api::shared::change::refused;
 use crate::http::params::{PositiveId, parameters};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply, parse_json};
+use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::operator::{self, Attribution, Grant, GrantError};
-use crate::store::{
-    AccountId, Currency, NewAuditEntry, OperatorRole, OperatorToken, Refusal, Step,
-};
-
-/// The most characters an operator's reason has.
-const REASON_MAX_CHARS: usize = 500;
+use crate::store::{AccountId, Currency, OperatorToken, Refusal, Step};
 
 parameters! {
     /// The account an operator's change is for.
@@ -29,12 +24,6 @@ parameters! {
         /// The account's id
         id: PositiveId = Path "accountId",
     }
-}
-
-/// What every change's body gives: why.
-trait Reasoned: DeserializeOwned {
-    /// The operator's reason, as sent.
-    fn reason(&self) -> &str;
 }
 
 /// One change: who asks, on which account, what for, and with which body.
@@ -54,11 +43,8 @@ impl<B: Reasoned> Call<B> {
     }
 }
 
-/// Runs one change named by `action_of` (from the body as sent), audited: authenticates (a
-/// missing or bad token is a 401 and not audited: there is no one to attribute it to), refuses
-/// a read-only token (403 `operator_read_only`), reads the account and the body, runs `run`,
-/// and appends the audit row of the outcome (`done`, `refused: why`, or `failed: why` when the
-/// server failed) before answering it.
+/// Runs one change on the account of the path, named by `action_of` (from the body as sent) and
+/// audited on `account:N` ([`audited::audited`]).
 async fn audited<B, F, Fut>(
     state: OperatorState,
     incoming: Incoming,
@@ -70,72 +56,27 @@ where
     F: FnOnce(OperatorState, Call<B>) -> Fut,
     Fut: Future<Output = Result<Value, ApiError>>,
 {
-    let token = auth::caller(&state, &incoming).await?;
     let target = format!("account:{}", incoming.path("accountId").unwrap_or_default());
     let account = AccountPath::read(&incoming).map(|path| AccountId(path.id.0));
-    let bytes = incoming.body_bytes().await;
-    let sent = bytes
-        .as_ref()
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
-        .unwrap_or(Value::Null);
-    let action = action_of(&sent);
-    let reason = sent["reason"]
-        .as_str()
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
-    let outcome = async {
-        if token.role == OperatorRole::Read {
-            return Err(ApiError::Forbidden {
-                code: ErrorCode::OperatorReadOnly,
-                message: format!(
-                    "the operator token {} is read-only; a change needs a full token",
-                    token.name
-                ),
-            });
-        }
-        let account = account?;
-        let body: B = parse_json(&bytes?)?;
-        check_reason(body.reason())?;
-        let call = Call {
-            token: token.clone(),
-            account,
-            body,
-        };
-        run(state.clone(), call).await
-    }
-    .await;
-    let result = match &outcome {
-        Ok(_) => "done".to_owned(),
-        Err(error) if error.status().is_server_error() => format!("failed: {}", error.message()),
-        Err(error) => format!("refused: {}", error.message()),
+    let audit = move |sent: &Value| Audit {
+        action: action_of(sent),
+        target,
     };
-    state
-        .app
-        .store
-        .append_audit(NewAuditEntry {
-            token: token.id,
-            at: state.app.clock.now(),
-            action: action.to_owned(),
-            target,
-            reason,
-            result,
-        })
-        .await?;
-    outcome.map(|answer| Reply::success(&answer))
-}
-
-/// A reason is required: 1 to 500 characters, not only spaces.
-fn check_reason(reason: &str) -> Result<(), ApiError> {
-    let length = reason.trim().chars().count();
-    if (1..=REASON_MAX_CHARS).contains(&length) {
-        Ok(())
-    } else {
-        Err(ApiError::InvalidBody {
-            reason: format!("`reason` must be 1 to {REASON_MAX_CHARS} characters"),
-        })
-    }
+    audited::audited(
+        state,
+        incoming,
+        audit,
+        account,
+        |state, write: Write<AccountId, B>| async move {
+            let call = Call {
+                token: write.token,
+                account: write.path,
+                body: write.body,
+            };
+            run(state, call).await.map(Done::from)
+        },
+    )
+    .await
 }
 
 /// A change that was not made, as the operator API answers it: an unknown account is a 404,
@@ -513,12 +454,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_reason_is_required_and_bounded() {
-        assert!(check_reason("ticket 12").is_ok());
-        assert!(check_reason(&"é".repeat(REASON_MAX_CHARS)).is_ok());
-        assert!(check_reason("").is_err());
-        assert!(check_reason("   ").is_err());
-        assert!(check_reason(&"a".repeat(REASON_MAX_CHARS + 1)).is_err());
+    fn amounts_are_positive() {
         assert!(positive("amount", 1).is_ok());
         assert!(positive("amount", 0).is_err());
     }

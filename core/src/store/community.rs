@@ -155,20 +155,28 @@ impl NewPoll {
     /// assert!(poll.check().unwrap_err().contains("U+200B"));
     /// ```
     pub fn check(&self) -> Result<(), String> {
-        check_text("the question", &self.question, POLL_QUESTION_MAX_CHARS)?;
+        self.check_fields().map_err(|(_, problem)| problem)
+    }
+
+    /// [`NewPoll::check`] with the field at fault: `question`, `options` or `closes`.
+    pub fn check_fields(&self) -> Result<(), (&'static str, String)> {
+        let at = |field: &'static str| move |problem: String| (field, problem);
+        check_text("the question", &self.question, POLL_QUESTION_MAX_CHARS)
+            .map_err(at("question"))?;
         if !(POLL_OPTIONS_MIN..=POLL_OPTIONS_MAX).contains(&self.options.len()) {
-            return Err(format!(
+            return Err(at("options")(format!(
                 "a poll has {POLL_OPTIONS_MIN} to {POLL_OPTIONS_MAX} options, not {}",
                 self.options.len()
-            ));
+            )));
         }
         for option in &self.options {
-            check_text("an option's name", &option.name, POLL_OPTION_MAX_CHARS)?;
+            check_text("an option's name", &option.name, POLL_OPTION_MAX_CHARS)
+                .map_err(at("options"))?;
             if !is_color_code(&option.color_code) {
-                return Err(format!(
+                return Err(at("options")(format!(
                     "option `{}`: `{}` is not a colour: write `#rrggbb` in hex",
                     option.name, option.color_code
-                ));
+                )));
             }
         }
         let mut names: Vec<String> = self
@@ -178,10 +186,12 @@ impl NewPoll {
             .collect();
         names.sort_unstable();
         if names.windows(2).any(|pair| pair[0] == pair[1]) {
-            return Err("two options have the same name".to_owned());
+            return Err(at("options")("two options have the same name".to_owned()));
         }
         if self.opens >= self.closes {
-            return Err("the poll must open before it closes".to_owned());
+            return Err(at("closes")(
+                "the poll must open before it closes".to_owned(),
+            ));
         }
         Ok(())
     }
@@ -329,14 +339,25 @@ pub struct NewTournament {
 impl NewTournament {
     /// Checks the capacity and the window; the error says what is wrong.
     pub fn check(&self) -> Result<(), String> {
+        self.check_fields().map_err(|(_, problem)| problem)
+    }
+
+    /// [`NewTournament::check`] with the field at fault: `capacity` or `closes`.
+    pub fn check_fields(&self) -> Result<(), (&'static str, String)> {
         if !(1..=TOURNAMENT_CAPACITY_MAX).contains(&self.capacity) {
-            return Err(format!(
-                "the capacity must be 1 to {TOURNAMENT_CAPACITY_MAX}, not {}",
-                self.capacity
+            return Err((
+                "capacity",
+                format!(
+                    "the capacity must be 1 to {TOURNAMENT_CAPACITY_MAX}, not {}",
+                    self.capacity
+                ),
             ));
         }
         if self.opens >= self.closes {
-            return Err("the tournament must open before it closes".to_owned());
+            return Err((
+                "closes",
+                "the tournament must open before it closes".to_owned(),
+            ));
         }
         Ok(())
     }
@@ -540,7 +561,7 @@ pub enum ClanLeft {
 
 /// Checks that `text` is 1 to `max` characters long, not blank and free of what
 /// [`check_shown_text`] refuses.
-fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
+pub(super) fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err(format!("{what} is empty"));
     }

@@ -5,9 +5,10 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, NewClan, NewPoll, NewTournament, Poll,
-    PollId, PollResults, StoreError, Tournament, TournamentCode, TournamentRefusal,
-    TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
+    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, Entrant, NewClan, NewPoll,
+    NewTournament, Poll, PollEdit, PollEditRefusal, PollId, PollResults, StoreError, Tournament,
+    TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal, TournamentStanding,
+    Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use crate::domain::FriendCode;
 
@@ -36,6 +37,13 @@ pub trait CommunityStore: Send + Sync {
     /// The poll with its votes per option, or `None` when there is no such poll.
     async fn poll_results(&self, poll: PollId) -> Result<Option<PollResults>, StoreError>;
 
+    /// The newest polls (at most `limit`), newest first, each with its votes per option.
+    async fn polls(&self, limit: i64) -> Result<Vec<PollResults>, StoreError>;
+
+    /// Edits a poll in one transaction with its row locked, by [`Poll::edited`]; answers it
+    /// as stored.
+    async fn edit_poll(&self, edit: PollEdit) -> Result<Result<Poll, PollEditRefusal>, StoreError>;
+
     /// Creates a tournament. Answers `false` (creating nothing) when the code is taken.
     async fn create_tournament(&self, tournament: NewTournament) -> Result<bool, StoreError>;
 
@@ -48,6 +56,23 @@ pub trait CommunityStore: Send + Sync {
 
     /// The tournament with this code, or `None`.
     async fn tournament(&self, code: &TournamentCode) -> Result<Option<Tournament>, StoreError>;
+
+    /// The newest tournaments (at most `limit`), the last created first.
+    async fn tournaments(&self, limit: i64) -> Result<Vec<Tournament>, StoreError>;
+
+    /// Edits a tournament in one transaction with its row locked (joins wait for it), by
+    /// [`Tournament::edited`]; answers it as stored.
+    async fn edit_tournament(
+        &self,
+        edit: TournamentEdit,
+    ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError>;
+
+    /// The accounts that joined the tournament, in the order they joined, or `None` when there
+    /// is no such tournament.
+    async fn tournament_entrants(
+        &self,
+        code: &TournamentCode,
+    ) -> Result<Option<Vec<Entrant>>, StoreError>;
 
     /// Whether the account is on the tournament's whitelist and whether it joined.
     async fn tournament_standing(

@@ -17,6 +17,15 @@ pub struct PublishedContent {
     pub published_at: OffsetDateTime,
 }
 
+/// A published version without its text: what a list of them shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContentVersion {
+    /// Its version.
+    pub version: i64,
+    /// When it was published.
+    pub published_at: OffsetDateTime,
+}
+
 /// The content files an operator published, which every node follows.
 #[async_trait]
 pub trait ContentStore: Send + Sync {
@@ -32,4 +41,7 @@ pub trait ContentStore: Send + Sync {
     /// newest of all), or `None` when there is none.
     async fn published_content(&self, at_most: i64)
     -> Result<Option<PublishedContent>, StoreError>;
+
+    /// The newest published versions (at most `limit`), newest first, without their texts.
+    async fn content_versions(&self, limit: i64) -> Result<Vec<ContentVersion>, StoreError>;
 }

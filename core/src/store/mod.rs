@@ -15,6 +15,7 @@ mod account_log_store;
 mod account_store;
 mod change;
 mod community;
+mod community_edit;
 mod community_store;
 mod content_store;
 mod economy_store;
@@ -42,8 +43,11 @@ pub use community::{
     TournamentStanding, Vote, VoteRefusal, WHITELIST_EDIT_MAX, WhitelistEdit, WhitelistEdited,
     Window, is_color_code,
 };
+pub use community_edit::{
+    Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
+};
 pub use community_store::CommunityStore;
-pub use content_store::{ContentStore, PublishedContent};
+pub use content_store::{ContentStore, ContentVersion, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
 pub use health_store::{HealthStore, PoolStatus};

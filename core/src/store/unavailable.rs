@@ -16,6 +16,9 @@ use super::{
     SessionView, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
     TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
+use super::{
+    ContentVersion, Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
+};
 use crate::domain::{FriendCode, GameMode, KeyHash};
 
 /// A store without a database: every method answers [`StoreError::Unavailable`].
@@ -143,6 +146,27 @@ impl CommunityStore for UnavailableStore {
         unavailable()
     }
     async fn tournament(&self, _: &TournamentCode) -> Result<Option<Tournament>, StoreError> {
+        unavailable()
+    }
+    async fn polls(&self, _: i64) -> Result<Vec<PollResults>, StoreError> {
+        unavailable()
+    }
+    async fn edit_poll(&self, _: PollEdit) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn tournaments(&self, _: i64) -> Result<Vec<Tournament>, StoreError> {
+        unavailable()
+    }
+    async fn edit_tournament(
+        &self,
+        _: TournamentEdit,
+    ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError> {
+        unavailable()
+    }
+    async fn tournament_entrants(
+        &self,
+        _: &TournamentCode,
+    ) -> Result<Option<Vec<Entrant>>, StoreError> {
         unavailable()
     }
     async fn tournament_standing(
@@ -286,6 +310,9 @@ impl ContentStore for UnavailableStore {
         unavailable()
     }
     async fn published_content(&self, _: i64) -> Result<Option<PublishedContent>, StoreError> {
+        unavailable()
+    }
+    async fn content_versions(&self, _: i64) -> Result<Vec<ContentVersion>, StoreError> {
         unavailable()
     }
 }

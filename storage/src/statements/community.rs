@@ -55,6 +55,19 @@ macro_rules! select_polls {
 /// One poll, in the shape of [`PollRow`](crate::row::PollRow). Binds: poll id.
 pub(crate) const POLL: &str = select_polls!("p.id = $1");
 
+/// The newest polls, in the shape of [`PollRow`](crate::row::PollRow) (oldest first).
+/// Binds: the most polls.
+pub(crate) const NEWEST_POLLS: &str =
+    select_polls!("p.id IN (SELECT id FROM polls ORDER BY id DESC LIMIT $1)");
+
+/// Locks a poll's row for the rest of the transaction (a no-op update); returns its id, no row
+/// without the poll. Binds: poll id.
+pub(crate) const LOCK_POLL: &str =
+    "UPDATE polls SET question = question WHERE id = $1 RETURNING id";
+
+/// Sets a poll's question and closing time. Binds: poll id, question, closes.
+pub(crate) const UPDATE_POLL: &str = "UPDATE polls SET question = $2, closes = $3 WHERE id = $1";
+
 /// The polls open at an instant in which an account has not voted, in the shape of
 /// [`PollRow`](crate::row::PollRow). Binds: account id, now.
 pub(crate) const POLLS_TO_VOTE: &str = select_polls!(
@@ -93,6 +106,24 @@ pub(crate) const CLOSE_TOURNAMENT: &str =
 pub(crate) const TOURNAMENT: &str = "\
     SELECT code, mode, opens, closes, closed_at, capacity, entrants, whitelist_only \
     FROM tournaments WHERE code = $1";
+
+/// The newest tournaments, in the shape of [`TournamentRow`](crate::row::TournamentRow), the
+/// last created first. Binds: the most tournaments.
+pub(crate) const NEWEST_TOURNAMENTS: &str = "\
+    SELECT code, mode, opens, closes, closed_at, capacity, entrants, whitelist_only \
+    FROM tournaments ORDER BY created DESC, code LIMIT $1";
+
+/// Sets what an operator may edit of a tournament. Binds: code, mode, opens, closes, capacity,
+/// whitelist only.
+pub(crate) const UPDATE_TOURNAMENT: &str = "\
+    UPDATE tournaments SET mode = $2, opens = $3, closes = $4, capacity = $5, \
+    whitelist_only = $6 WHERE code = $1";
+
+/// A tournament's entrants as friend-code parts (name, digits) with when they joined, in the
+/// shape of [`EntrantRow`](crate::row::EntrantRow), in the order they joined. Binds: code.
+pub(crate) const ENTRANTS: &str = "\
+    SELECT a.friend_name, a.friend_digits, e.created FROM tournament_entries e \
+    JOIN accounts a ON a.id = e.account_id WHERE e.code = $1 ORDER BY e.created, e.account_id";
 
 /// Locks a tournament's row for the rest of the transaction (a no-op update); returns the
 /// code, no row without the tournament. Binds: code.

@@ -12,3 +12,7 @@ pub(crate) const CONTENT_HEAD: &str =
 pub(crate) const PUBLISHED_CONTENT: &str = "\
     SELECT version, body, published_at FROM content_versions \
     WHERE version <= $1 ORDER BY version DESC LIMIT 1";
+
+/// The newest published versions, newest first, without their texts. Binds: the most versions.
+pub(crate) const CONTENT_VERSIONS: &str = "\
+    SELECT version, published_at FROM content_versions ORDER BY version DESC LIMIT $1";

@@ -20,6 +20,7 @@ mod match_concurrency;
 mod matches;
 mod operator_api;
 mod operator_console;
+mod operator_community;
 mod packs;
 mod polls;
 mod profiles;

@@ -30,12 +30,12 @@ each_combination!(
 );
 
 /// The operator listener serving `app`'s metrics and operator API.
-struct Operator {
+pub(super) struct Operator {
     listener: MetricsServer,
 }
 
 impl Operator {
-    async fn serve(app: &TestApp) -> Self {
+    pub(super) async fn serve(app: &TestApp) -> Self {
         let listener = metrics::serve_with_operator_api(
             any_port(),
             std::sync::Arc::clone(&app.metrics),
@@ -66,19 +66,25 @@ impl Operator {
         Answer::read(request.send().await.expect("the operator listener answers")).await
     }
 
-    async fn get(&self, app: &TestApp, path: &str, secret: &str) -> Answer {
+    pub(super) async fn get(&self, app: &TestApp, path: &str, secret: &str) -> Answer {
         self.send(app, reqwest::Method::GET, path, Some(secret), None)
             .await
     }
 
-    async fn post(&self, app: &TestApp, path: &str, secret: &str, body: Value) -> Answer {
+    pub(super) async fn post(
+        &self,
+        app: &TestApp,
+        path: &str,
+        secret: &str,
+        body: Value,
+    ) -> Answer {
         self.send(app, reqwest::Method::POST, path, Some(secret), Some(body))
             .await
     }
 }
 
 /// Creates a token with `operator-token create` and answers its secret (the line's last word).
-async fn token(app: &TestApp, name: &str, role: &str) -> String {
+pub(super) async fn token(app: &TestApp, name: &str, role: &str) -> String {
     let args = ["operator-token", "create", "--name", name, "--role", role];
     let line = AdminCommand::from_args(args)
         .expect("the command parses")

@@ -4,11 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use similar::TextDiff;
 use time::OffsetDateTime;
 
 use super::{Failure, Outcome, utc};
-use crate::content::{Content, SHIPPED};
+use crate::content_publication::{self, Named, PublishError};
 use crate::store::{PublishedContent, Store};
 
 /// The `content` subcommands.
@@ -54,9 +53,9 @@ fn read(path: &Path) -> Result<String, Failure> {
 /// Reads and checks the file, then publishes it.
 async fn publish(store: &dyn Store, path: &Path, now: OffsetDateTime) -> Outcome {
     let text = read(path)?;
-    Content::parse(&text, &path.display().to_string())
-        .map_err(|error| Failure::BadInput(error.to_string()))?;
-    let version = store.publish_content(&text, now).await?;
+    let version = content_publication::publish(store, &text, &path.display().to_string(), now)
+        .await
+        .map_err(failure)?;
     Ok(format!(
         "published content version {version}: every node serves it within seconds"
     ))
@@ -75,50 +74,36 @@ async fn status(store: &dyn Store) -> Outcome {
 /// The unified diff from the newest published version (or the shipped content) to the file.
 async fn diff(store: &dyn Store, path: &Path) -> Outcome {
     let text = read(path)?;
-    let (running, name) = match store.published_content(i64::MAX).await? {
-        Some(newest) => (newest.text, format!("content version {}", newest.version)),
-        None => (SHIPPED.to_owned(), "the shipped content".to_owned()),
+    let (name, running) = content_publication::newest_published(store).await?;
+    let from = Named {
+        name,
+        text: &running,
     };
-    if running == text {
-        return Ok(format!("{} is {name}, unchanged", path.display()));
-    }
-    let changes = TextDiff::from_lines(&running, &text)
-        .unified_diff()
-        .header(&name, &path.display().to_string())
-        .to_string();
-    Ok(changes.trim_end().to_owned())
+    let to = Named {
+        name: path.display().to_string(),
+        text: &text,
+    };
+    Ok(content_publication::diff(&from, &to)
+        .unwrap_or_else(|| format!("{} is {}, unchanged", to.name, from.name)))
 }
 
 /// Publishes the version before the newest again.
 async fn rollback(store: &dyn Store, now: OffsetDateTime) -> Outcome {
-    let newest = store
-        .published_content(i64::MAX)
-        .await?
-        .ok_or_else(|| Failure::Refused("no content was published: nothing to roll back".into()))?;
-    let earlier = store
-        .published_content(newest.version - 1)
-        .await?
-        .ok_or_else(|| {
-            Failure::Refused(format!(
-                "version {} is the first published: there is none before it",
-                newest.version
-            ))
-        })?;
-    Content::parse(
-        &earlier.text,
-        &format!("content version {}", earlier.version),
-    )
-    .map_err(|error| {
-        Failure::Refused(format!(
-            "version {} does not load here: {error}",
-            earlier.version
-        ))
-    })?;
-    let version = store.publish_content(&earlier.text, now).await?;
+    let rolled = content_publication::rollback(store, now)
+        .await
+        .map_err(failure)?;
     Ok(format!(
-        "published content version {version}, the content of version {}",
-        earlier.version
+        "published content version {}, the content of version {}",
+        rolled.version, rolled.from
     ))
+}
+
+/// A bad file is bad input (exit 2); the rest is refused (exit 1).
+fn failure(error: PublishError) -> Failure {
+    match error {
+        PublishError::Invalid(_) => Failure::BadInput(error.to_string()),
+        _ => Failure::Refused(error.to_string()),
+    }
 }
 
 /// `content version N, published at ...`.
