@@ -7,6 +7,7 @@
 //!
 //! ```no_run
 //! # async fn run(store: std::sync::Arc<dyn safezone_core::store::Store>) {
+//! // `safezone_storage::open("sqlite://game.db")` gives such a store.
 //! use safezone_core::{Safezone, content::Content};
 //! use tower::ServiceExt;
 //!
@@ -23,11 +24,13 @@ mod api;
 #[cfg(test)]
 mod architecture_tests;
 pub mod auth;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
 pub mod console;
 pub mod content;
 pub mod content_publication;
+pub mod database;
 pub mod domain;
 pub mod economy;
 pub mod http;

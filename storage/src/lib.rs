@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use safezone_core::DatabaseSettings;
-use safezone_core::cli::{Database, DatabaseError, Migration, Migrations, Schema};
+use safezone_core::database::{Database, DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::Store;
 
 pub use postgres::PostgresStore;
@@ -75,6 +75,15 @@ const ACCEPTED: &str = "sqlite://PATH, sqlite:PATH, postgres://... or postgresql
 /// Opens the store named by a database URL (`sqlite://path` or `postgres://...`) with the
 /// default pool limits ([`DatabaseSettings::new`]), creating the SQLite file on first start and
 /// running the migrations.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let directory = tempfile::tempdir().unwrap();
+/// let url = format!("sqlite://{}", directory.path().join("game.db").display());
+/// let store = safezone_storage::open(&url).await.unwrap();
+/// store.ping().await.unwrap();
+/// # });
+/// ```
 pub async fn open(database_url: &str) -> Result<Arc<dyn Store>, OpenError> {
     open_with(&DatabaseSettings::new(database_url)).await
 }

@@ -5,7 +5,7 @@
 use std::str::FromStr;
 
 use safezone_core::DatabaseSettings;
-use safezone_core::cli::{DatabaseError, Migration, Migrations, Schema};
+use safezone_core::database::{DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::PoolStatus;
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::postgres::PgConnectOptions;

@@ -2,7 +2,7 @@
 //! `_sqlx_migrations` table): what is applied and pending, and the errors of opening,
 //! migrating and copying a database as the command line reports them.
 
-use safezone_core::cli::{DatabaseError, Migration, Migrations};
+use safezone_core::database::{DatabaseError, Migration, Migrations};
 use sqlx::migrate::{AppliedMigration, MigrateError, Migrator};
 
 use crate::error::is_unavailable;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::database::Database;
 use crate::DatabaseSettings;
+use crate::database::Database;
 
 /// The exit code of `migrate status` while migrations are pending.
 pub const PENDING_EXIT_CODE: u8 = 3;

@@ -24,7 +24,6 @@ pub use admin::{
     PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand,
     TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
-pub use database::{Database, DatabaseError, Migration, Migrations, Schema};
 pub use grant::GrantArgs;
 pub use log_writer::LogFlusher;
 pub use migrate::{BackupArgs, MigrateCommand, PENDING_EXIT_CODE};
@@ -33,6 +32,7 @@ pub use traffic::TrafficArgs;
 
 use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
+use crate::database::{Database, Schema};
 use crate::store::Store;
 use crate::{DatabaseSettings, Safezone, SafezoneService, ServerToken, Settings};
 

@@ -135,6 +135,17 @@ impl Content {
     }
 
     /// Validates content text; `origin` names it in errors (a path, or "shipped content").
+    ///
+    /// ```
+    /// use safezone_core::content::{Content, SHIPPED};
+    ///
+    /// let content = Content::parse(SHIPPED, "safezone.toml").unwrap();
+    /// assert!(content.catalog.item_by_sku("outfit-ranger").is_some());
+    ///
+    /// let broken = SHIPPED.replacen("maintenance = false", "maintenance = 3", 1);
+    /// let error = Content::parse(&broken, "safezone.toml").unwrap_err();
+    /// assert!(error.to_string().contains("safezone.toml: line 13:"), "{error}");
+    /// ```
     pub fn parse(text: &str, origin: &str) -> Result<Self, ContentError> {
         let file: ContentFile =
             toml::from_str(text).map_err(|error| ContentError::syntax(origin, text, &error))?;

@@ -2,7 +2,7 @@
 //! list of all of them.
 //!
 //! The distinct scores are kept in ascending order, cut into blocks of at most
-//! [`BLOCK_MAX`] with each block's player count, so that counting the players above a score
+//! `BLOCK_MAX` with each block's player count, so that counting the players above a score
 //! reads one count per block and then one block. Memory grows with the distinct scores (12
 //! bytes each), not with the players.
 

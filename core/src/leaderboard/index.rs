@@ -1,9 +1,9 @@
 //! The in-memory index of every board: each player's totals per mode and window, each board's
 //! score histogram and top list, and the results still due to leave a window.
 //!
-//! Memory for a player is one [`Player`] (about 64 bytes) and, per mode played, 120 bytes of
+//! Memory for a player is one `Player` (about 64 bytes) and, per mode played, 120 bytes of
 //! totals; a result within the last year is 12 bytes in [`Expiry`]; a board holds 12 bytes per
-//! distinct score and at most [`TOP_KEPT`](super::top::TOP_KEPT) places. No board copies the
+//! distinct score and at most [`TOP_KEPT`] places. No board copies the
 //! players' totals.
 
 use std::collections::HashMap;
