@@ -745,7 +745,7 @@ async fn a_tournament_is_created_and_whitelisted_through_the_console(app: TestAp
         ("mode", "solo"),
         ("opens", ""),
         ("closes", closes.as_str()),
-        ("capacity", "8"),
+        ("capacity", "6"),
         ("whitelistOnly", "true"),
         ("reason", "winter event"),
     ];
@@ -777,6 +777,24 @@ async fn a_tournament_is_created_and_whitelisted_through_the_console(app: TestAp
         whitelisted.text
     );
     assert!(whitelisted.text.contains(&format!("<li>{friend}</li>")));
+    let edited = console
+        .submit(
+            &cookie,
+            &page,
+            "/tournaments/winter-cup",
+            &[
+                ("mode", ""),
+                ("capacity", "8"),
+                ("whitelistOnly", ""),
+                ("reason", "room"),
+            ],
+        )
+        .await;
+    assert!(
+        edited.text.contains("Tournament change: done."),
+        "{}",
+        edited.text
+    );
     let code = TournamentCode::parse("winter-cup").expect("a code");
     let stored = app
         .store
