@@ -1,12 +1,15 @@
 // The operator console in a real browser: headless Chromium driven by playwright-core.
 //
 //   node console.mjs --console http://127.0.0.1:PORT/operator/console --full SECRET \
-//                    --read SECRET --friend-code 'Name#0001' --reason TEXT [--timeout-ms 30000]
+//                    --read SECRET --friend-code 'Name#0001' --reason TEXT \
+//                    --poll-closes 2026-11-24T12:00 [--timeout-ms 30000]
 //
 // With the full token (its holder is `--full-name`, default alice): signs in on the sign-in
 // page, finds the player by friend code, refunds 7 gems with `--reason`, sees the ledger row
 // (newest first) and the flash message, finds the audit row on the audit page (filtered by
-// action), follows it back to the player and bans them, then signs out. With the read-only
+// action), follows it back to the player and bans them, opens the polls, tournaments and
+// content pages, creates a poll closing at `--poll-closes` (typed in its `datetime-local`
+// input, UTC), then signs out. With the read-only
 // token: signs in, finds the player, checks that no form that changes anything is shown,
 // then forges each write by adding a form to the page (with the page's form token): each is
 // refused by the API (`operator_read_only`), and a form without the token is refused by the
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     'read-name': { type: 'string', default: 'bob' },
     'friend-code': { type: 'string' },
     reason: { type: 'string', default: 'ticket 77: double charge' },
+    'poll-closes': { type: 'string' },
     'timeout-ms': { type: 'string', default: '30000' },
     chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   },
@@ -135,6 +139,27 @@ async function asFullToken(page, base) {
   check(await text(page, '#account-banned') === 'banned', 'the account shows banned');
   check(await page.locator('#unban').count() === 1, 'the ban form became the unban form');
 
+  outcome.step = 'the community and content pages';
+  for (const [path, heading] of [['/polls', 'Polls'], ['/tournaments', 'Tournaments'], ['/content', 'Content']]) {
+    const response = await page.goto(`${base}${path}`, { timeout });
+    check(response.status() === 200, `${path} answers 200 (${response.status()})`);
+    check(await text(page, 'h1') === heading, `${path} shows its heading`);
+  }
+
+  outcome.step = 'a poll through the datetime-local input';
+  await page.goto(`${base}/polls`, { timeout });
+  await page.fill('#question', 'Next map?');
+  await page.fill('input[name="option_name_1"]', 'Desert');
+  await page.fill('input[name="option_name_2"]', 'Jungle');
+  const closesAt = values['poll-closes'];
+  await page.fill('#closes', closesAt);
+  await page.fill('#poll-reason', 'weekly poll');
+  await submit(page, '#create-poll');
+  outcome.pollFlash = await text(page, '#flash');
+  check(outcome.pollFlash.startsWith('Poll creation: done'), `the poll is created (${outcome.pollFlash})`);
+  const pollRow = await text(page, '#polls tbody tr');
+  check(pollRow.includes('Next map?') && pollRow.includes(`${closesAt}:00Z`), `listed, closing in UTC (${pollRow})`);
+
   outcome.step = 'sign out';
   await Promise.all([page.waitForNavigation({ timeout }), page.click('#sign-out')]);
   check(page.url() === `${base}/sign-in`, 'signed out to the sign-in page');
@@ -205,8 +230,8 @@ async function asReadOnlyToken(page, base) {
 }
 
 async function main() {
-  check(values.console && values.full && values.read && values['friend-code'],
-    '--console, --full, --read and --friend-code are required');
+  check(values.console && values.full && values.read && values['friend-code'] && values['poll-closes'],
+    '--console, --full, --read, --friend-code and --poll-closes are required');
   const base = values.console.replace(/\/$/, '');
   const origin = new URL(base).origin;
 

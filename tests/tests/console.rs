@@ -1,7 +1,8 @@
 //! The operator's web console end to end in a real browser (headless Chromium driven by
 //! `playwright-core`, `tests/login-kit/console.mjs`), under warp on SQLite: a full token signs
 //! in, finds a player by friend code, refunds with a reason, sees the ledger row and the audit
-//! row, bans the player and signs out; a read-only token is shown no form that changes
+//! row, bans the player, opens the polls, tournaments and content pages, creates a poll through
+//! its `datetime-local` input and signs out; a read-only token is shown no form that changes
 //! anything, and each write forged into its page is refused. The ledger and the audit are then
 //! read from the database.
 
@@ -29,6 +30,10 @@ async fn console_in_chromium(app: TestApp) {
     let console = format!("http://{}/operator/console", listener.local_addr());
     let code = player.friend_code.to_string();
     let reason = "ticket 77: charged twice for <Gem Pack> & \"more\"";
+    let minute = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]");
+    let poll_closes = (app.now() + time::Duration::days(1))
+        .format(minute)
+        .expect("a time formats");
 
     let outcome = run_kit_script(
         "console.mjs",
@@ -38,6 +43,7 @@ async fn console_in_chromium(app: TestApp) {
             ("--read", &read),
             ("--friend-code", &code),
             ("--reason", reason),
+            ("--poll-closes", &poll_closes),
         ],
     )
     .await;
@@ -116,5 +122,11 @@ async fn console_in_chromium(app: TestApp) {
         "the form without its token never reached the API"
     );
     app.assert_ledger_balanced(player.id).await;
+    let polls = app.store.polls(10).await.expect("the polls read");
+    let closes: Vec<_> = polls
+        .iter()
+        .map(|results| results.poll.window.closes.format(minute).expect("formats"))
+        .collect();
+    assert_eq!(closes, [poll_closes], "the browser's local time, as UTC");
     listener.stop().await;
 }

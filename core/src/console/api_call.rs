@@ -131,11 +131,8 @@ async fn call(
     }
     let text = |field: &str| answer[field].as_str().map(str::to_owned);
     let code = text("code").unwrap_or_else(|| "unknown".to_owned());
-    let mut message = text("message")
+    let message = text("message")
         .unwrap_or_else(|| format!("the operator API answered {status} without a message"));
-    if status == StatusCode::NOT_FOUND && code == "not_found" {
-        message = format!("this node's operator API does not offer this yet: {message}");
-    }
     Err(Failure {
         status,
         code,

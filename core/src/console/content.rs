@@ -1,5 +1,5 @@
-//! The content file (the API's `/operator/api/content` endpoints, being added): the running
-//! version and the published ones, a new file pasted in, its difference from the running
+//! The content file (the API's `/operator/api/content` endpoints): the running version, the
+//! newest published and the published ones, a new file pasted in, its difference from the running
 //! version, publishing it, and rolling back. A file the API refuses comes back with the API's
 //! errors (with their line numbers) and the text as it was typed, to be fixed.
 
@@ -12,33 +12,42 @@ use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
-use super::shown::Shown;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::{ApiError, Incoming, Reply, Routes};
 
 /// `GET /content`.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
 struct ContentAnswer {
-    running: Shown,
+    /// The version this node serves (0: the file it started with).
+    running: i64,
+    /// The newest published version (0: none yet).
+    newest: i64,
+    /// The newest published versions, newest first.
     versions: Vec<Version>,
 }
 
 /// One published version.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
 struct Version {
-    version: Shown,
-    published: Shown,
+    version: i64,
+    published: String,
 }
 
 /// `POST /content/diff`.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
 struct DiffAnswer {
-    diff: String,
+    /// The unified diff from the running content; `None` when the same.
+    diff: Option<String>,
     valid: bool,
-    errors: Vec<Shown>,
+    errors: Vec<Problem>,
+}
+
+/// One error of the content check.
+#[derive(Deserialize)]
+struct Problem {
+    /// The file's line at fault (from 1), when it has one.
+    line: Option<u64>,
+    message: String,
 }
 
 /// The content page.

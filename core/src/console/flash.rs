@@ -49,16 +49,8 @@ impl Flash {
                     .as_object()
                     .into_iter()
                     .flatten()
-                    .filter(|(name, value)| {
-                        name.as_str() != "status"
-                            && (value.is_number() || value.is_string() || value.is_boolean())
-                    })
-                    .map(|(name, value)| {
-                        let value = value
-                            .as_str()
-                            .map_or_else(|| value.to_string(), str::to_owned);
-                        format!("{name}: {value}")
-                    })
+                    .filter(|(name, _)| name.as_str() != "status")
+                    .filter_map(|(name, value)| Some(format!("{name}: {}", plain(value)?)))
                     .collect();
                 if details.is_empty() {
                     Self::ok(format!("{label}: done."))
@@ -104,6 +96,22 @@ impl Flash {
     }
 }
 
+/// A plain value of an answer as text: a number, text, `true` or `false`, or a list of those
+/// (`a, b`; `none` when empty); `None` for anything else (an account, a poll).
+fn plain(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(value.to_string()),
+        Value::Array(items) if items.is_empty() => Some("none".to_owned()),
+        Value::Array(items) => items
+            .iter()
+            .map(plain)
+            .collect::<Option<Vec<_>>>()
+            .map(|texts| texts.join(", ")),
+        Value::Null | Value::Object(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +143,14 @@ mod tests {
             &Ok(serde_json::json!({"status": "success", "account": {}, "moved": 1})),
         );
         assert_eq!(done, Flash::ok("Refund: done (moved: 1)."));
+        let listed = Flash::outcome(
+            "Whitelist change",
+            &Ok(serde_json::json!({"whitelist": ["A#0001", "B#0002"], "unknown": []})),
+        );
+        assert_eq!(
+            listed,
+            Flash::ok("Whitelist change: done (unknown: none, whitelist: A#0001, B#0002).")
+        );
         let refused = Flash::outcome(
             "Ban",
             &Err(Failure {

@@ -4,6 +4,9 @@
 //! refusal is what the operator sees.
 
 use serde_json::{Map, Value};
+use time::PrimitiveDateTime;
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
 
 use crate::http::Query;
 
@@ -49,6 +52,31 @@ impl<'a> Body<'a> {
         self
     }
 
+    /// `name` as a time, when given: a browser's `datetime-local` value (`2026-12-01T12:00`,
+    /// seconds optional) read as UTC and sent as RFC 3339 (`2026-12-01T12:00:00Z`); anything
+    /// else as typed.
+    pub fn time(mut self, name: &str) -> Self {
+        if let Some(text) = self.field(name) {
+            self.json
+                .insert(name.to_owned(), Value::from(rfc3339(text)));
+        }
+        self
+    }
+
+    /// `name` as `true` or `false` (a select's `true` and `false`), when given (as typed when
+    /// it is neither).
+    pub fn flag(mut self, name: &str) -> Self {
+        if let Some(text) = self.field(name) {
+            let value = match text {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                other => Value::from(other),
+            };
+            self.json.insert(name.to_owned(), value);
+        }
+        self
+    }
+
     /// `name` as a list of words (separated by commas, spaces or lines), when any is given.
     pub fn list(mut self, name: &str) -> Self {
         let words: Vec<Value> = self
@@ -82,6 +110,23 @@ impl<'a> Body<'a> {
     }
 }
 
+/// A `datetime-local` value as RFC 3339 in UTC; any other text as it is.
+fn rfc3339(text: &str) -> String {
+    let minutes = format_description!("[year]-[month]-[day]T[hour]:[minute]");
+    let seconds = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
+    PrimitiveDateTime::parse(text, minutes)
+        .or_else(|_| PrimitiveDateTime::parse(text, seconds))
+        .ok()
+        .and_then(|local| local.assume_utc().format(&Rfc3339).ok())
+        .unwrap_or_else(|| text.to_owned())
+}
+
+/// An RFC 3339 time in UTC as a `datetime-local` input's value (`2026-12-01T12:00:00`);
+/// anything else as it is.
+pub(super) fn local_input(text: &str) -> String {
+    text.strip_suffix('Z').unwrap_or(text).to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -91,7 +136,9 @@ mod tests {
     #[test]
     fn fields_become_json_and_blank_ones_are_left_out() {
         let form = Query::parse(Some(
-            "coins=+50+&gems=&items=outfit-ranger%2C+hat%0Aboots&packs=&note=x&amount=ten",
+            "coins=+50+&gems=&items=outfit-ranger%2C+hat%0Aboots&packs=&note=x&amount=ten\
+             &opens=2026-12-01T12%3A30&closes=2026-12-02T08%3A00%3A05&at=soon\
+             &whitelistOnly=true&open=maybe",
         ));
         let body = Body::new(&form)
             .number("coins")
@@ -100,6 +147,11 @@ mod tests {
             .list("items")
             .list("packs")
             .text("note")
+            .time("opens")
+            .time("closes")
+            .time("at")
+            .flag("whitelistOnly")
+            .flag("open")
             .set("banned", true)
             .reason()
             .build();
@@ -108,7 +160,10 @@ mod tests {
             json!({
                 "coins": 50, "amount": "ten", "items": ["outfit-ranger", "hat", "boots"],
                 "note": "x", "banned": true, "reason": "",
+                "opens": "2026-12-01T12:30:00Z", "closes": "2026-12-02T08:00:05Z", "at": "soon",
+                "whitelistOnly": true, "open": "maybe",
             })
         );
+        assert_eq!(local_input("2026-12-01T12:30:00Z"), "2026-12-01T12:30:00");
     }
 }

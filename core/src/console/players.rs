@@ -1,6 +1,6 @@
 //! `GET /operator/console/players?...`: one player as the API shows it (account, holdings,
-//! the ledger with running balances, and what the API adds: live keys, recent matches, track
-//! progress), with the forms that change it for a full token.
+//! the ledger with running balances, live keys, recent matches, reward-track progress), with
+//! the forms that change it for a full token.
 
 use askama::Template;
 use http::StatusCode;
@@ -28,12 +28,12 @@ pub(super) struct PlayerAnswer {
     packs: Vec<Holding>,
     #[serde(default)]
     ledger: Vec<LedgerRow>,
-    #[serde(default)]
-    keys: Option<Shown>,
-    #[serde(default)]
-    matches: Option<Vec<MatchRow>>,
-    #[serde(default)]
-    tracks: Option<Vec<TrackRow>>,
+    /// How many user keys still work.
+    keys: i64,
+    /// The newest results.
+    matches: Vec<MatchRow>,
+    /// Progress on each reward track.
+    tracks: Vec<TrackRow>,
 }
 
 /// An account as the API shows it.
@@ -88,25 +88,29 @@ impl LedgerRow {
     }
 }
 
-/// A recent match.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+/// A recent result.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct MatchRow {
-    id: Shown,
-    mode: Shown,
-    ended: Shown,
+    mode: String,
+    ended: String,
     placement: Shown,
     kills: Shown,
+    /// Seconds alive.
+    time_alive: Shown,
 }
 
-/// Progress on a reward track.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+/// Progress on a reward track (tier, level and name `null` for a track the content no longer
+/// has).
+#[derive(Deserialize)]
 struct TrackRow {
-    track: Shown,
+    track: i64,
+    name: Shown,
+    stars: i64,
     tier: Shown,
-    stars: Shown,
-    premium: Shown,
+    experience: i64,
+    level: Shown,
+    pass: bool,
 }
 
 /// The player page.

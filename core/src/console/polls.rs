@@ -1,5 +1,6 @@
-//! Polls (the API's `/operator/api/polls` endpoints, being added): the list with a form to
-//! create one, and one poll with its results and the forms to edit and close it.
+//! Polls (the API's `/operator/api/polls` endpoints): the list with a form to create one, and
+//! one poll with its results and the forms to edit and close it. Times are typed in
+//! `datetime-local` inputs, in UTC, and sent as RFC 3339.
 
 use askama::Template;
 use http::StatusCode;
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::api_call::{self, segment};
 use super::change::Change;
-use super::form::Body;
+use super::form::{Body, local_input};
 use super::frame::Frame;
 use super::session::Session;
 use super::shown::Shown;
@@ -19,20 +20,35 @@ use crate::http::{ApiError, Incoming, Reply, Routes};
 const OPTION_ROWS: usize = 6;
 
 /// A poll as the API shows it.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
 struct PollView {
-    id: Shown,
+    id: i64,
     question: String,
-    opens: Shown,
-    closes: Shown,
-    closed: bool,
+    opens: String,
+    closes: String,
+    /// When an operator closed it.
+    closed: Option<String>,
+    /// `upcoming`, `open`, `ended` or `closed`.
+    state: String,
     options: Vec<PollOption>,
+    /// The votes of every option.
+    votes: Shown,
+}
+
+impl PollView {
+    /// Whether it still changes (an edit or a closing is worth offering).
+    fn changes(&self) -> bool {
+        matches!(self.state.as_str(), "upcoming" | "open")
+    }
+
+    /// Its closing time as a `datetime-local` value.
+    fn closes_input(&self) -> String {
+        local_input(&self.closes)
+    }
 }
 
 /// One option with its votes.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
 struct PollOption {
     name: String,
     colour: String,
@@ -129,7 +145,7 @@ async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Resul
     ))
 }
 
-/// `POST /polls`: `{question, options: [{name, colour}], opens?, closes?, reason}`, the
+/// `POST /polls`: `{question, options: [{name, colour}], opens?, closes, reason}`, the
 /// options from the form's rows that have a name.
 async fn create(
     state: ConsoleState,
@@ -150,8 +166,8 @@ async fn create(
     let body = Body::new(form)
         .text("question")
         .set("options", options)
-        .text("opens")
-        .text("closes")
+        .time("opens")
+        .time("closes")
         .reason()
         .build();
     let change = Change {
@@ -172,7 +188,7 @@ async fn edit(
     let id = segment(incoming.path("pollId")?);
     let body = Body::new(&incoming.query)
         .text("question")
-        .text("closes")
+        .time("closes")
         .reason()
         .build();
     let change = Change {

@@ -1,6 +1,7 @@
-//! Tournaments and their whitelists (the API's `/operator/api/tournaments` endpoints, being
-//! added): the list with a form to create one, and one tournament with its standing, its
-//! whitelist and the forms to edit it, close it and change the whitelist.
+//! Tournaments and their whitelists (the API's `/operator/api/tournaments` endpoints): the
+//! list with a form to create one, and one tournament with its whitelist, its entrants and the
+//! forms to edit it, close it and change the whitelist. Times are typed in `datetime-local`
+//! inputs, in UTC, and sent as RFC 3339; an edit sends only the fields filled in.
 
 use askama::Template;
 use http::StatusCode;
@@ -16,17 +17,27 @@ use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::{ApiError, Incoming, Reply, Routes};
 
 /// A tournament as the API shows it.
-#[derive(Deserialize, Default)]
-#[serde(default)]
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct TournamentView {
     code: String,
-    name: String,
-    mode: Shown,
-    starts: Shown,
-    ends: Shown,
-    closed: bool,
-    whitelist: Vec<String>,
-    players: Shown,
+    mode: String,
+    opens: String,
+    closes: String,
+    /// When an operator closed it.
+    closed: Option<String>,
+    /// `upcoming`, `open`, `ended` or `closed`.
+    state: String,
+    capacity: Shown,
+    entrants: Shown,
+    whitelist_only: bool,
+}
+
+impl TournamentView {
+    /// Whether it still changes (an edit or a closing is worth offering).
+    fn changes(&self) -> bool {
+        matches!(self.state.as_str(), "upcoming" | "open")
+    }
 }
 
 /// `GET /tournaments`.
@@ -39,8 +50,18 @@ struct TournamentsAnswer {
 #[derive(Deserialize)]
 struct TournamentAnswer {
     tournament: TournamentView,
-    #[serde(default)]
-    standing: Vec<Shown>,
+    /// Friend codes, in the order added.
+    whitelist: Vec<String>,
+    /// In the order they joined.
+    entrants: Vec<Entrant>,
+}
+
+/// An account that joined.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Entrant {
+    friend_code: String,
+    joined: String,
 }
 
 /// The list and the creation form.
@@ -117,7 +138,7 @@ async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Resul
     ))
 }
 
-/// `POST /tournaments`: `{code, name, mode, starts, ends, reason}`.
+/// `POST /tournaments`: `{code, mode, opens?, closes, capacity, whitelistOnly?, reason}`.
 async fn create(
     state: ConsoleState,
     session: Session,
@@ -125,10 +146,11 @@ async fn create(
 ) -> Result<Reply, ApiError> {
     let body = Body::new(&incoming.query)
         .text("code")
-        .text("name")
         .text("mode")
-        .text("starts")
-        .text("ends")
+        .time("opens")
+        .time("closes")
+        .number("capacity")
+        .flag("whitelistOnly")
         .reason()
         .build();
     let change = Change {
@@ -140,7 +162,8 @@ async fn create(
     Ok(change.make(&state, &session, &incoming).await)
 }
 
-/// `POST /tournaments/{code}`: `{name?, starts?, ends?, reason}`.
+/// `POST /tournaments/{code}`: `{mode?, opens?, closes?, capacity?, whitelistOnly?, reason}`,
+/// the fields left empty not sent.
 async fn edit(
     state: ConsoleState,
     session: Session,
@@ -148,9 +171,11 @@ async fn edit(
 ) -> Result<Reply, ApiError> {
     let code = segment(incoming.path("code")?);
     let body = Body::new(&incoming.query)
-        .text("name")
-        .text("starts")
-        .text("ends")
+        .text("mode")
+        .time("opens")
+        .time("closes")
+        .number("capacity")
+        .flag("whitelistOnly")
         .reason()
         .build();
     let change = Change {

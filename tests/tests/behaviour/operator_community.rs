@@ -291,7 +291,7 @@ async fn tournaments_are_created_edited_whitelisted_and_closed(app: TestApp) {
 }
 
 /// The content file with `maintenance` set to a string: refused at its line.
-fn bad_content() -> (String, usize) {
+pub(super) fn bad_content() -> (String, usize) {
     let line = SHIPPED
         .lines()
         .position(|line| line.starts_with("maintenance = "))

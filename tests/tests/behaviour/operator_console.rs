@@ -3,13 +3,26 @@
 //! sign-in sent from another site) is refused, pages without a sign-in (or with a revoked token) go to the sign-in page, a form
 //! without its token is refused with 403, a refund made through the console is the operator
 //! API's (its ledger row and audit row read from the store, shown escaped on the pages), and a
-//! read-only token sees no form and changes nothing.
+//! read-only token sees no form and changes nothing. Through the console too: a deletion
+//! confirmed by the friend code typed again, a removal of results, a poll created and closed,
+//! a tournament created and whitelisted, and a content file diffed, refused at its line and
+//! published.
 
 use safezone_core::Settings;
+use safezone_core::domain::GameMode::Squad;
 use safezone_core::metrics::MetricsServer;
-use safezone_core::store::{AuditEntry, AuditFilter, Currency};
+use safezone_core::store::{AuditEntry, AuditFilter, Currency, TournamentCode};
 use safezone_tests::community::Player;
+use safezone_tests::content::shipped_with_maintenance;
+use safezone_tests::leaderboard::Played;
+use safezone_tests::progression::Line;
 use safezone_tests::{Answer, TestApp, each_combination, test_settings};
+use serde_json::json;
+use time::Duration;
+use time::macros::format_description;
+
+use super::operator_api::{Operator, token};
+use super::operator_community::bad_content;
 
 each_combination!(
     signing_in_keeps_the_secret_in_a_strict_cookie,
@@ -18,6 +31,12 @@ each_combination!(
     a_post_without_the_form_token_is_403_and_changes_nothing,
     a_refund_through_the_console_writes_the_ledger_and_the_audit,
     a_read_only_token_sees_no_form_and_is_refused_every_write,
+    a_deletion_needs_the_friend_code_typed_again,
+    results_are_removed_through_the_console,
+    a_poll_is_created_and_closed_through_the_console,
+    a_tournament_is_created_and_whitelisted_through_the_console,
+    content_is_diffed_refused_and_published_through_the_console,
+    a_read_only_token_sees_no_community_or_content_form,
 );
 
 each_combination!(
@@ -554,4 +573,395 @@ async fn cookies_are_secure_behind_a_trusted_https_proxy(app: TestApp) {
         )
         .await;
     assert!(!set_cookie(&plain, "safezone_console").contains("Secure"));
+}
+
+/// `hours` from the app's clock, as a browser's `datetime-local` value (UTC, to the minute).
+fn local_time(app: &TestApp, hours: i64) -> String {
+    let at = app.now() + Duration::hours(hours);
+    at.format(format_description!("[year]-[month]-[day]T[hour]:[minute]"))
+        .expect("a time formats")
+}
+
+async fn a_deletion_needs_the_friend_code_typed_again(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let (device, body) = app.new_device().await;
+    let id = body["user"]["id"].as_i64().expect("an id");
+    let code = body["user"]["friend_code"]
+        .as_str()
+        .expect("a code")
+        .to_owned();
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    let found = console
+        .page(&format!("/players?deviceId={device}"), &cookie)
+        .await;
+    assert!(found.text.contains(&format!("id=\"account-id\">{id}<")));
+    assert!(found.text.contains("id=\"delete-link\""), "{}", found.text);
+
+    let page = console
+        .page(&format!("/players/{id}/delete"), &cookie)
+        .await;
+    let path = format!("/players/{id}/delete");
+    let wrong = [("confirm", "Someone#0001"), ("reason", "erasure 31")];
+    let refused = console.submit(&cookie, &page, &path, &wrong).await;
+    assert!(
+        refused.text.contains("Deletion refused:") && refused.text.contains(&code),
+        "{}",
+        refused.text
+    );
+    assert!(
+        refused.text.contains("id=\"delete\""),
+        "back on the confirmation page"
+    );
+    let account = safezone_core::store::AccountId(id);
+    assert!(app.store.account(account).await.expect("reads").is_some());
+
+    let right = [("confirm", code.as_str()), ("reason", "erasure 31")];
+    let deleted = console.submit(&cookie, &page, &path, &right).await;
+    assert!(
+        deleted.text.contains("Deletion: done (")
+            && deleted.text.contains(&format!("deleted: {id}")),
+        "{}",
+        deleted.text
+    );
+    assert!(app.store.account(account).await.expect("reads").is_none());
+}
+
+async fn results_are_removed_through_the_console(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let mut played = Played::new();
+    let players = app.joined_all(&mut played, 2).await;
+    let lines = vec![
+        Line::new(players[0].id, 1, 30, 900),
+        Line::new(players[1].id, 2, 2, 800),
+    ];
+    app.report_now(&mut played, Squad, lines).await;
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    let cheater = &players[0];
+    let page = console.page(&player_page(cheater), &cookie).await;
+    assert!(page.text.contains("id=\"matches\""), "{}", page.text);
+    assert!(page.text.contains("<td>squad</td>"), "{}", page.text);
+    let shown = console
+        .submit(
+            &cookie,
+            &page,
+            &action(cheater, "remove-results"),
+            &[("reason", "aimbot, report 9")],
+        )
+        .await;
+    assert!(
+        shown
+            .text
+            .contains("Removal of results: done (removed: 1)."),
+        "{}",
+        shown.text
+    );
+    assert!(shown.text.contains("No match result."), "{}", shown.text);
+    let left = app
+        .store
+        .recent_results(cheater.id, 10)
+        .await
+        .expect("reads");
+    assert!(left.is_empty(), "{left:?}");
+}
+
+async fn a_poll_is_created_and_closed_through_the_console(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    let list = console.page("/polls", &cookie).await;
+    let closes = local_time(&app, 2);
+    let fields = [
+        ("question", "Next map?"),
+        ("option_name_1", "Desert"),
+        ("option_colour_1", "#e0c080"),
+        ("option_name_2", "Jungle"),
+        ("option_colour_2", "#20a040"),
+        ("option_name_3", ""),
+        ("option_colour_3", "#3366ff"),
+        ("closes", closes.as_str()),
+        ("reason", "weekly poll"),
+    ];
+    let shown = console.submit(&cookie, &list, "/polls", &fields).await;
+    assert!(
+        shown.text.contains("Poll creation: done."),
+        "{}",
+        shown.text
+    );
+    assert!(shown.text.contains("Next map?"), "{}", shown.text);
+    let polls = app.store.polls(10).await.expect("reads");
+    let poll = &polls.first().expect("a poll").poll;
+    assert_eq!(poll.options.len(), 2);
+    assert_eq!(
+        poll.window
+            .closes
+            .format(format_description!("[year]-[month]-[day]T[hour]:[minute]"))
+            .expect("formats"),
+        closes
+    );
+
+    let path = format!("/polls/{}", poll.id.0);
+    let page = console.page(&path, &cookie).await;
+    assert!(
+        page.text.contains("id=\"poll-state\">open<"),
+        "{}",
+        page.text
+    );
+    let closed = console
+        .submit(
+            &cookie,
+            &page,
+            &format!("{path}/close"),
+            &[("reason", "enough")],
+        )
+        .await;
+    assert!(
+        closed
+            .text
+            .contains("Poll closing: done (closedNow: true)."),
+        "{}",
+        closed.text
+    );
+    assert!(closed.text.contains("id=\"poll-state\">closed<"));
+    assert!(!closed.text.contains("id=\"close-poll\""));
+    let polls = app.store.polls(10).await.expect("reads");
+    assert!(polls[0].poll.window.closed_at.is_some());
+}
+
+async fn a_tournament_is_created_and_whitelisted_through_the_console(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let player = app.player().await;
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    let list = console.page("/tournaments", &cookie).await;
+    let closes = local_time(&app, 24);
+    let fields = [
+        ("code", "Winter-Cup"),
+        ("mode", "solo"),
+        ("opens", ""),
+        ("closes", closes.as_str()),
+        ("capacity", "6"),
+        ("whitelistOnly", "true"),
+        ("reason", "winter event"),
+    ];
+    let shown = console
+        .submit(&cookie, &list, "/tournaments", &fields)
+        .await;
+    assert!(
+        shown.text.contains("Tournament creation: done."),
+        "{}",
+        shown.text
+    );
+    assert!(shown.text.contains(">winter-cup</a>"), "{}", shown.text);
+
+    let page = console.page("/tournaments/winter-cup", &cookie).await;
+    let friend = player.friend_code.to_string();
+    let add = format!("{friend}, Ghost#9999");
+    let whitelisted = console
+        .submit(
+            &cookie,
+            &page,
+            "/tournaments/winter-cup/whitelist",
+            &[("add", add.as_str()), ("remove", ""), ("reason", "invited")],
+        )
+        .await;
+    assert!(
+        whitelisted.text.contains("Whitelist change: done (")
+            && whitelisted.text.contains("unknown: Ghost#9999"),
+        "{}",
+        whitelisted.text
+    );
+    assert!(whitelisted.text.contains(&format!("<li>{friend}</li>")));
+    let edited = console
+        .submit(
+            &cookie,
+            &page,
+            "/tournaments/winter-cup",
+            &[
+                ("mode", ""),
+                ("capacity", "8"),
+                ("whitelistOnly", ""),
+                ("reason", "room"),
+            ],
+        )
+        .await;
+    assert!(
+        edited.text.contains("Tournament change: done."),
+        "{}",
+        edited.text
+    );
+    let code = TournamentCode::parse("winter-cup").expect("a code");
+    let stored = app
+        .store
+        .tournament(&code)
+        .await
+        .expect("reads")
+        .expect("a tournament");
+    assert_eq!((stored.capacity, stored.whitelist_only), (8, true));
+    let whitelist = app.store.whitelist(&code).await.expect("reads");
+    assert_eq!(whitelist, Some(vec![player.friend_code.clone()]));
+}
+
+async fn content_is_diffed_refused_and_published_through_the_console(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    let page = console.page("/content", &cookie).await;
+    assert!(
+        page.text.contains("id=\"content-running\">0<"),
+        "{}",
+        page.text
+    );
+    let csrf = csrf_of(&page);
+    let on = shipped_with_maintenance(true);
+    let diffed = console
+        .post(
+            "/content/diff",
+            &[&cookie],
+            &[("text", &on), ("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(diffed.status, 200, "{}", diffed.text);
+    assert!(
+        diffed.text.contains("The file is valid."),
+        "{}",
+        diffed.text
+    );
+    assert!(
+        diffed.text.contains("+maintenance = true"),
+        "{}",
+        diffed.text
+    );
+
+    let (bad, line) = bad_content();
+    let checked = console
+        .post(
+            "/content/diff",
+            &[&cookie],
+            &[("text", &bad), ("csrf", &csrf)],
+        )
+        .await;
+    assert!(
+        checked
+            .text
+            .contains(&format!("<strong>line {line}</strong>")),
+        "{}",
+        checked.text
+    );
+    let fields = [
+        ("text", bad.as_str()),
+        ("reason", "bad file"),
+        ("csrf", &csrf),
+    ];
+    let refused = console.post("/content/publish", &[&cookie], &fields).await;
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    assert!(
+        refused.text.contains(&format!("line {line}"))
+            && refused.text.contains("(invalid_content)"),
+        "{}",
+        refused.text
+    );
+    assert_eq!(app.store.content_head().await.expect("reads"), 0);
+
+    let published = console
+        .submit(
+            &cookie,
+            &page,
+            "/content/publish",
+            &[("text", &on), ("reason", "maintenance window")],
+        )
+        .await;
+    assert!(
+        published.text.contains("Publication: done (") && published.text.contains("version: 1"),
+        "{}",
+        published.text
+    );
+    assert!(published.text.contains("id=\"content-running\">1<"));
+    let config = app.get("/api/config").await;
+    assert_eq!(config.success()["config"]["maintenance"], true);
+}
+
+async fn a_read_only_token_sees_no_community_or_content_form(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let full = token(&app, "alice", "full").await;
+    let closes = (app.now() + Duration::hours(2))
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formats");
+    let poll = json!({"question": "Map?", "options": [{"name": "A", "colour": "#112233"}, {"name": "B", "colour": "#445566"}],
+        "closes": closes, "reason": "r"});
+    let created = operator
+        .post(&app, "/operator/api/polls", &full, poll)
+        .await;
+    let poll_id = created.success()["poll"]["id"].as_i64().expect("an id");
+    let cup =
+        json!({"code": "cup", "mode": "solo", "closes": closes, "capacity": 4, "reason": "r"});
+    operator
+        .post(&app, "/operator/api/tournaments", &full, cup)
+        .await
+        .success();
+    let player = app.player().await;
+
+    let console = Console::serve(&app).await;
+    let cookie = console
+        .sign_in(&app.operator_token("bob", "read").await)
+        .await;
+    let pages: [(String, &[&str]); 7] = [
+        ("/polls".to_owned(), &["id=\"create-poll\""]),
+        (
+            format!("/polls/{poll_id}"),
+            &["id=\"edit-poll\"", "id=\"close-poll\""],
+        ),
+        ("/tournaments".to_owned(), &["id=\"create-tournament\""]),
+        (
+            "/tournaments/cup".to_owned(),
+            &[
+                "id=\"edit-whitelist\"",
+                "id=\"edit-tournament\"",
+                "id=\"close-tournament\"",
+            ],
+        ),
+        (
+            "/content".to_owned(),
+            &["/content/publish", "id=\"content-rollback\""],
+        ),
+        (
+            player_page(&player),
+            &["id=\"remove-results\"", "id=\"delete-link\""],
+        ),
+        (
+            format!("/players/{}/delete", player.id.0),
+            &["id=\"delete\""],
+        ),
+    ];
+    for (path, forms) in &pages {
+        let page = console.page(path, &cookie).await;
+        for form in *forms {
+            assert!(
+                !page.text.contains(form),
+                "{path}: {form} hidden from a read-only token"
+            );
+        }
+    }
+    let page = console.page(&pages[6].0, &cookie).await;
+    let code = player.friend_code.to_string();
+    let refused = console
+        .submit(
+            &cookie,
+            &page,
+            &pages[6].0,
+            &[("confirm", code.as_str()), ("reason", "r")],
+        )
+        .await;
+    assert!(
+        refused.text.contains("(operator_read_only)"),
+        "{}",
+        refused.text
+    );
+    assert!(app.store.account(player.id).await.expect("reads").is_some());
 }
