@@ -28,6 +28,7 @@ pub mod clock;
 pub mod content;
 pub mod domain;
 pub mod economy;
+pub mod events;
 pub mod http;
 pub mod leaderboard;
 pub mod live_content;
