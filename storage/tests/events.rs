@@ -284,9 +284,9 @@ fn record(id: &str, players: &[AccountId]) -> MatchRecord {
 async fn a_match_report_writes_each_players_result_levels_and_tiers(store: Arc<dyn Store>) {
     let ann = account(&store, "Ann#0001").await;
     let bob = account(&store, "Bob#0001").await;
-    let record = record("m-1", &[bob, ann]);
+    let first = record("m-1", &[bob, ann]);
     let leveled = |who| Change {
-        now: record.reported,
+        now: first.reported,
         ..change(
             who,
             "match",
@@ -302,7 +302,7 @@ async fn a_match_report_writes_each_players_result_levels_and_tiers(store: Arc<d
         )
     };
     let applied = store
-        .report_match(&record, &[leveled(ann)])
+        .report_match(&first, &[leveled(ann)])
         .await
         .expect("the report runs");
     assert!(matches!(applied, MatchApplied::Done(_)));
@@ -334,7 +334,7 @@ async fn a_match_report_writes_each_players_result_levels_and_tiers(store: Arc<d
     );
     // A repeat records nothing again; a refused report writes nothing.
     let before = all_events(&store).await.len();
-    let repeat = store.report_match(&record, &[]).await.expect("runs");
+    let repeat = store.report_match(&first, &[]).await.expect("runs");
     assert!(matches!(repeat, MatchApplied::Replayed { .. }));
     let refused = store
         .report_match(
