@@ -27,7 +27,7 @@ pub(super) fn tier_claim(track: TrackId, tier: i64) -> String {
     format!("track/{}/tier/{tier}", track.0)
 }
 
-/// The track and tier of a tier's claim key ([`tier_claim`]'s reverse), for the events a
+/// The track and tier of a tier's claim key (`track/<id>/tier/<tier>`), for the events a
 /// change records.
 pub fn tier_of_claim(key: &str) -> Option<(TrackId, i64)> {
     let rest = key.strip_prefix("track/")?;
