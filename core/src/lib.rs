@@ -33,6 +33,7 @@ pub mod content_publication;
 pub mod database;
 pub mod domain;
 pub mod economy;
+pub mod events;
 pub mod http;
 pub mod leaderboard;
 pub mod live_content;

@@ -7,12 +7,18 @@ use std::task::{Context, Poll};
 use bytes::Buf;
 use http::{Request, Response};
 use http_body_util::BodyExt;
+use tokio::sync::broadcast;
 use tower::Service;
 
 use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
 use crate::domain::KeyHash;
+use crate::events::nats::Nats;
+use crate::events::relay::Sinks;
+use crate::events::subscription::Subscription;
+use crate::events::webhook::Webhook;
+use crate::events::{DomainEvent, Sink};
 use crate::http::{
     BodyError, BoxError, KeyAccounts, RateLimiter, ResponseBody, RouterState, service_stack,
 };
@@ -161,14 +167,39 @@ impl Safezone {
         });
         crate::retention::start(&app);
         crate::live_content::follow(&app);
+        let events = Arc::new(Subscription::new());
+        crate::events::relay::start(&app, sinks(&app, &events));
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),
             app,
             recorded: self.record_requests.then(|| Arc::clone(&metrics)),
             metrics,
+            events,
         }
     }
+}
+
+/// The relay's sinks as the settings name them: the webhooks and NATS, then the in-process
+/// subscription. A webhook whose HTTP client cannot be built is left out, with an error logged.
+fn sinks(app: &App, subscription: &Arc<Subscription>) -> Sinks {
+    let settings = &app.settings.events;
+    let mut sinks: Vec<Arc<dyn Sink>> = Vec::new();
+    for webhook in &settings.webhooks {
+        match Webhook::new(
+            webhook.clone(),
+            settings.webhook_retries,
+            Arc::clone(&app.store),
+        ) {
+            Ok(sink) => sinks.push(Arc::new(sink)),
+            Err(error) => tracing::error!(%error, url = %webhook.url, "webhook left out"),
+        }
+    }
+    if let Some(nats) = &settings.nats {
+        sinks.push(Arc::new(Nats::new(nats.clone())));
+    }
+    sinks.push(Arc::clone(subscription) as Arc<dyn Sink>);
+    Sinks(sinks)
 }
 
 /// The whole Safezone API as one `tower::Service` over `http` types.
@@ -182,6 +213,8 @@ pub struct SafezoneService {
     metrics: Arc<Metrics>,
     /// The metrics that count and time each request, when the builder asked for that.
     recorded: Option<Arc<Metrics>>,
+    /// The in-process sink of the events this node relays.
+    events: Arc<Subscription>,
 }
 
 impl SafezoneService {
@@ -228,6 +261,29 @@ impl SafezoneService {
         let incoming = crate::http::Incoming::of_head(head);
         let session = crate::api::shared::session::optional(&self.app, &incoming).await?;
         Ok(session.map(|session| session.account))
+    }
+
+    /// A new subscription to the domain events this node relays, in id order, from now on
+    /// (at least once: deduplicate by [`DomainEvent::id`]). On several nodes over one
+    /// PostgreSQL database, one node relays at a time: subscribe on every node to see every
+    /// event. A receiver that falls more than
+    /// [`SUBSCRIPTION_CAPACITY`](crate::events::subscription::SUBSCRIPTION_CAPACITY) events
+    /// behind misses the oldest (`RecvError::Lagged`).
+    ///
+    /// ```no_run
+    /// # async fn run(service: safezone_core::SafezoneService) {
+    /// use safezone_core::events::EventPayload;
+    ///
+    /// let mut events = service.subscribe_events();
+    /// while let Ok(event) = events.recv().await {
+    ///     if let EventPayload::Purchase { reference, .. } = &event.payload {
+    ///         println!("account {:?} bought {reference}", event.account);
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn subscribe_events(&self) -> broadcast::Receiver<DomainEvent> {
+        self.events.subscribe()
     }
 
     /// The settings the service was built with: what a server adapter reads of them, such

@@ -3,6 +3,7 @@
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Duration;
 
+use crate::events::EventSettings;
 use crate::http::RateLimits;
 
 /// How the service behaves, independently of the content file. Built with
@@ -69,6 +70,9 @@ pub struct Settings {
     /// The limits on open connections, for the server adapter that serves the service.
     #[builder(default)]
     pub connection_limits: ConnectionLimits,
+    /// How the domain events are relayed, and to which webhooks and NATS server.
+    #[builder(default)]
+    pub events: EventSettings,
 }
 
 /// What a server adapter limits per connection, before any request reaches the service.
@@ -174,7 +178,8 @@ impl Default for Settings {
     /// published content is looked for every second,
     /// bodies up to 64 KiB, requests up to 30 seconds; no game-server
     /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
-    /// flight nor on connections, 10 seconds to send a request's head.
+    /// flight nor on connections, 10 seconds to send a request's head; events relayed every
+    /// 100 ms to the in-process subscription only.
     fn default() -> Self {
         Self::builder().build()
     }

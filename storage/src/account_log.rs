@@ -2,6 +2,9 @@
 //! the account log (renames, bans and deletions, which leaderboards follow next to the match
 //! log), read and appended.
 //!
+//! A rename, ban or deletion also writes its domain event
+//! ([`impl_events`](crate::events::impl_events)) in the same transaction.
+//!
 //! An entry is appended in the transaction of the change it records, after the account's row
 //! was written (so locked), under a one-row lock held to the commit: log positions are then
 //! handed out in commit order, and a reader following the log never misses an entry. Every
@@ -15,12 +18,14 @@ macro_rules! impl_account_log {
     ($store:ident, $db:ty) => {
         mod account_log {
             use async_trait::async_trait;
+            use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 AccountChange, AccountId, AccountLogEntry, AccountLogStore, StoreError,
             };
             use sqlx::Transaction;
+            use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{events, $store};
             use crate::error::store_error;
             use crate::row::AccountLogRow;
             use crate::statements::account_log as sql;
@@ -56,32 +61,44 @@ macro_rules! impl_account_log {
                 }
             }
 
-            /// Ends a write transaction that changed `account` (when `changed`, that is, a row
-            /// was written): appends `change` to the account log and commits; otherwise rolls
-            /// back. Answers `changed`.
+            /// Ends a write transaction that changed `account` at `now` (when `changed`, that
+            /// is, a row was written): appends `change` to the account log (and its event)
+            /// and commits; otherwise rolls back. Answers `changed`.
             pub(super) async fn commit_logged(
                 mut tx: Transaction<'_, $db>,
                 changed: bool,
                 account: AccountId,
                 change: &AccountChange,
+                now: OffsetDateTime,
             ) -> Result<bool, sqlx::Error> {
                 if !changed {
                     tx.rollback().await?;
                     return Ok(false);
                 }
-                append(&mut tx, account, change).await?;
+                append(&mut tx, account, change, now).await?;
                 tx.commit().await?;
                 Ok(true)
             }
 
-            /// Appends what happened to `account` to the account log, under the log's append
-            /// lock (held until the transaction ends). The caller has written (so locked) the
-            /// account's row first.
+            /// Appends what happened to `account` at `now` to the account log, under the log's
+            /// append lock (held until the transaction ends), and its domain event (a results
+            /// removal has none: the operator's audit tells it). The caller has written (so
+            /// locked) the account's row first.
             pub(super) async fn append(
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
                 change: &AccountChange,
+                now: OffsetDateTime,
             ) -> Result<(), sqlx::Error> {
+                let event = match change {
+                    AccountChange::Renamed(code) => Some(EventPayload::Renamed {
+                        friend_code: code.to_string(),
+                    }),
+                    AccountChange::Banned(banned) => Some(EventPayload::Banned { banned: *banned }),
+                    AccountChange::Deleted => Some(EventPayload::Deleted),
+                    AccountChange::ResultsRemoved { .. } => None,
+                };
+                events::append_for(tx, account, now, event.into_iter().collect()).await?;
                 let (kind, name, digits, banned, through) = match change {
                     AccountChange::Renamed(code) => (
                         "renamed",

@@ -6,13 +6,15 @@
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `read_view` (an account's view
 /// on a connection) for the economy's transaction, in a child module `accounts` of the calling
 /// one. The calling module also needs the `account_log` module of
-/// [`impl_account_log`](crate::account_log::impl_account_log) and the `community` module of
-/// [`impl_community`](crate::community::impl_community).
+/// [`impl_account_log`](crate::account_log::impl_account_log), the `community` module of
+/// [`impl_community`](crate::community::impl_community) and the `events` module of
+/// [`impl_events`](crate::events::impl_events).
 macro_rules! impl_accounts {
     ($store:ident, $db:ty) => {
         mod accounts {
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, KeyHash};
+            use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeySession,
                 NewSignIn, Role, SessionView, SignedIn, StoreError,
@@ -20,7 +22,7 @@ macro_rules! impl_accounts {
             use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
 
-            use super::{account_log, community, $store};
+            use super::{account_log, community, events, $store};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
@@ -155,6 +157,18 @@ macro_rules! impl_accounts {
                         .execute(&mut *tx)
                         .await?;
                     let first_login = created.is_some();
+                    let mut happened = Vec::new();
+                    if let (true, Some(code)) = (first_login, code) {
+                        happened.push(EventPayload::AccountCreated {
+                            provider: sign_in.provider.clone(),
+                            friend_code: code.to_string(),
+                        });
+                    }
+                    happened.push(EventPayload::SignedIn {
+                        provider: sign_in.provider.clone(),
+                        first_login,
+                    });
+                    events::append_for(&mut tx, AccountId(id), sign_in.now, happened).await?;
                     let view = match created {
                         Some(account) => AccountView {
                             account: account.into_account().map_err(decode)?,
@@ -324,8 +338,14 @@ macro_rules! impl_accounts {
                             .execute(&mut *tx)
                             .await?;
                         let changed = done.rows_affected() > 0;
-                        account_log::commit_logged(tx, changed, account, &AccountChange::Deleted)
-                            .await
+                        account_log::commit_logged(
+                            tx,
+                            changed,
+                            account,
+                            &AccountChange::Deleted,
+                            OffsetDateTime::now_utc(),
+                        )
+                        .await
                     };
                     deleted.await.map_err(store_error)
                 }
@@ -399,6 +419,7 @@ macro_rules! impl_accounts {
                             changed,
                             account,
                             &AccountChange::Banned(banned),
+                            OffsetDateTime::now_utc(),
                         )
                         .await
                     };

@@ -7,8 +7,9 @@
 /// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `economy` of the
 /// calling one, with `apply_steps` for the other transactions that apply a change's steps. The
 /// calling module also needs the `account_log` module of
-/// [`impl_account_log`](crate::account_log::impl_account_log) and the `accounts` module of
-/// [`impl_accounts`](crate::accounts::impl_accounts).
+/// [`impl_account_log`](crate::account_log::impl_account_log), the `accounts` module of
+/// [`impl_accounts`](crate::accounts::impl_accounts) and the `events` module of
+/// [`impl_events`](crate::events::impl_events).
 macro_rules! impl_economy {
     ($store:ident, $db:ty) => {
         mod economy {
@@ -24,7 +25,7 @@ macro_rules! impl_economy {
             };
             use sqlx::Transaction;
 
-            use super::{account_log, accounts, $store};
+            use super::{account_log, accounts, events, $store};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{HoldingRow, LedgerRow};
@@ -78,6 +79,8 @@ macro_rules! impl_economy {
                         tx.rollback().await?;
                         return Ok((Applied::Refused(refusal), None));
                     }
+                    let happened = safezone_core::events::change_events(change, &granted);
+                    events::append_for(&mut tx, change.account, change.now, happened).await?;
                     if let Some(idempotency) = &change.idempotency {
                         let stored = serde_json::to_string(&granted)
                             .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
@@ -641,7 +644,13 @@ macro_rules! impl_economy {
                 if renamed.rows_affected() != 1 {
                     return Ok(Err(Refusal::SameFriendCodeName));
                 }
-                account_log::append(tx, change.account, &AccountChange::Renamed(code)).await?;
+                account_log::append(
+                    tx,
+                    change.account,
+                    &AccountChange::Renamed(code),
+                    change.now,
+                )
+                .await?;
                 Ok(Ok(None))
             }
         }

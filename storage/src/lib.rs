@@ -11,6 +11,7 @@ mod community;
 mod content;
 mod economy;
 mod error;
+mod events;
 mod health;
 mod match_batch;
 mod matches;
@@ -43,7 +44,8 @@ pub use sqlite::SqliteStore;
 /// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
 /// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
-/// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)) and
+/// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)),
+/// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)) and
 /// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
 /// `pool` field, a `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
@@ -63,6 +65,7 @@ macro_rules! impl_store {
         crate::account_log::impl_account_log!($store, $db);
         crate::content::impl_content!($store);
         crate::operator::impl_operator!($store);
+        crate::events::impl_events!($store, $db);
         crate::health::impl_health!($store);
     };
 }

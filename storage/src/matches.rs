@@ -32,7 +32,7 @@ macro_rules! impl_matches {
             use time::OffsetDateTime;
 
             use super::economy::apply_steps;
-            use super::{$store, account_log};
+            use super::{$store, account_log, events};
             use crate::bulk::{BulkRows, Rows};
             use crate::error::{is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
@@ -97,6 +97,12 @@ macro_rules! impl_matches {
                         }
                     };
                     add_stats(&mut tx, record).await?;
+                    let happened = safezone_core::events::match_events(record, changes, &granted);
+                    let happened: Vec<_> = happened
+                        .into_iter()
+                        .map(|(account, event)| (Some(account), event))
+                        .collect();
+                    events::append(&mut tx, record.reported, &happened).await?;
                     let stored = serde_json::to_string(&granted)
                         .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
                     sqlx::query(sql::SAVE_MATCH_GRANTED)
@@ -333,7 +339,7 @@ macro_rules! impl_matches {
                             .await?
                             .rows_affected();
                         let change = AccountChange::ResultsRemoved { through };
-                        account_log::commit_logged(tx, deleted > 0, account, &change).await?;
+                        account_log::commit_logged(tx, deleted > 0, account, &change, now).await?;
                         Ok(Some(RemovedResults {
                             removed: deleted,
                             through: if deleted > 0 { through } else { 0 },
@@ -426,7 +432,7 @@ macro_rules! impl_matches {
             }
 
             /// Runs the statement `head`, `rows`, `tail`.
-            async fn execute_rows(
+            pub(super) async fn execute_rows(
                 conn: &mut Connection,
                 head: &str,
                 rows: &Rows<'_>,

@@ -13,7 +13,7 @@ macro_rules! impl_operator {
             };
             use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{events, $store};
             use crate::error::store_error;
             use crate::micros::{from_micros, to_micros};
             use crate::statements::operator as sql;
@@ -135,6 +135,8 @@ macro_rules! impl_operator {
                             .bind(&entry.result)
                             .fetch_one(&mut *tx)
                             .await?;
+                        let (account, event) = safezone_core::events::operator_event(&entry);
+                        events::append(&mut tx, entry.at, &[(account, event)]).await?;
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(id)
                     };

@@ -538,3 +538,70 @@ impl AccountLogRow {
         })
     }
 }
+
+/// An `events` row, as selected by [`UNRELAYED`](crate::statements::events::UNRELAYED).
+#[derive(sqlx::FromRow)]
+pub(crate) struct EventRow {
+    id: i64,
+    account_id: Option<i64>,
+    payload: String,
+    created: i64,
+    relayed: bool,
+}
+
+impl EventRow {
+    /// The event, and whether it was relayed.
+    pub(crate) fn into_event(
+        self,
+    ) -> Result<(safezone_core::events::DomainEvent, bool), StoreError> {
+        let payload = safezone_core::events::EventPayload::from_json(&self.payload)
+            .map_err(|err| StoreError::Internal(format!("event {}: {err}", self.id)))?;
+        let event = safezone_core::events::DomainEvent {
+            id: self.id,
+            at: from_micros(self.created)?,
+            account: self.account_id.map(AccountId),
+            payload,
+        };
+        Ok((event, self.relayed))
+    }
+}
+
+/// A `webhook_deliveries` row, as selected by
+/// [`WEBHOOK_DELIVERIES`](crate::statements::events::WEBHOOK_DELIVERIES).
+#[derive(sqlx::FromRow)]
+pub(crate) struct WebhookRow {
+    id: i64,
+    url: String,
+    first_event: i64,
+    last_event: i64,
+    events: i64,
+    attempt: i32,
+    outcome: String,
+    status: Option<i32>,
+    error: Option<String>,
+    created: i64,
+}
+
+impl WebhookRow {
+    /// The logged attempt.
+    pub(crate) fn into_delivery(self) -> Result<safezone_core::store::WebhookDelivery, StoreError> {
+        use safezone_core::store::{WebhookAttempt, WebhookDelivery, WebhookOutcome};
+        let outcome = WebhookOutcome::parse(&self.outcome).ok_or_else(|| {
+            StoreError::Internal(format!("webhook delivery {}: outcome", self.id))
+        })?;
+        Ok(WebhookDelivery {
+            id: self.id,
+            attempt: WebhookAttempt {
+                url: self.url,
+                first_event: self.first_event,
+                last_event: self.last_event,
+                events: self.events,
+                attempt: self.attempt,
+                outcome,
+                status: self.status,
+                error: self.error,
+                at: from_micros(self.created)?,
+            },
+        })
+    }
+}

@@ -6,5 +6,6 @@ pub(crate) mod accounts;
 pub(crate) mod community;
 pub(crate) mod content;
 pub(crate) mod economy;
+pub(crate) mod events;
 pub(crate) mod matches;
 pub(crate) mod operator;

@@ -80,6 +80,8 @@ pub struct TestApp {
     pub metrics: Arc<Metrics>,
     /// The service's operator API, for a test to serve on an operator listener.
     pub operator_api: OperatorApi,
+    /// The service itself, for what only an embedder reaches (the event subscription).
+    pub service: SafezoneService,
 }
 
 /// The content every test server serves unless its test names another: the shipped file.
@@ -219,7 +221,7 @@ async fn start_app(
     let metrics = service.metrics();
     let operator_api = service.operator_api();
     let running = server
-        .start(any_port(), service)
+        .start(any_port(), service.clone())
         .await
         .expect("the server starts");
     let address = running.local_addr();
@@ -236,6 +238,7 @@ async fn start_app(
         store,
         metrics,
         operator_api,
+        service,
     };
     (running, app)
 }

@@ -372,3 +372,41 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         }
     }
 }
+
+#[tokio::test]
+async fn events_are_relayed_once_by_one_node_at_a_time() {
+    run_nodes(&[Server::Warp, Server::Rocket], events_relayed_once).await;
+}
+
+/// Sign-ups through both nodes; every event is relayed by one node or the other, once (no
+/// crash, so no repeat): the two nodes' subscriptions together hold each stored event once.
+async fn events_relayed_once(_nodes: Nodes, apps: Vec<TestApp>) {
+    let mut subscriptions: Vec<_> = apps
+        .iter()
+        .map(|app| app.service.subscribe_events())
+        .collect();
+    for round in 0..10 {
+        apps[round % apps.len()].new_device().await;
+    }
+    let store = &apps[0].store;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(15);
+    let stored: Vec<i64> = loop {
+        let events = store.events(0, 1_000).await.expect("the events read");
+        if events.len() == 20 && events.iter().all(|(_, relayed)| *relayed) {
+            break events.into_iter().map(|(event, _)| event.id).collect();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not relayed: {events:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let mut received = Vec::new();
+    for subscription in &mut subscriptions {
+        while let Ok(event) = subscription.try_recv() {
+            received.push(event.id);
+        }
+    }
+    received.sort_unstable();
+    assert_eq!(received, stored, "each event relayed by exactly one node");
+}

@@ -12,6 +12,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod admin;
 mod database;
+mod events;
 mod grant;
 pub mod log_writer;
 mod migrate;
@@ -24,6 +25,7 @@ pub use admin::{
     PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand,
     TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
+pub use events::EventArgs;
 pub use grant::GrantArgs;
 pub use log_writer::LogFlusher;
 pub use migrate::{BackupArgs, MigrateCommand, PENDING_EXIT_CODE};
@@ -196,6 +198,10 @@ pub struct ServerArgs {
     #[command(flatten)]
     pub traffic: TrafficArgs,
 
+    /// Where the domain events go: webhooks, NATS.
+    #[command(flatten)]
+    pub events: EventArgs,
+
     /// Address of the operator listener serving Prometheus metrics at `/metrics` (port 0
     /// picks a free port; the bound address is printed). Without it, no metrics are served
     /// and requests are not timed.
@@ -231,6 +237,7 @@ impl ServerArgs {
             ..Settings::default()
         };
         self.traffic.apply(&mut settings);
+        self.events.apply(&mut settings);
         settings
     }
 

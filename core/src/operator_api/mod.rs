@@ -2,7 +2,7 @@
 //! port): players looked up with their holdings, ledger, keys, results and track progress;
 //! grants, refunds, removals, bans, key revocations, deletions and removals of results from
 //! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
-//! of every change, and the node's status, under
+//! of every change, the webhooks' delivery log, and the node's status, under
 //! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
@@ -17,6 +17,7 @@ mod polls;
 mod status;
 mod tournaments;
 mod views;
+mod webhooks;
 mod writes;
 
 use std::sync::Arc;
@@ -123,6 +124,7 @@ fn routes() -> Routes<OperatorState> {
     let routes = read("/players", Routes::default(), handler(players::player));
     let routes = read("/audit", routes, handler(audit::audit));
     let routes = read("/status", routes, handler(status::status));
+    let routes = read("/webhooks", routes, handler(webhooks::webhooks));
     let routes = write("/players/{accountId}/grant", routes, handler(writes::grant));
     let routes = write(
         "/players/{accountId}/refund",

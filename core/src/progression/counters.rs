@@ -27,6 +27,14 @@ pub(super) fn tier_claim(track: TrackId, tier: i64) -> String {
     format!("track/{}/tier/{tier}", track.0)
 }
 
+/// The track and tier of a tier's claim key (`track/<id>/tier/<tier>`), for the events a
+/// change records.
+pub fn tier_of_claim(key: &str) -> Option<(TrackId, i64)> {
+    let rest = key.strip_prefix("track/")?;
+    let (track, tier) = rest.split_once("/tier/")?;
+    Some((TrackId(track.parse().ok()?), tier.parse().ok()?))
+}
+
 /// The claim key of a level's rewards.
 pub(super) fn level_claim(level: i64) -> String {
     format!("level/{level}")

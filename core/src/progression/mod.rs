@@ -15,7 +15,9 @@ mod track_plan;
 #[cfg(test)]
 mod plan_tests;
 
-pub use counters::{challenge_counter, evolution_counter, quest_counter, track_counter};
+pub use counters::{
+    challenge_counter, evolution_counter, quest_counter, tier_of_claim, track_counter,
+};
 pub use levels::{Levels, experience_of, plan_levels, with_levels};
 pub use match_plan::{PlayerSummary, QuestStep, TrackStep, plan_player};
 pub use match_report::{

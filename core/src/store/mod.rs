@@ -8,7 +8,8 @@
 //! account lookups, roles, bans, deletion), [`EconomyStore`] (changes of money and holdings),
 //! [`CommunityStore`] (polls, tournaments, clans), [`MatchStore`] (progress, match reports, the
 //! match log), [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
-//! [`OperatorStore`] (operator tokens and their audit) and [`HealthStore`] (ping, pools).
+//! [`OperatorStore`] (operator tokens and their audit), [`EventStore`] (the domain events'
+//! outbox and the webhooks' delivery log) and [`HealthStore`] (ping, pools).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_log_store;
@@ -20,6 +21,7 @@ mod community_store;
 mod content_store;
 mod economy_store;
 mod error;
+mod event_store;
 mod health_store;
 mod holdings;
 mod match_store;
@@ -50,6 +52,9 @@ pub use community_store::CommunityStore;
 pub use content_store::{ContentStore, ContentVersion, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
+pub use event_store::{
+    EventDelivery, EventStore, RelayRound, WebhookAttempt, WebhookDelivery, WebhookOutcome,
+};
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use match_store::MatchStore;
@@ -82,6 +87,7 @@ pub trait Store:
     + AccountLogStore
     + ContentStore
     + OperatorStore
+    + EventStore
     + HealthStore
     + 'static
 {
@@ -95,6 +101,7 @@ impl<T> Store for T where
         + AccountLogStore
         + ContentStore
         + OperatorStore
+        + EventStore
         + HealthStore
         + 'static
 {

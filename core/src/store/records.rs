@@ -6,7 +6,10 @@ use super::{Clan, Holdings};
 use crate::domain::{FriendCode, KeyHash};
 
 /// The database id of an account.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct AccountId(pub i64);
 
 /// What an account may do beyond playing.

@@ -9,17 +9,19 @@ use time::OffsetDateTime;
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     AuditEntry, AuditFilter, BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
-    CommunityStore, ContentStore, EconomyStore, HealthStore, Holdings, KeySession, LedgerEntry,
-    MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
-    NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
-    PollId, PollResults, Progress, PublishedContent, RecordedMatch, RemovedResults, Role,
-    SessionView, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
-    TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
+    CommunityStore, ContentStore, EconomyStore, EventDelivery, EventStore, HealthStore, Holdings,
+    KeySession, LedgerEntry, MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore,
+    NewAuditEntry, NewClan, NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore,
+    OperatorToken, Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch,
+    RelayRound, RemovedResults, Role, SessionView, SignedIn, StoreError, Tournament,
+    TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt,
+    WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
     ContentVersion, Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
+use crate::events::DomainEvent;
 
 /// A store without a database: every method answers [`StoreError::Unavailable`].
 pub(crate) struct UnavailableStore;
@@ -338,6 +340,26 @@ impl OperatorStore for UnavailableStore {
         unavailable()
     }
     async fn audit(&self, _: &AuditFilter) -> Result<Vec<AuditEntry>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl EventStore for UnavailableStore {
+    async fn relay_events(&self, _: u32, _: &dyn EventDelivery) -> Result<RelayRound, StoreError> {
+        unavailable()
+    }
+    async fn events(&self, _: i64, _: u32) -> Result<Vec<(DomainEvent, bool)>, StoreError> {
+        unavailable()
+    }
+    async fn record_webhook_attempts(&self, _: &[WebhookAttempt]) -> Result<(), StoreError> {
+        unavailable()
+    }
+    async fn webhook_deliveries(
+        &self,
+        _: Option<WebhookOutcome>,
+        _: u32,
+    ) -> Result<Vec<WebhookDelivery>, StoreError> {
         unavailable()
     }
 }

@@ -29,6 +29,8 @@ pub(super) struct Checked {
     pub(super) recovered: usize,
     /// Applied keys per kind of operation (`buy:item`, `pack:open`, `track:skip`, ...).
     pub(super) applied_kinds: BTreeMap<String, usize>,
+    /// Domain events in the outbox.
+    pub(super) events: usize,
 }
 
 /// What an applied key granted, as the store recorded it.
@@ -93,7 +95,71 @@ pub(super) fn check(stored: &Stored, accounts: &[Account], answers: &[Answered])
     }
     check_counts(stored);
     check_keys(stored, &sent);
+    check_events(stored);
     check_answers(stored, accounts, answers)
+}
+
+/// The outbox holds exactly one event per applied operation (its idempotency key: a purchase,
+/// pack opening, reward claim or rename, matched by account, ledger reason and reference) and
+/// none for a refused or rolled-back one; one `account_created` per account. Levels and tiers
+/// reached, sign-ins and anything else are not counted here.
+fn check_events(stored: &Stored) {
+    type Told = BTreeMap<(i64, String, String), usize>;
+    let mut expected = Told::new();
+    for (account, _, fingerprint, _) in &stored.keys {
+        let (reason, reference) = fingerprint.split_once(':').unwrap_or((fingerprint, ""));
+        let reference = if reason == "rename" { "" } else { reference };
+        *expected
+            .entry((*account, reason.to_owned(), reference.to_owned()))
+            .or_default() += 1;
+    }
+    let mut told = Told::new();
+    let mut created = BTreeMap::<i64, usize>::new();
+    for (account, kind, payload) in &stored.events {
+        let payload: Value = serde_json::from_str(payload).expect("an event is JSON");
+        assert_eq!(
+            payload["kind"],
+            kind.as_str(),
+            "the kind column is the payload's"
+        );
+        let Some(account) = *account else {
+            continue;
+        };
+        let text = |field: &str| payload[field].as_str().unwrap_or_default().to_owned();
+        let key = match kind.as_str() {
+            "purchase" => (text("reason"), text("reference")),
+            "pack_opened" => ("pack".to_owned(), text("reference")),
+            "reward_claimed" => ("claim".to_owned(), text("reference")),
+            "renamed" => ("rename".to_owned(), String::new()),
+            "account_created" => {
+                *created.entry(account).or_default() += 1;
+                continue;
+            }
+            _ => continue,
+        };
+        *told.entry((account, key.0, key.1)).or_default() += 1;
+    }
+    for (operation, count) in &expected {
+        assert_eq!(
+            told.get(operation),
+            Some(count),
+            "events of the applied operation {operation:?}"
+        );
+    }
+    for (event, count) in &told {
+        assert_eq!(
+            expected.get(event),
+            Some(count),
+            "events {event:?} without as many applied operations"
+        );
+    }
+    for &(account, _, _) in &stored.accounts {
+        assert_eq!(
+            created.get(&account),
+            Some(&1),
+            "account {account} created once"
+        );
+    }
 }
 
 /// Every acknowledged operation was applied (its key is in the database with its fingerprint);
@@ -109,6 +175,7 @@ fn check_answers(stored: &Stored, accounts: &[Account], answers: &[Answered]) ->
         retried: 0,
         recovered: 0,
         applied_kinds: BTreeMap::new(),
+        events: stored.events.len(),
     };
     for (_, _, fingerprint, _) in &stored.keys {
         let kind: Vec<&str> = fingerprint.split(':').take(2).collect();

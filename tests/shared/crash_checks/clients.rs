@@ -182,7 +182,7 @@ impl Figures {
              {} 5xx); {} answers acknowledged ({} replayed), {} refused; {} answers came after \
              retries, {} of them (no double click) replays of an operation applied before a kill \
              took its answer; {KILLS} SIGKILLs with {} requests in flight in all; checked {} \
-             accounts, {} ledger rows, {} applied keys ({:?}); {:.1} s",
+             accounts, {} ledger rows, {} applied keys ({:?}), {} events; {:.1} s",
             count(&self.requests),
             count(&self.retries),
             count(&self.unanswered),
@@ -197,6 +197,7 @@ impl Figures {
             checked.ledger_rows,
             checked.applied_keys,
             checked.applied_kinds,
+            checked.events,
             took.as_secs_f64()
         );
     }

@@ -76,6 +76,8 @@ pub(super) struct Stored {
     pub(super) passes: Vec<(i64, i64)>,
     /// Account, counter, value.
     pub(super) progress: Vec<(i64, String, i64)>,
+    /// The domain events' outbox in id order: account, kind, payload (JSON).
+    pub(super) events: Vec<(Option<i64>, String, String)>,
 }
 
 impl Stored {
@@ -113,6 +115,9 @@ impl Stored {
                 .await,
             progress: database
                 .all("SELECT account_id, counter, value FROM progress")
+                .await,
+            events: database
+                .all("SELECT account_id, kind, payload FROM events ORDER BY id")
                 .await,
         };
         database.close().await;

@@ -9,6 +9,7 @@ mod client_input;
 mod config;
 mod device;
 mod economy_concurrency;
+mod events;
 mod first_session;
 mod friend_code;
 mod grant;

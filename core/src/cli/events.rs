@@ -1,0 +1,111 @@
+//! The server's flags for the domain events: webhooks and the NATS JetStream publisher.
+
+use clap::Args;
+
+use crate::Settings;
+use crate::events::nats::NatsSettings;
+use crate::events::webhook::WebhookSettings;
+
+/// The event flags, flattened into [`ServerArgs`](super::ServerArgs).
+#[derive(Debug, Clone, Args)]
+pub struct EventArgs {
+    /// A URL that every batch of domain events is POSTed to, signed with
+    /// `--events-webhook-secret` (`Safezone-Signature` header), repeated.
+    #[arg(
+        long = "events-webhook-url",
+        env = "SAFEZONE_EVENTS_WEBHOOK_URLS",
+        value_delimiter = ',',
+        value_name = "URL",
+        requires = "webhook_secret"
+    )]
+    pub webhook_urls: Vec<String>,
+
+    /// The secret the webhooks' signatures are made with (HMAC-SHA256).
+    #[arg(
+        long = "events-webhook-secret",
+        env = "SAFEZONE_EVENTS_WEBHOOK_SECRET",
+        hide_env_values = true
+    )]
+    pub webhook_secret: Option<String>,
+
+    /// A NATS server (`nats://127.0.0.1:4222`) the domain events are published to with
+    /// JetStream, on `safezone.events.<kind>` with the event's id as `Nats-Msg-Id`.
+    #[arg(long = "events-nats-url", env = "SAFEZONE_EVENTS_NATS_URL")]
+    pub nats_url: Option<String>,
+
+    /// A JetStream stream over `<prefix>.>` to create (or keep) when the publisher connects.
+    #[arg(long = "events-nats-stream", env = "SAFEZONE_EVENTS_NATS_STREAM")]
+    pub nats_stream: Option<String>,
+
+    /// The subjects' prefix of the NATS publisher.
+    #[arg(
+        long = "events-nats-subject-prefix",
+        env = "SAFEZONE_EVENTS_NATS_SUBJECT_PREFIX",
+        default_value = NatsSettings::DEFAULT_PREFIX
+    )]
+    pub nats_subject_prefix: String,
+}
+
+impl EventArgs {
+    /// Writes these flags into `settings`.
+    pub fn apply(&self, settings: &mut Settings) {
+        let secret = self.webhook_secret.clone().unwrap_or_default();
+        settings.events.webhooks = self
+            .webhook_urls
+            .iter()
+            .map(|url| WebhookSettings {
+                url: url.clone(),
+                secret: secret.clone(),
+            })
+            .collect();
+        settings.events.nats = self.nats_url.as_ref().map(|url| NatsSettings {
+            url: url.clone(),
+            subject_prefix: self.nats_subject_prefix.clone(),
+            stream: self.nats_stream.clone(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        events: EventArgs,
+    }
+
+    #[test]
+    fn the_flags_name_the_sinks() {
+        let flags = Flags::parse_from([
+            "safezone",
+            "--events-webhook-url",
+            "http://a.example/hook",
+            "--events-webhook-url",
+            "http://b.example/hook",
+            "--events-webhook-secret",
+            "s3cret",
+            "--events-nats-url",
+            "nats://127.0.0.1:4222",
+            "--events-nats-stream",
+            "SAFEZONE",
+        ]);
+        let mut settings = Settings::default();
+        flags.events.apply(&mut settings);
+        assert_eq!(settings.events.webhooks.len(), 2);
+        assert_eq!(settings.events.webhooks[1].url, "http://b.example/hook");
+        assert_eq!(settings.events.webhooks[1].secret, "s3cret");
+        let nats = settings.events.nats.expect("NATS is set");
+        assert_eq!(nats.subject_prefix, "safezone.events");
+        assert_eq!(nats.stream.as_deref(), Some("SAFEZONE"));
+    }
+
+    #[test]
+    fn a_webhook_needs_a_secret() {
+        let flags = Flags::try_parse_from(["safezone", "--events-webhook-url", "http://a/"]);
+        assert!(flags.is_err());
+    }
+}

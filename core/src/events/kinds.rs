@@ -1,0 +1,188 @@
+//! The events and their payloads, as stored (JSON) and delivered.
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use crate::store::{AccountId, Currency, Granted};
+
+/// One event: what happened to an account, when, under the id consumers deduplicate by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DomainEvent {
+    /// The event's id: unique, and growing in commit order for one account's events.
+    pub id: i64,
+    /// When the change happened.
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    /// The account it happened to (`None` for an operator action on no account).
+    pub account: Option<AccountId>,
+    /// What happened; its `kind` names it.
+    #[serde(flatten)]
+    pub payload: EventPayload,
+}
+
+/// A price paid: one currency's amount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Price {
+    /// Which currency.
+    pub currency: Currency,
+    /// How much.
+    pub amount: i64,
+}
+
+/// What a pack, a reward or a purchase gave: the store's [`Granted`].
+pub type Drop = Granted;
+
+/// What happened, tagged by `kind` (`account_created`, `signed_in`, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventPayload {
+    /// An account was created by its first sign-in.
+    AccountCreated {
+        /// How it signed in (`device`, `chat`, a provider's name).
+        provider: String,
+        /// Its friend code (`Name#1234`).
+        friend_code: String,
+    },
+    /// An account signed in (its first sign-in too, after [`Self::AccountCreated`]).
+    SignedIn {
+        /// How (`device`, `chat`, a provider's name).
+        provider: String,
+        /// Whether this sign-in created the account.
+        first_login: bool,
+    },
+    /// A purchase: an item, pack, deal, in-app product or reward-track pass or tiers.
+    Purchase {
+        /// What was bought, as the ledger names it (`buy`, `iap`, `track`).
+        reason: String,
+        /// Which thing (`item:7`, `pack:3x2`, `chat:tx-1`, `buy:1`).
+        reference: String,
+        /// What it cost (empty for a product paid in a store).
+        price: Vec<Price>,
+        /// What it gave.
+        granted: Vec<Drop>,
+    },
+    /// An unopened pack was opened.
+    PackOpened {
+        /// Which pack (`open:3`).
+        reference: String,
+        /// What it gave.
+        drops: Vec<Drop>,
+    },
+    /// A reward was claimed.
+    RewardClaimed {
+        /// The reward type (`first`, `gift`, `recurring`, ...).
+        reward_type: String,
+        /// The claim as the ledger names it (`gift`, `recurring:2`).
+        reference: String,
+        /// What it gave.
+        granted: Vec<Drop>,
+    },
+    /// The account's friend code changed.
+    Renamed {
+        /// The new friend code (`Name#1234`).
+        friend_code: String,
+    },
+    /// The account reached a level.
+    LevelReached {
+        /// The level reached.
+        level: i64,
+    },
+    /// The account reached a tier of a reward track (its rewards were granted).
+    TierReached {
+        /// The track's id.
+        track: i64,
+        /// The tier reached.
+        tier: i64,
+    },
+    /// A game server's match report recorded this player's result.
+    MatchRecorded {
+        /// The match's id.
+        match_id: String,
+        /// The game mode (`solo`, `duo`, ...).
+        mode: String,
+        /// The player's placement (1 = won).
+        placement: i64,
+        /// The player's kills.
+        kills: i64,
+        /// Seconds the player stayed alive.
+        time_alive_secs: i64,
+        /// What the match gave the player.
+        granted: Vec<Drop>,
+    },
+    /// An operator banned (`banned: true`) or unbanned the account.
+    Banned {
+        /// Whether the account is banned now.
+        banned: bool,
+    },
+    /// The account was deleted.
+    Deleted,
+    /// An operator acted through the operator API (one per audit row, refused ones too).
+    OperatorAction {
+        /// The name of the operator token's id that acted.
+        token: i64,
+        /// What (`grant`, `refund`, `remove`, `ban`, ...).
+        action: String,
+        /// On what (`account:42`).
+        target: String,
+        /// Why, as the operator said.
+        reason: String,
+        /// `done`, or `refused: why`.
+        result: String,
+    },
+}
+
+impl EventPayload {
+    /// The event's kind, as in its JSON `kind` and the NATS subject.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::AccountCreated { .. } => "account_created",
+            Self::SignedIn { .. } => "signed_in",
+            Self::Purchase { .. } => "purchase",
+            Self::PackOpened { .. } => "pack_opened",
+            Self::RewardClaimed { .. } => "reward_claimed",
+            Self::Renamed { .. } => "renamed",
+            Self::LevelReached { .. } => "level_reached",
+            Self::TierReached { .. } => "tier_reached",
+            Self::MatchRecorded { .. } => "match_recorded",
+            Self::Banned { .. } => "banned",
+            Self::Deleted => "deleted",
+            Self::OperatorAction { .. } => "operator_action",
+        }
+    }
+
+    /// The payload as stored: its JSON object with its `kind`.
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+
+    /// A stored payload read back.
+    pub fn from_json(json: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_is_one_flat_json_object_tagged_by_kind() {
+        let event = DomainEvent {
+            id: 7,
+            at: time::macros::datetime!(2026-11-23 12:00 UTC),
+            account: Some(AccountId(3)),
+            payload: EventPayload::LevelReached { level: 4 },
+        };
+        let json = serde_json::to_value(&event).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "id": 7, "at": "2026-11-23T12:00:00Z", "account": 3,
+                "kind": "level_reached", "level": 4
+            })
+        );
+        let back: DomainEvent = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, event);
+        assert_eq!(event.payload.kind(), "level_reached");
+    }
+}
