@@ -14,6 +14,7 @@ use crate::auth::{Auth, AuthConfig, RecentCallers};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
 use crate::domain::KeyHash;
+#[cfg(feature = "nats")]
 use crate::events::nats::Nats;
 use crate::events::relay::Sinks;
 use crate::events::subscription::Subscription;
@@ -195,6 +196,7 @@ fn sinks(app: &App, subscription: &Arc<Subscription>) -> Sinks {
             Err(error) => tracing::error!(%error, url = %webhook.url, "webhook left out"),
         }
     }
+    #[cfg(feature = "nats")]
     if let Some(nats) = &settings.nats {
         sinks.push(Arc::new(Nats::new(nats.clone())));
     }

@@ -3,6 +3,7 @@
 use clap::Args;
 
 use crate::Settings;
+#[cfg(feature = "nats")]
 use crate::events::nats::NatsSettings;
 use crate::events::webhook::WebhookSettings;
 
@@ -30,14 +31,17 @@ pub struct EventArgs {
 
     /// A NATS server (`nats://127.0.0.1:4222`) the domain events are published to with
     /// JetStream, on `safezone.events.<kind>` with the event's id as `Nats-Msg-Id`.
+    #[cfg(feature = "nats")]
     #[arg(long = "events-nats-url", env = "SAFEZONE_EVENTS_NATS_URL")]
     pub nats_url: Option<String>,
 
     /// A JetStream stream over `<prefix>.>` to create (or keep) when the publisher connects.
+    #[cfg(feature = "nats")]
     #[arg(long = "events-nats-stream", env = "SAFEZONE_EVENTS_NATS_STREAM")]
     pub nats_stream: Option<String>,
 
     /// The subjects' prefix of the NATS publisher.
+    #[cfg(feature = "nats")]
     #[arg(
         long = "events-nats-subject-prefix",
         env = "SAFEZONE_EVENTS_NATS_SUBJECT_PREFIX",
@@ -58,11 +62,14 @@ impl EventArgs {
                 secret: secret.clone(),
             })
             .collect();
-        settings.events.nats = self.nats_url.as_ref().map(|url| NatsSettings {
-            url: url.clone(),
-            subject_prefix: self.nats_subject_prefix.clone(),
-            stream: self.nats_stream.clone(),
-        });
+        #[cfg(feature = "nats")]
+        {
+            settings.events.nats = self.nats_url.as_ref().map(|url| NatsSettings {
+                url: url.clone(),
+                subject_prefix: self.nats_subject_prefix.clone(),
+                stream: self.nats_stream.clone(),
+            });
+        }
     }
 }
 
@@ -78,6 +85,7 @@ mod tests {
         events: EventArgs,
     }
 
+    #[cfg(feature = "nats")]
     #[test]
     fn the_flags_name_the_sinks() {
         let flags = Flags::parse_from([

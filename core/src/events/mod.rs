@@ -12,6 +12,7 @@
 
 mod derive;
 mod kinds;
+#[cfg(feature = "nats")]
 pub mod nats;
 pub(crate) mod relay;
 mod settings;

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+#[cfg(feature = "nats")]
 use super::nats::NatsSettings;
 use super::webhook::{WebhookRetries, WebhookSettings};
 
@@ -17,7 +18,8 @@ pub struct EventSettings {
     pub webhooks: Vec<WebhookSettings>,
     /// How webhook deliveries are tried again.
     pub webhook_retries: WebhookRetries,
-    /// The NATS JetStream server events are published to, if any.
+    /// The NATS JetStream server events are published to, if any (feature `nats`).
+    #[cfg(feature = "nats")]
     pub nats: Option<NatsSettings>,
 }
 
@@ -29,6 +31,7 @@ impl Default for EventSettings {
             relay_batch: 2_000,
             webhooks: Vec::new(),
             webhook_retries: WebhookRetries::default(),
+            #[cfg(feature = "nats")]
             nats: None,
         }
     }
