@@ -336,14 +336,14 @@ pub(super) async fn ban(state: OperatorState, incoming: Incoming) -> Result<Repl
     .await
 }
 
-/// The body of `revoke-keys`.
+/// The body of a change that gives only its reason: `revoke-keys`, `remove-results`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RevokeKeysBody {
+struct ReasonBody {
     reason: String,
 }
 
-impl Reasoned for RevokeKeysBody {
+impl Reasoned for ReasonBody {
     fn reason(&self) -> &str {
         &self.reason
     }
@@ -358,7 +358,7 @@ pub(super) async fn revoke_keys(
         state,
         incoming,
         |_| "revoke-keys",
-        |state, call: Call<RevokeKeysBody>| async move {
+        |state, call: Call<ReasonBody>| async move {
             let account = existing(&state, call.account).await?;
             let revoked = state.app.store.revoke_all_keys(account.id).await?;
             Ok(json!({ "account": views::account(&account), "revoked": revoked }))
@@ -410,19 +410,6 @@ pub(super) async fn delete(state: OperatorState, incoming: Incoming) -> Result<R
     .await
 }
 
-/// The body of `remove-results`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RemoveResultsBody {
-    reason: String,
-}
-
-impl Reasoned for RemoveResultsBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// `POST .../remove-results` `{reason}`: the account's match results leave every leaderboard,
 /// on every node (each follows the account log); its later results count afresh.
 pub(super) async fn remove_results(
@@ -433,7 +420,7 @@ pub(super) async fn remove_results(
         state,
         incoming,
         |_| "remove-results",
-        |state, call: Call<RemoveResultsBody>| async move {
+        |state, call: Call<ReasonBody>| async move {
             let now = state.app.clock.now();
             let removed = state
                 .app
