@@ -112,11 +112,19 @@ fn connect_options(database: &DatabaseSettings) -> Result<PgConnectOptions, Data
     })
 }
 
-/// One connection outside any pool.
+/// One connection outside any pool. Its error names the server (host and port), the database
+/// and the user, never the password.
 async fn direct_connection(options: &PgConnectOptions) -> Result<PgConnection, DatabaseError> {
-    PgConnection::connect_with(options)
-        .await
-        .map_err(|err| database_error("could not connect to the PostgreSQL database", &err))
+    PgConnection::connect_with(options).await.map_err(|err| {
+        let context = format!(
+            "could not connect to the PostgreSQL database `{}` at {}:{} as `{}`",
+            options.get_database().unwrap_or(options.get_username()),
+            options.get_host(),
+            options.get_port(),
+            options.get_username(),
+        );
+        database_error(&context, &err)
+    })
 }
 
 /// The migrations applied to the database of `connection` (none without the migrations

@@ -209,8 +209,8 @@ pub fn a_fresh_database_gets_the_starter_community_unless_turned_off(binary: &st
     }
 }
 
-/// The binary announces its address, serves, and exits with 0 on SIGTERM; its text log,
-/// written to a pipe, has no colour codes.
+/// The binary announces its address, serves, and exits with 0 on SIGTERM, logging that it
+/// stopped; its text log, written to a pipe, has no colour codes.
 pub fn serves_and_stops_on_sigterm(binary: &str) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("x.db").display());
@@ -236,6 +236,8 @@ pub fn serves_and_stops_on_sigterm(binary: &str) {
         .read_to_string(&mut log)
         .expect("the log");
     assert!(log.contains(" INFO "), "{log}");
+    assert!(log.contains("SIGTERM: shutting down"), "{log}");
+    assert!(log.contains("safezone stopped"), "{log}");
     assert!(
         !log.contains('\u{1b}'),
         "colour codes in a piped log: {log:?}"

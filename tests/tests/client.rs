@@ -67,6 +67,12 @@ async fn typescript_client_plays_a_first_session(app: TestApp) {
 
 async fn client_reference_page_renders_every_operation_in_chromium(app: TestApp) {
     let document = app.get("/api/openapi.json").await.json;
+    // Paths are relative to the server that serves the document, as `servers` says.
+    assert_eq!(
+        document["servers"][0]["url"], "/",
+        "{}",
+        document["servers"]
+    );
     let mut operations: Vec<String> = document["paths"]
         .as_object()
         .expect("paths")

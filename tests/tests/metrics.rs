@@ -155,6 +155,23 @@ async fn counts_what_happened(app: TestApp) {
         value(&text, r#"safezone_leaderboard_results{window="24h"}"#),
         1.0
     );
+    // The build and the process, under the names every Prometheus client gives them.
+    assert_eq!(
+        value(
+            &text,
+            &format!(
+                r#"safezone_build_info{{version="{}"}}"#,
+                env!("CARGO_PKG_VERSION")
+            )
+        ),
+        1.0
+    );
+    assert!(value(&text, "process_cpu_seconds_total") > 0.0);
+    assert!(value(&text, "process_resident_memory_bytes") > 1_000_000.0);
+    assert!(value(&text, "process_open_fds") >= 3.0);
+    assert!(value(&text, "process_threads") >= 1.0);
+    assert!(value(&text, "process_start_time_seconds") > 1_700_000_000.0);
+    assert_eq!(text.matches("# EOF").count(), 1);
     assert!(text.ends_with("# EOF\n"));
 
     let other = format!("http://{}/other", listener.local_addr());

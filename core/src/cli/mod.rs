@@ -404,10 +404,15 @@ pub async fn run_server(
     if !signalled {
         signal.await;
     }
+    let started_stopping = std::time::Instant::now();
     server.stop().await;
     if let Some(metrics) = metrics {
         metrics.stop().await;
     }
+    tracing::info!(
+        took_ms = started_stopping.elapsed().as_millis(),
+        "safezone stopped: every request in flight was answered"
+    );
     ExitCode::SUCCESS
 }
 

@@ -84,9 +84,21 @@ impl Incoming {
         collect_body(self.body.into_inner(), self.body_limit).await
     }
 
-    /// The body parsed as a JSON value of type `T`; an empty or malformed body is a 400.
+    /// The body parsed as a JSON value of type `T`; an empty or malformed body is a 400. A form
+    /// body that is not one JSON object was read as parameters: the 400 says so, naming the
+    /// content type.
     pub async fn json_body<T: DeserializeOwned>(self) -> Result<T, ApiError> {
-        parse_json(&self.body_bytes().await?)
+        let form = declares_form(&self.headers);
+        let bytes = self.body_bytes().await?;
+        if form && bytes.is_empty() {
+            return Err(ApiError::InvalidBody {
+                reason: format!(
+                    "is required: send a JSON object (a body sent as `Content-Type: {FORM}` \
+                     that is not one JSON object is read as form parameters)"
+                ),
+            });
+        }
+        parse_json(&bytes)
     }
 }
 
@@ -190,6 +202,13 @@ pub(crate) fn declares_form(headers: &HeaderMap) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(FORM))
 }
 
+/// Whether `body` is one JSON object (surrounding white space allowed): a form's fields never
+/// are, since a form field's name cannot start with `{` and end the body with `}` and parse.
+pub(crate) fn is_json_object(body: &[u8]) -> bool {
+    body.trim_ascii().starts_with(b"{")
+        && serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +261,15 @@ mod tests {
             "application/json".parse().unwrap(),
         );
         assert!(!declares_form(&headers));
+    }
+
+    #[test]
+    fn a_json_object_is_told_from_a_form() {
+        assert!(is_json_object(br#"{"receipt":"abc"}"#));
+        assert!(is_json_object(b" \r\n{}\n"));
+        assert!(!is_json_object(b"receipt=abc"));
+        assert!(!is_json_object(br#"{"receipt":"abc""#));
+        assert!(!is_json_object(b"[1,2]"));
+        assert!(!is_json_object(b""));
     }
 }

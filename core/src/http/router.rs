@@ -193,7 +193,9 @@ impl<S: RouterState> Router<S> {
 }
 
 /// The request's parameters (its query string, and the fields of a POST's form body) and the
-/// body left for the handler: none after a form.
+/// body left for the handler: none after a form. A body declared a form that is one JSON
+/// object (what `curl --data '{...}'` and Unity's `UnityWebRequest.Post(url, string)` send) is
+/// JSON whatever its declared type: it is left to the handler whole.
 async fn parameters(
     parts: &http::request::Parts,
     body: RequestBody,
@@ -204,6 +206,12 @@ async fn parameters(
         return Ok((query, body));
     }
     let form = request::collect_body(body, body_limit).await?;
+    if request::is_json_object(&form) {
+        let whole = Full::new(form)
+            .map_err(|never| match never {})
+            .boxed_unsync();
+        return Ok((query, whole));
+    }
     query.add_form(&form)?;
     let emptied = Empty::new().map_err(|never| match never {}).boxed_unsync();
     Ok((query, emptied))

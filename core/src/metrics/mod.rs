@@ -8,6 +8,7 @@
 
 mod business;
 mod listener;
+mod process;
 mod readiness;
 mod requests;
 mod state;
@@ -32,6 +33,8 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 /// One service's metrics: its counters and histograms, and the gauges read when scraped.
 pub struct Metrics {
     registry: Registry,
+    /// The process's gauges, under their usual names (no `safezone_` prefix).
+    process: Registry,
     /// Requests by route, method and status: count and duration.
     pub(crate) requests: RequestMetrics,
     /// The economy's, sign-ins' and match reports' counters.
@@ -51,8 +54,12 @@ impl Metrics {
             Arc::clone(&store),
             Arc::clone(&leaderboards),
         )));
+        registry.register_collector(Box::new(process::BuildInfo));
+        let mut process = Registry::default();
+        process.register_collector(Box::new(process::ProcessCollector));
         Self {
             registry,
+            process,
             requests,
             business,
             probes: readiness::Probes::new(store, leaderboards),
@@ -67,8 +74,12 @@ impl Metrics {
 
     /// Every metric now, in the text format of [`CONTENT_TYPE`].
     pub fn render(&self) -> String {
+        use prometheus_client::encoding::text::{encode_eof, encode_registry};
         let mut text = String::new();
-        if let Err(error) = prometheus_client::encoding::text::encode(&mut text, &self.registry) {
+        let encoded = encode_registry(&mut text, &self.registry)
+            .and_then(|()| encode_registry(&mut text, &self.process))
+            .and_then(|()| encode_eof(&mut text));
+        if let Err(error) = encoded {
             tracing::error!(%error, "the metrics did not encode");
         }
         text

@@ -68,6 +68,11 @@ pub struct Documented {
         description = "The Safezone game backend's REST API. Every JSON answer is an envelope: \
             `{\"status\":\"success\", ...}` or `{\"status\":\"error\",\"code\":...,\"message\":...}`."
     ),
+    servers((
+        url = "/",
+        description = "The server that serves this document (`/api/openapi.json`): every path \
+            is relative to its origin"
+    )),
     components(schemas(GameMode, TimeWindow, Category)),
     tags(
         (name = "health", description = "Health, this document and its reference page"),

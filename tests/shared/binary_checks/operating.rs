@@ -203,6 +203,11 @@ pub fn an_unreachable_database_is_tried_again_until_the_timeout(binary: &str) {
     assert!(stderr.matches(" WARN ").count() >= 2, "{stderr}");
     assert!(stderr.contains("trying again"), "{stderr}");
     assert!(stderr.contains("cannot open the database"), "{stderr}");
+    // The error names the server it tried, so that an operator sees a wrong host or port.
+    assert!(
+        stderr.contains("`safezone` at 127.0.0.1:1 as `postgres`"),
+        "{stderr}"
+    );
     assert!(output.stdout.is_empty(), "{output:?}");
     assert!(
         took >= Duration::from_millis(900) && took < Duration::from_secs(10),

@@ -1,5 +1,6 @@
 //! Input as real game clients send it: C# booleans (`True`), `1`/`0`, empty optional
-//! parameters, versions with a pre-release suffix, and POST parameters in a form body.
+//! parameters, versions with a pre-release suffix, POST parameters in a form body, and JSON sent
+//! with a form's content type (curl's `--data`, Unity's `UnityWebRequest.Post(url, string)`).
 
 use reqwest::Method;
 use safezone_tests::{Answer, TestApp, each_combination};
@@ -12,6 +13,7 @@ each_combination!(
     versions_with_a_suffix_are_read_by_their_numbers,
     post_parameters_may_come_in_a_form_body,
     a_form_may_not_contradict_the_query_string,
+    json_sent_as_a_form_is_read_as_json,
 );
 
 /// `POST path` with `form` as an `application/x-www-form-urlencoded` body.
@@ -130,4 +132,20 @@ async fn a_form_may_not_contradict_the_query_string(app: TestApp) {
     )
     .await
     .success();
+}
+
+async fn json_sent_as_a_form_is_read_as_json(app: TestApp) {
+    post_form(&app, "/api/metrics/update", r#"{"webgl_version":"webgl2"}"#)
+        .await
+        .success();
+    post_form(
+        &app,
+        "/api/metrics/update",
+        r#" {"webgl_version":"webgl1"} "#,
+    )
+    .await
+    .error_naming(400, "invalid_body", "webgl_version");
+    // Form fields are parameters, not a JSON body: the answer names the content type.
+    let fields = post_form(&app, "/api/metrics/update", "webgl_version=webgl2").await;
+    fields.error_naming(400, "invalid_body", "application/x-www-form-urlencoded");
 }
