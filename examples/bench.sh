@@ -41,6 +41,10 @@
 # (ZREVRANGE 0 99 WITHSCORES and ZREVRANK with redis-benchmark). Takes about 10 minutes at the
 # default size; BOARDS_PLAYERS and BOARDS_RESULTS shrink it (see examples/bench-boards.sh).
 #
+# Storage (section `storage`, examples/bench-storage.sh, issue 28): live bytes per table that an
+# existing device's sign-in and a player result of a 100-player report keep, on SQLite and on
+# PostgreSQL, beside the rows each adds.
+#
 # Hardening (section `hardening`, examples/bench-hardening.sh, issue 8): the warp binary on SQLite
 # plain, with rate limits counting every request, with Prometheus recording, with JSON logs, and
 # all three; GET /api/config and GET /api/user/{key}. Section `profile` (examples/bench-profile.sh,
@@ -50,17 +54,18 @@
 # and HTTP, tower, tracing, JSON, Safezone's own code); run it on two commits to compare them.
 #
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
-#        SECTIONS="reads signins buys matches boards hardening" by default: name fewer to run only those
+#        SECTIONS="reads signins buys matches boards hardening storage" by default: name fewer to run only those
 #        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile or
 #        SECTIONS=cpu for the CPU profiles)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
-# psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`.
+# psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`; psql and
+# sqlite3 for `storage`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-64}
 match_connections=${MATCH_CONNECTIONS:-8}
-sections=${SECTIONS:-reads signins buys matches boards hardening}
+sections=${SECTIONS:-reads signins buys matches boards hardening storage}
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 # Each run's PostgreSQL databases carry the run's process id, so that two runs never share one.
 bench_db=safezone_bench_$$
@@ -326,6 +331,11 @@ fi
 if wanted hardening; then
   # shellcheck source=examples/bench-hardening.sh
   source examples/bench-hardening.sh
+fi
+
+if wanted storage; then
+  # shellcheck source=examples/bench-storage.sh
+  source examples/bench-storage.sh
 fi
 
 if wanted profile; then
