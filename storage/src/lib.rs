@@ -17,6 +17,7 @@ mod match_batch;
 mod matches;
 mod micros;
 mod operator;
+mod packed;
 mod pools;
 mod postgres;
 mod row;

@@ -37,6 +37,7 @@ macro_rules! impl_matches {
             use crate::error::{is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
             use crate::micros::to_micros;
+            use crate::packed;
             use crate::row::{BoardPlayerRow, MatchLogRow};
             use crate::statements::{economy as economy_sql, matches as sql};
 
@@ -46,6 +47,10 @@ macro_rules! impl_matches {
             /// A report's outcome before its statistics and log: what each change granted, or
             /// the first refusal (the account and why).
             type Applied = Result<Vec<Vec<Granted>>, (i64, Refusal)>;
+
+            /// A match row as [`sql::MATCH_ANSWER`] reads it: summary, grants, and their
+            /// packed values.
+            type StoredMatch = (String, String, Option<Vec<u8>>, Option<Vec<u8>>);
 
             /// Seconds per statistics bucket.
             const SECONDS_PER_HOUR: i64 = 3_600;
@@ -67,11 +72,11 @@ macro_rules! impl_matches {
                         .bind(to_micros(record.started))
                         .bind(to_micros(record.ended))
                         .bind(to_micros(record.reported))
-                        .bind(&record.summary)
+                        .bind(packed::pack(&record.summary))
                         .execute(&mut *tx)
                         .await?;
                     if recorded.rows_affected() == 0 {
-                        let answer = sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
+                        let answer = sqlx::query_as::<_, StoredMatch>(sql::MATCH_ANSWER)
                             .bind(id)
                             .fetch_one(&mut *tx)
                             .await?;
@@ -107,7 +112,7 @@ macro_rules! impl_matches {
                         .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
                     sqlx::query(sql::SAVE_MATCH_GRANTED)
                         .bind(id)
-                        .bind(stored)
+                        .bind(packed::pack(&stored))
                         .execute(&mut *tx)
                         .await?;
                     // Last: the log's lock is held from here to the commit only.
@@ -207,7 +212,7 @@ macro_rules! impl_matches {
                     id: &MatchId,
                 ) -> Result<Option<RecordedMatch>, StoreError> {
                     let recorded = async {
-                        sqlx::query_as::<_, (String, String)>(sql::MATCH_ANSWER)
+                        sqlx::query_as::<_, StoredMatch>(sql::MATCH_ANSWER)
                             .bind(id.as_str())
                             .fetch_optional(&self.pool)
                             .await?
@@ -356,10 +361,19 @@ macro_rules! impl_matches {
                     .collect()
             }
 
-            /// A match row's `(summary, granted)` as read back.
+            /// A match row's summary and grants as read back: their packed values, or the
+            /// texts of a match recorded before they were packed.
             fn recorded_match(
-                (summary, granted): (String, String),
+                (summary, granted, packed_summary, packed_granted): StoredMatch,
             ) -> Result<RecordedMatch, sqlx::Error> {
+                let summary = match packed_summary {
+                    Some(packed_summary) => packed::unpack(&packed_summary)?,
+                    None => summary,
+                };
+                let granted = match packed_granted {
+                    Some(packed_granted) => packed::unpack(&packed_granted)?,
+                    None => granted,
+                };
                 let granted = serde_json::from_str(&granted)
                     .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
                 Ok(RecordedMatch { summary, granted })

@@ -4,18 +4,22 @@
 
 use safezone_core::store::{BALANCE_MAX, PACKS_MAX};
 
-/// Records a match id unless it is recorded, with no grants yet. Binds: match id, mode, started,
-/// ended, reported, summary.
+/// Records a match id unless it is recorded, with no grants yet; the summary is kept deflated
+/// (`packed_summary`, [`crate::packed`]), the text columns empty. Binds: match id, mode,
+/// started, ended, reported, packed summary.
 pub(crate) const INSERT_MATCH: &str = "\
-    INSERT INTO matches (id, mode, started, ended, reported, summary, granted) \
-    VALUES ($1, $2, $3, $4, $5, $6, '[]') \
+    INSERT INTO matches (id, mode, started, ended, reported, summary, granted, packed_summary) \
+    VALUES ($1, $2, $3, $4, $5, '', '[]', $6) \
     ON CONFLICT (id) DO NOTHING";
 
-/// A recorded match's summary and grants. Binds: match id.
-pub(crate) const MATCH_ANSWER: &str = "SELECT summary, granted FROM matches WHERE id = $1";
+/// A recorded match's summary and grants, as `(summary, granted, packed summary, packed
+/// granted)`: a match recorded before they were packed has its texts and no packed values.
+/// Binds: match id.
+pub(crate) const MATCH_ANSWER: &str =
+    "SELECT summary, granted, packed_summary, packed_granted FROM matches WHERE id = $1";
 
-/// Stores what a match's changes granted. Binds: match id, grants.
-pub(crate) const SAVE_MATCH_GRANTED: &str = "UPDATE matches SET granted = $2 WHERE id = $1";
+/// Stores what a match's changes granted, deflated. Binds: match id, packed grants.
+pub(crate) const SAVE_MATCH_GRANTED: &str = "UPDATE matches SET packed_granted = $2 WHERE id = $1";
 
 /// Takes the match log's append lock until the transaction ends and counts the entries
 /// appended. Binds: how many entries.
