@@ -571,7 +571,9 @@ impl EventRow {
         let id = self.id;
         match self.into_event()? {
             (event, Some(position)) => Ok(safezone_core::events::RelayedEvent { position, event }),
-            (_, None) => Err(StoreError::Internal(format!("event {id}: no relay position"))),
+            (_, None) => Err(StoreError::Internal(format!(
+                "event {id}: no relay position"
+            ))),
         }
     }
 }

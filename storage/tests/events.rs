@@ -452,7 +452,10 @@ async fn the_relay_sequences_committed_events_in_id_order(store: Arc<dyn Store>)
         .iter()
         .map(|relayed| (relayed.position, relayed.event.id))
         .collect();
-    assert_eq!(positions, (1..=5).zip(ids.iter().copied()).collect::<Vec<_>>());
+    assert_eq!(
+        positions,
+        (1..=5).zip(ids.iter().copied()).collect::<Vec<_>>()
+    );
     let stored = store.events(0, 10).await.expect("reads");
     assert!(stored.iter().all(|(_, position)| position.is_some()));
     // Reading after a position answers only what follows it.
@@ -483,7 +486,13 @@ async fn a_sinks_cursor_is_leased_to_one_node_and_settled_by_it(store: Arc<dyn S
         let store = Arc::clone(&store);
         async move {
             store
-                .lease_event_consumer("webhook a", node, position, now, now + Duration::seconds(30))
+                .lease_event_consumer(
+                    "webhook a",
+                    node,
+                    position,
+                    now,
+                    now + Duration::seconds(30),
+                )
                 .await
                 .expect("leases")
         }
@@ -519,7 +528,10 @@ async fn a_sinks_cursor_is_leased_to_one_node_and_settled_by_it(store: Arc<dyn S
     assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
     store.sequence_events(100).await.expect("sequences");
     assert!(settle("one", 2, Settlement::Advanced(3)).await);
-    assert!(!settle("one", 2, Settlement::Advanced(3)).await, "already moved");
+    assert!(
+        !settle("one", 2, Settlement::Advanced(3)).await,
+        "already moved"
+    );
     let hook = store.event_consumer("webhook a", NOW).await.expect("reads");
     assert_eq!((hook.position, hook.failures, hook.retry_at), (3, 0, None));
     // Once the lease has run out, another node takes over.
@@ -644,17 +656,30 @@ async fn check_upgraded(store: Arc<dyn Store>) {
         .into_iter()
         .map(|(event, position)| (event.id, position))
         .collect();
-    assert_eq!(stored, [(1, Some(1)), (2, Some(2)), (3, None), (4, Some(4))]);
+    assert_eq!(
+        stored,
+        [(1, Some(1)), (2, Some(2)), (3, None), (4, Some(4))]
+    );
     let hook = store.event_consumer("webhook x", NOW).await.expect("reads");
     assert_eq!(hook.position, 4, "what was relayed counts as delivered");
     assert_eq!(
         store.sequence_events(10).await.expect("sequences"),
         SequenceRound::Sequenced(1)
     );
-    let next = store.relayed_events(hook.position, 10).await.expect("reads");
+    let next = store
+        .relayed_events(hook.position, 10)
+        .await
+        .expect("reads");
     assert_eq!(next.len(), 1);
     assert_eq!((next[0].event.id, next[0].position), (3, 5));
-    assert_eq!(store.webhook_deliveries(None, 10).await.expect("reads").len(), 1);
+    assert_eq!(
+        store
+            .webhook_deliveries(None, 10)
+            .await
+            .expect("reads")
+            .len(),
+        1
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -665,19 +690,43 @@ async fn sqlite_a_populated_outbox_is_upgraded_in_place() {
     let pool = sqlx::SqlitePool::connect_with(options.create_if_missing(true))
         .await
         .expect("connects");
-    migrator("sqlite").await.run_to(13, &pool).await.expect("migrates to the outbox");
-    sqlx::raw_sql(RELAYED_OUTBOX).execute(&pool).await.expect("fills");
+    migrator("sqlite")
+        .await
+        .run_to(13, &pool)
+        .await
+        .expect("migrates to the outbox");
+    sqlx::raw_sql(RELAYED_OUTBOX)
+        .execute(&pool)
+        .await
+        .expect("fills");
     pool.close().await;
-    check_upgraded(safezone_storage::open(&url).await.expect("opens and migrates")).await;
+    check_upgraded(
+        safezone_storage::open(&url)
+            .await
+            .expect("opens and migrates"),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_a_populated_outbox_is_upgraded_in_place() {
     let url = test_support::fresh_postgres_url().await;
     let pool = sqlx::PgPool::connect(&url).await.expect("connects");
-    migrator("postgres").await.run_to(14, &pool).await.expect("migrates to the outbox");
-    sqlx::raw_sql(RELAYED_OUTBOX).execute(&pool).await.expect("fills");
+    migrator("postgres")
+        .await
+        .run_to(14, &pool)
+        .await
+        .expect("migrates to the outbox");
+    sqlx::raw_sql(RELAYED_OUTBOX)
+        .execute(&pool)
+        .await
+        .expect("fills");
     pool.close().await;
-    check_upgraded(safezone_storage::open(&url).await.expect("opens and migrates")).await;
+    check_upgraded(
+        safezone_storage::open(&url)
+            .await
+            .expect("opens and migrates"),
+    )
+    .await;
     test_support::drop_postgres_database(&url).await;
 }

@@ -95,13 +95,7 @@ impl Consumer {
             return self.every;
         };
         let leased = store
-            .lease_event_consumer(
-                &self.name,
-                &self.node,
-                consumer.position,
-                now,
-                now + LEASE,
-            )
+            .lease_event_consumer(&self.name, &self.node, consumer.position, now, now + LEASE)
             .await;
         if !leased.unwrap_or(false) {
             self.pending.clear();
@@ -124,15 +118,26 @@ impl Consumer {
 
     /// Hands the pending batch (up to position `last`) to the sink, in id order, and writes
     /// how it went.
-    async fn deliver(&mut self, store: &dyn Store, consumer: &EventConsumer, last: i64) -> Duration {
-        let mut events: Vec<DomainEvent> =
-            self.pending.iter().map(|event| event.event.clone()).collect();
+    async fn deliver(
+        &mut self,
+        store: &dyn Store,
+        consumer: &EventConsumer,
+        last: i64,
+    ) -> Duration {
+        let mut events: Vec<DomainEvent> = self
+            .pending
+            .iter()
+            .map(|event| event.event.clone())
+            .collect();
         events.sort_by_key(|event| event.id);
         let attempt = consumer.failures.saturating_add(1);
         let delivered = self.sink.deliver(&events, attempt).await;
         let full = events.len() >= self.batch as usize;
         let (settlement, wait) = match delivered {
-            Ok(_) => (Settlement::Advanced(last), if full { Duration::ZERO } else { self.every }),
+            Ok(_) => (
+                Settlement::Advanced(last),
+                if full { Duration::ZERO } else { self.every },
+            ),
             Err(error) => {
                 let backoff = self.sink.backoff(attempt);
                 tracing::warn!(
@@ -162,7 +167,9 @@ impl Consumer {
         match settled {
             Ok(true) => {}
             Ok(false) => tracing::warn!(sink = %self.name, "another node took the sink over"),
-            Err(error) => tracing::warn!(sink = %self.name, %error, "writing the sink's cursor failed"),
+            Err(error) => {
+                tracing::warn!(sink = %self.name, %error, "writing the sink's cursor failed")
+            }
         }
         if advanced {
             self.pending.clear();

@@ -10,7 +10,7 @@ use tokio::sync::Mutex;
 
 use std::time::Duration;
 
-use super::{Backoff, DeliveryError, Delivered, DomainEvent, Sink};
+use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
 
 /// The most publications awaiting their acknowledgements at once (below the client's limit).
 const IN_FLIGHT: usize = 1_000;

@@ -18,50 +18,80 @@ use super::consumer::Consumer;
 use super::subscription::Subscription;
 use super::{EventSettings, Sink};
 use crate::AppState;
-use crate::store::{SequenceRound, Store};
+use crate::store::{SequenceRound, Store, StoreError};
+use time::OffsetDateTime;
 
 /// Starts this node's relay, the in-process subscription's follower and a task for each of
 /// `sinks`, until the service is dropped. Needs a Tokio runtime; without one nothing is
 /// relayed.
-pub(crate) fn start(app: &Arc<AppState>, sinks: Vec<Arc<dyn Sink>>, subscription: Arc<Subscription>) {
+pub(crate) fn start(
+    app: &Arc<AppState>,
+    sinks: Vec<Arc<dyn Sink>>,
+    subscription: Arc<Subscription>,
+) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
     let settings = app.settings.events.clone();
-    let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
-    for sink in sinks {
-        let consumer = Consumer::new(sink, Arc::clone(&node), settings.relay_every, settings.relay_batch);
-        runtime.spawn(consumer.run(Arc::downgrade(app)));
-    }
-    runtime.spawn(relay(Arc::downgrade(app), settings, subscription));
+    runtime.spawn(relay(Arc::downgrade(app), settings, sinks, subscription));
 }
 
-/// The relay's rounds, while the service lives.
-async fn relay(app: Weak<AppState>, settings: EventSettings, subscription: Arc<Subscription>) {
+/// The relay's rounds, while the service lives. Before the first, the sinks' cursors are read
+/// (a new sink's created at the head) and the subscription placed at the head: each gets
+/// every event this node sequences; then the sinks' tasks start.
+async fn relay(
+    app: Weak<AppState>,
+    settings: EventSettings,
+    sinks: Vec<Arc<dyn Sink>>,
+    subscription: Arc<Subscription>,
+) {
     let mut rounds = tokio::time::interval(settings.relay_every);
     rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The subscribers get the events relayed from the node's start.
-    let mut started = false;
     loop {
         rounds.tick().await;
         let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
             return;
         };
-        if !started {
-            match store.relay_head().await {
-                Ok(head) => {
-                    subscription.skip_to(head);
-                    started = true;
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "reading the relay head failed; trying again");
-                    continue;
-                }
+        match place(store.as_ref(), &sinks, &subscription).await {
+            Ok(()) => break,
+            Err(error) => {
+                tracing::warn!(%error, "reading the relay's cursors failed; trying again")
             }
         }
+    }
+    let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+    for sink in sinks {
+        let consumer = Consumer::new(
+            sink,
+            Arc::clone(&node),
+            settings.relay_every,
+            settings.relay_batch,
+        );
+        tokio::spawn(consumer.run(app.clone()));
+    }
+    loop {
+        let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+            return;
+        };
         sequence(store.as_ref(), settings.relay_batch).await;
         follow(store.as_ref(), settings.relay_batch, &subscription).await;
+        drop(store);
+        rounds.tick().await;
     }
+}
+
+/// Reads (or creates at the head) every sink's cursor and places the subscription at the head.
+async fn place(
+    store: &dyn Store,
+    sinks: &[Arc<dyn Sink>],
+    subscription: &Subscription,
+) -> Result<(), StoreError> {
+    let now = OffsetDateTime::now_utc();
+    for sink in sinks {
+        store.event_consumer(&sink.name(), now).await?;
+    }
+    subscription.skip_to(store.relay_head().await?);
+    Ok(())
 }
 
 /// Sequences the waiting events, a full batch after another.

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
+use super::Backoff;
 #[cfg(feature = "nats")]
 use super::nats::NatsSettings;
-use super::Backoff;
 use super::webhook::{WebhookRetries, WebhookSettings};
 
 /// The relay's pace and its sinks besides the in-process subscription (which is always there).

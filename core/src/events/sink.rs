@@ -18,8 +18,11 @@ pub trait Sink: Send + Sync {
     /// One attempt at a batch of events, in relay order; `attempt` counts from 1 and grows
     /// with each failure of the batch. An error leaves the batch to be tried again after
     /// [`Sink::backoff`]; [`Delivered::GivenUp`] moves on past it (a dead letter).
-    async fn deliver(&self, events: &[DomainEvent], attempt: u32)
-    -> Result<Delivered, DeliveryError>;
+    async fn deliver(
+        &self,
+        events: &[DomainEvent],
+        attempt: u32,
+    ) -> Result<Delivered, DeliveryError>;
 
     /// How long to wait after failed attempt `attempt` (from 1) before the next.
     fn backoff(&self, attempt: u32) -> Duration;

@@ -19,7 +19,7 @@ use serde::Serialize;
 use sha2::Sha256;
 use time::OffsetDateTime;
 
-use super::{Backoff, DeliveryError, Delivered, DomainEvent, Sink};
+use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
 use crate::store::{Store, WebhookAttempt, WebhookOutcome};
 
 /// The header that carries a delivery's signature.

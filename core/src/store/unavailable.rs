@@ -13,7 +13,7 @@ use super::{
     KeySession, LedgerEntry, MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore,
     NewAuditEntry, NewClan, NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore,
     OperatorToken, Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch,
-    RemovedResults, SequenceRound, Settlement, Role, SessionView, SignedIn, StoreError, Tournament,
+    RemovedResults, Role, SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament,
     TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt,
     WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
@@ -358,7 +358,11 @@ impl EventStore for UnavailableStore {
     async fn events(&self, _: i64, _: u32) -> Result<Vec<(DomainEvent, Option<i64>)>, StoreError> {
         unavailable()
     }
-    async fn event_consumer(&self, _: &str, _: OffsetDateTime) -> Result<EventConsumer, StoreError> {
+    async fn event_consumer(
+        &self,
+        _: &str,
+        _: OffsetDateTime,
+    ) -> Result<EventConsumer, StoreError> {
         unavailable()
     }
     async fn lease_event_consumer(
