@@ -1,7 +1,11 @@
 //! A studio's service reacting to Safezone's domain events in-process: it subscribes with
 //! [`SafezoneService::subscribe_events`], then a player signs up, claims the first-sign-in
 //! gift and opens the pack it held, and the service prints each event as it arrives (events are
-//! delivered at least once: a real consumer deduplicates by `event.id`).
+//! delivered at least once: a real consumer deduplicates by `event.id`). The subscriber's
+//! `recv` never loses an event (one that falls behind reads the outbox) and answers `None` only
+//! once the service is gone; keeping [`EventSubscriber::position`] lets the studio resume after
+//! a restart with [`SafezoneService::subscribe_events_from`], and
+//! [`SafezoneService::events_after`] reads the outbox in the same order.
 //!
 //! ```text
 //! cargo run -p safezone-examples --example react_to_events
@@ -10,11 +14,11 @@
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Empty};
+use safezone_core::events::subscription::EventSubscriber;
 use safezone_core::events::{DomainEvent, EventPayload};
 use safezone_core::http::BoxError;
 use safezone_core::{Safezone, SafezoneService};
 use serde_json::Value;
-use tokio::sync::broadcast::Receiver;
 use tower::ServiceExt;
 
 /// `POST path` in-process; answers the JSON body.
@@ -53,16 +57,13 @@ async fn first_moments(service: &SafezoneService) -> Result<(), BoxError> {
 
 /// The events that arrive on `events` until `kinds` have all been seen (or 5 s pass), with
 /// the studio's reaction to each.
-async fn until_seen(
-    events: &mut Receiver<DomainEvent>,
-    kinds: &[&str],
-) -> Vec<(&'static str, String)> {
+async fn until_seen(events: &mut EventSubscriber, kinds: &[&str]) -> Vec<(&'static str, String)> {
     let mut seen = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     while !kinds.iter().all(|kind| seen.iter().any(|(k, _)| k == kind)) {
         match tokio::time::timeout_at(deadline, events.recv()).await {
-            Ok(Ok(event)) => seen.push((event.payload.kind(), react(&event))),
-            Ok(Err(_)) | Err(_) => break,
+            Ok(Some(event)) => seen.push((event.payload.kind(), react(&event))),
+            Ok(None) | Err(_) => break,
         }
     }
     seen
@@ -79,6 +80,8 @@ async fn main() -> Result<(), BoxError> {
     for (kind, reaction) in until_seen(&mut events, &kinds).await {
         println!("{kind}: {reaction}");
     }
+    // Where to resume after a restart: `service.subscribe_events_from(position)`.
+    println!("seen up to relay position {}", events.position());
     Ok(())
 }
 
@@ -108,5 +111,15 @@ mod tests {
         assert_eq!(order, kinds, "{seen:?}");
         assert!(seen[0].1.starts_with("welcome, "), "{seen:?}");
         assert_eq!(seen[2].1, "claimed `first`");
+
+        // Resuming from a position gets what follows it, from the outbox; reading the outbox
+        // after a position answers the same, in the same order.
+        let mut resumed = service.subscribe_events_from(1);
+        let second = resumed.recv().await.expect("the service lives");
+        assert_eq!(second.payload.kind(), "signed_in");
+        let read = service.events_after(1, 10).await.expect("the outbox reads");
+        assert_eq!(read[0].event, second);
+        assert_eq!(read[0].position, 2);
+        assert_eq!(events.position(), read[2].position);
     }
 }

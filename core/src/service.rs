@@ -7,7 +7,6 @@ use std::task::{Context, Poll};
 use bytes::Buf;
 use http::{Request, Response};
 use http_body_util::BodyExt;
-use tokio::sync::broadcast;
 use tower::Service;
 
 use crate::auth::{Auth, AuthConfig, RecentCallers};
@@ -16,10 +15,9 @@ use crate::content::Content;
 use crate::domain::KeyHash;
 #[cfg(feature = "nats")]
 use crate::events::nats::Nats;
-use crate::events::relay::Sinks;
-use crate::events::subscription::Subscription;
+use crate::events::subscription::{EventSubscriber, Subscription};
 use crate::events::webhook::Webhook;
-use crate::events::{DomainEvent, Sink};
+use crate::events::{RelayedEvent, Sink};
 use crate::http::{
     BodyError, BoxError, KeyAccounts, RateLimiter, ResponseBody, RouterState, service_stack,
 };
@@ -169,7 +167,7 @@ impl Safezone {
         crate::retention::start(&app);
         crate::live_content::follow(&app);
         let events = Arc::new(Subscription::new());
-        crate::events::relay::start(&app, sinks(&app, &events));
+        crate::events::relay::start(&app, sinks(&app), Arc::clone(&events));
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),
@@ -181,9 +179,9 @@ impl Safezone {
     }
 }
 
-/// The relay's sinks as the settings name them: the webhooks and NATS, then the in-process
-/// subscription. A webhook whose HTTP client cannot be built is left out, with an error logged.
-fn sinks(app: &App, subscription: &Arc<Subscription>) -> Sinks {
+/// The external sinks as the settings name them: the webhooks and NATS. A webhook whose HTTP
+/// client cannot be built is left out, with an error logged.
+fn sinks(app: &App) -> Vec<Arc<dyn Sink>> {
     let settings = &app.settings.events;
     let mut sinks: Vec<Arc<dyn Sink>> = Vec::new();
     for webhook in &settings.webhooks {
@@ -198,10 +196,9 @@ fn sinks(app: &App, subscription: &Arc<Subscription>) -> Sinks {
     }
     #[cfg(feature = "nats")]
     if let Some(nats) = &settings.nats {
-        sinks.push(Arc::new(Nats::new(nats.clone())));
+        sinks.push(Arc::new(Nats::new(nats.clone(), settings.retry_backoff)));
     }
-    sinks.push(Arc::clone(subscription) as Arc<dyn Sink>);
-    Sinks(sinks)
+    sinks
 }
 
 /// The whole Safezone API as one `tower::Service` over `http` types.
@@ -215,7 +212,7 @@ pub struct SafezoneService {
     metrics: Arc<Metrics>,
     /// The metrics that count and time each request, when the builder asked for that.
     recorded: Option<Arc<Metrics>>,
-    /// The in-process sink of the events this node relays.
+    /// This node's channel of the relayed events.
     events: Arc<Subscription>,
 }
 
@@ -265,27 +262,62 @@ impl SafezoneService {
         Ok(session.map(|session| session.account))
     }
 
-    /// A new subscription to the domain events this node relays, in id order, from now on
-    /// (at least once: deduplicate by [`DomainEvent::id`]). On several nodes over one
-    /// PostgreSQL database, one node relays at a time: subscribe on every node to see every
-    /// event. A receiver that falls more than
-    /// [`SUBSCRIPTION_CAPACITY`](crate::events::subscription::SUBSCRIPTION_CAPACITY) events
-    /// behind misses the oldest (`RecvError::Lagged`).
+    /// A new subscription to the domain events relayed from now on, in relay order (at least
+    /// once: deduplicate by [`DomainEvent::id`](crate::events::DomainEvent::id)). Every node's
+    /// subscribers receive every event, whichever node relayed it. Its
+    /// [`recv`](EventSubscriber::recv) never loses an event: a subscriber that falls behind
+    /// reads what it missed from the outbox. Keep [`EventSubscriber::position`] to resume
+    /// after a restart with [`Self::subscribe_events_from`].
     ///
     /// ```no_run
     /// # async fn run(service: safezone_core::SafezoneService) {
     /// use safezone_core::events::EventPayload;
     ///
     /// let mut events = service.subscribe_events();
-    /// while let Ok(event) = events.recv().await {
+    /// while let Some(event) = events.recv().await {
     ///     if let EventPayload::Purchase { reference, .. } = &event.payload {
     ///         println!("account {:?} bought {reference}", event.account);
     ///     }
     /// }
     /// # }
     /// ```
-    pub fn subscribe_events(&self) -> broadcast::Receiver<DomainEvent> {
-        self.events.subscribe()
+    pub fn subscribe_events(&self) -> EventSubscriber {
+        self.events.subscribe(Arc::clone(&self.app.store), None)
+    }
+
+    /// A subscription to the domain events after relay position `position` (a position an
+    /// [`EventSubscriber`] answered before, or 0 for every event since the outbox began):
+    /// first those in the outbox, then the new ones, none lost.
+    pub fn subscribe_events_from(&self, position: i64) -> EventSubscriber {
+        self.events
+            .subscribe(Arc::clone(&self.app.store), Some(position))
+    }
+
+    /// The outbox read in relay order: at most `limit` events after relay position `position`,
+    /// each with its position. Read again after the last position answered: positions are
+    /// given to committed events only, in increasing order, so this never skips an event
+    /// (reading after an event *id* could: ids may commit out of order).
+    ///
+    /// ```no_run
+    /// # async fn run(service: safezone_core::SafezoneService) -> Result<(), safezone_core::store::StoreError> {
+    /// let mut position = 0;
+    /// loop {
+    ///     let events = service.events_after(position, 500).await?;
+    ///     let Some(last) = events.last() else { break };
+    ///     position = last.position;
+    ///     for relayed in &events {
+    ///         println!("{} {}", relayed.event.id, relayed.event.payload.kind());
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn events_after(
+        &self,
+        position: i64,
+        limit: u32,
+    ) -> Result<Vec<RelayedEvent>, crate::store::StoreError> {
+        self.app.store.relayed_events(position, limit).await
     }
 
     /// The settings the service was built with: what a server adapter reads of them, such

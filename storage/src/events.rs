@@ -5,16 +5,17 @@
 //! An event is appended in the transaction of the change it tells, after the account's row
 //! was written or locked by it, so one account's events get ids in the order their changes
 //! commit. There is no appender lock (it would make every commit wait for the one before):
-//! a transaction with a smaller id may commit after one with a larger id, so the relay reads
-//! the rows not yet relayed, whatever their ids, and marks exactly the ones it delivered.
+//! a transaction with a smaller id may commit after one with a larger id. So the relay
+//! sequences: it gives the committed rows without a relay position, whatever their ids, the
+//! next positions (one relay at a time, in a short transaction), and the sinks follow
+//! positions with their own cursors (`event_consumers`), which never skip a row.
 
 use sqlx::{Postgres, Sqlite};
 
 /// How a database keeps the relay to one node at a time.
 pub(crate) trait RelayLock: sqlx::Database {
     /// The statement answering whether this round's transaction took the relay's lock; `None`
-    /// where one writer at a time is all there is (SQLite), and the round reads outside a
-    /// transaction so as not to hold the writer while the sinks work.
+    /// where one writer at a time is all there is (SQLite).
     const TRY_LOCK: Option<&'static str>;
 }
 
@@ -34,20 +35,20 @@ macro_rules! impl_events {
     ($store:ident, $db:ty) => {
         mod events {
             use async_trait::async_trait;
-            use safezone_core::events::{DomainEvent, EventPayload};
+            use safezone_core::events::{DomainEvent, EventPayload, RelayedEvent};
             use safezone_core::store::{
-                AccountId, EventDelivery, EventStore, RelayRound, StoreError, WebhookAttempt,
-                WebhookDelivery, WebhookOutcome,
+                AccountId, EventConsumer, EventStore, SequenceRound, Settlement, StoreError,
+                WebhookAttempt, WebhookDelivery, WebhookOutcome,
             };
-            use sqlx::{QueryBuilder, Transaction};
+            use sqlx::Transaction;
             use time::OffsetDateTime;
 
             use super::{matches, $store};
-            use crate::bulk::{BulkRows, Rows};
+            use crate::bulk::Rows;
             use crate::error::store_error;
             use crate::events::RelayLock;
             use crate::micros::to_micros;
-            use crate::row::{EventRow, WebhookRow};
+            use crate::row::{ConsumerRow, EventRow, WebhookRow};
             use crate::statements::events as sql;
             use crate::statements::matches::FROM_ROWS_END;
 
@@ -98,108 +99,83 @@ macro_rules! impl_events {
                 append(tx, now, &events).await
             }
 
-            /// Decodes read rows.
-            fn decoded(rows: Vec<EventRow>) -> Result<Vec<DomainEvent>, sqlx::Error> {
-                rows.into_iter()
-                    .map(|row| {
-                        row.into_event()
-                            .map(|(event, _)| event)
-                            .map_err(|err| sqlx::Error::Decode(Box::new(err)))
-                    })
-                    .collect()
-            }
-
-            /// The statement marking `events` relayed.
-            fn mark(events: &[DomainEvent]) -> QueryBuilder<$db> {
-                let ids: Vec<i64> = events.iter().map(|event| event.id).collect();
-                let mut query = QueryBuilder::<$db>::new(sql::MARK_RELAYED);
-                <$db as BulkRows>::push_one_of(&mut query, &ids);
-                query
-            }
-
             impl $store {
-                /// A round under the relay's lock, in one transaction from the lock to the
-                /// marks (PostgreSQL).
-                async fn relay_locked(
-                    &self,
-                    lock: &'static str,
-                    limit: u32,
-                    delivery: &dyn EventDelivery,
-                ) -> Result<RelayRound, sqlx::Error> {
-                    let mut tx = self.begin().await?;
-                    let taken = sqlx::query_scalar::<_, bool>(lock)
-                        .fetch_one(&mut *tx)
+                /// One sequencing round in a short write transaction, under the relay's lock
+                /// where there is one.
+                async fn sequence(&self, limit: u32) -> Result<SequenceRound, sqlx::Error> {
+                    let waiting = sqlx::query_scalar::<_, bool>(sql::ANY_UNSEQUENCED)
+                        .fetch_one(&self.pool)
                         .await?;
-                    if !taken {
-                        tx.rollback().await?;
-                        return Ok(RelayRound::Held);
+                    if !waiting {
+                        return Ok(SequenceRound::Sequenced(0));
                     }
-                    let events = decoded(
-                        sqlx::query_as::<_, EventRow>(sql::UNRELAYED)
-                            .bind(i64::from(limit))
-                            .fetch_all(&mut *tx)
-                            .await?,
-                    )?;
-                    if events.is_empty() {
-                        tx.rollback().await?;
-                        return Ok(RelayRound::Delivered(0));
+                    let mut tx = self.begin().await?;
+                    if let Some(lock) = <$db as RelayLock>::TRY_LOCK {
+                        let taken = sqlx::query_scalar::<_, bool>(lock)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        if !taken {
+                            tx.rollback().await?;
+                            return Ok(SequenceRound::Held);
+                        }
                     }
-                    if let Err(error) = delivery.deliver(&events).await {
-                        tx.rollback().await?;
-                        return Ok(RelayRound::Failed(error));
-                    }
-                    mark(&events).build().execute(&mut *tx).await?;
+                    let sequenced = sqlx::query(sql::SEQUENCE)
+                        .bind(i64::from(limit))
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
                     tx.commit().await?;
-                    Ok(RelayRound::Delivered(events.len()))
+                    Ok(SequenceRound::Sequenced(
+                        usize::try_from(sequenced).unwrap_or(usize::MAX),
+                    ))
                 }
 
-                /// A round where one writer at a time is all there is (SQLite): read, deliver,
-                /// then mark in a short write transaction.
-                async fn relay_single(
-                    &self,
-                    limit: u32,
-                    delivery: &dyn EventDelivery,
-                ) -> Result<RelayRound, sqlx::Error> {
-                    let events = decoded(
-                        sqlx::query_as::<_, EventRow>(sql::UNRELAYED)
-                            .bind(i64::from(limit))
-                            .fetch_all(&self.pool)
-                            .await?,
-                    )?;
-                    if events.is_empty() {
-                        return Ok(RelayRound::Delivered(0));
-                    }
-                    if let Err(error) = delivery.deliver(&events).await {
-                        return Ok(RelayRound::Failed(error));
-                    }
-                    let mut tx = self.begin().await?;
-                    for batch in events.chunks(<$db as BulkRows>::MAX_ROWS) {
-                        mark(batch).build().execute(&mut *tx).await?;
-                    }
-                    tx.commit().await?;
-                    Ok(RelayRound::Delivered(events.len()))
+                /// The cursor of the sink `name`, if it has one.
+                async fn consumer(&self, name: &str) -> Result<Option<EventConsumer>, StoreError> {
+                    sqlx::query_as::<_, ConsumerRow>(sql::CONSUMER)
+                        .bind(name)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(ConsumerRow::into_consumer)
+                        .transpose()
                 }
             }
 
             #[async_trait]
             impl EventStore for $store {
-                async fn relay_events(
+                async fn sequence_events(&self, limit: u32) -> Result<SequenceRound, StoreError> {
+                    self.sequence(limit).await.map_err(store_error)
+                }
+
+                async fn relay_head(&self) -> Result<i64, StoreError> {
+                    sqlx::query_scalar::<_, i64>(sql::RELAY_HEAD)
+                        .fetch_one(&self.pool)
+                        .await
+                        .map_err(store_error)
+                }
+
+                async fn relayed_events(
                     &self,
+                    after: i64,
                     limit: u32,
-                    delivery: &dyn EventDelivery,
-                ) -> Result<RelayRound, StoreError> {
-                    let round = match <$db as RelayLock>::TRY_LOCK {
-                        Some(lock) => self.relay_locked(lock, limit, delivery).await,
-                        None => self.relay_single(limit, delivery).await,
-                    };
-                    round.map_err(store_error)
+                ) -> Result<Vec<RelayedEvent>, StoreError> {
+                    sqlx::query_as::<_, EventRow>(sql::RELAYED_AFTER)
+                        .bind(after)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(EventRow::into_relayed)
+                        .collect()
                 }
 
                 async fn events(
                     &self,
                     after: i64,
                     limit: u32,
-                ) -> Result<Vec<(DomainEvent, bool)>, StoreError> {
+                ) -> Result<Vec<(DomainEvent, Option<i64>)>, StoreError> {
                     sqlx::query_as::<_, EventRow>(sql::EVENTS_AFTER)
                         .bind(after)
                         .bind(i64::from(limit))
@@ -208,6 +184,99 @@ macro_rules! impl_events {
                         .map_err(store_error)?
                         .into_iter()
                         .map(EventRow::into_event)
+                        .collect()
+                }
+
+                async fn event_consumer(
+                    &self,
+                    name: &str,
+                    now: OffsetDateTime,
+                ) -> Result<EventConsumer, StoreError> {
+                    if let Some(consumer) = self.consumer(name).await? {
+                        return Ok(consumer);
+                    }
+                    let mut tx = self.begin().await.map_err(store_error)?;
+                    sqlx::query(sql::NEW_CONSUMER)
+                        .bind(name)
+                        .bind(to_micros(now))
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(store_error)?;
+                    tx.commit().await.map_err(store_error)?;
+                    self.consumer(name).await?.ok_or_else(|| {
+                        StoreError::Internal(format!("the cursor of {name} was not created"))
+                    })
+                }
+
+                async fn lease_event_consumer(
+                    &self,
+                    name: &str,
+                    holder: &str,
+                    position: i64,
+                    now: OffsetDateTime,
+                    lease_until: OffsetDateTime,
+                ) -> Result<bool, StoreError> {
+                    let leased = async {
+                        let mut tx = self.begin().await?;
+                        let leased = sqlx::query(sql::LEASE_CONSUMER)
+                            .bind(name)
+                            .bind(holder)
+                            .bind(position)
+                            .bind(to_micros(now))
+                            .bind(to_micros(lease_until))
+                            .execute(&mut *tx)
+                            .await?
+                            .rows_affected();
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(leased == 1)
+                    };
+                    leased.await.map_err(store_error)
+                }
+
+                async fn settle_event_consumer(
+                    &self,
+                    name: &str,
+                    holder: &str,
+                    from: i64,
+                    settlement: Settlement,
+                    now: OffsetDateTime,
+                ) -> Result<bool, StoreError> {
+                    let settled = async {
+                        let mut tx = self.begin().await?;
+                        let query = match &settlement {
+                            Settlement::Advanced(to) => sqlx::query(sql::ADVANCE_CONSUMER)
+                                .bind(name)
+                                .bind(holder)
+                                .bind(from)
+                                .bind(*to)
+                                .bind(to_micros(now)),
+                            Settlement::Failed {
+                                failures,
+                                retry_at,
+                                error,
+                            } => sqlx::query(sql::FAIL_CONSUMER)
+                                .bind(name)
+                                .bind(holder)
+                                .bind(from)
+                                .bind(i32::try_from(*failures).unwrap_or(i32::MAX))
+                                .bind(to_micros(*retry_at))
+                                .bind(error.as_str())
+                                .bind(to_micros(now)),
+                        };
+                        let settled = query.execute(&mut *tx).await?.rows_affected();
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(settled == 1)
+                    };
+                    settled.await.map_err(store_error)
+                }
+
+                async fn event_consumers(&self) -> Result<Vec<EventConsumer>, StoreError> {
+                    sqlx::query_as::<_, ConsumerRow>(sql::CONSUMERS)
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(ConsumerRow::into_consumer)
                         .collect()
                 }
 

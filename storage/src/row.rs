@@ -539,21 +539,22 @@ impl AccountLogRow {
     }
 }
 
-/// An `events` row, as selected by [`UNRELAYED`](crate::statements::events::UNRELAYED).
+/// An `events` row, as selected by [`EVENTS_AFTER`](crate::statements::events::EVENTS_AFTER)
+/// and [`RELAYED_AFTER`](crate::statements::events::RELAYED_AFTER).
 #[derive(sqlx::FromRow)]
 pub(crate) struct EventRow {
     id: i64,
     account_id: Option<i64>,
     payload: String,
     created: i64,
-    relayed: bool,
+    position: Option<i64>,
 }
 
 impl EventRow {
-    /// The event, and whether it was relayed.
+    /// The event, and its relay position (`None`: not sequenced yet).
     pub(crate) fn into_event(
         self,
-    ) -> Result<(safezone_core::events::DomainEvent, bool), StoreError> {
+    ) -> Result<(safezone_core::events::DomainEvent, Option<i64>), StoreError> {
         let payload = safezone_core::events::EventPayload::from_json(&self.payload)
             .map_err(|err| StoreError::Internal(format!("event {}: {err}", self.id)))?;
         let event = safezone_core::events::DomainEvent {
@@ -562,7 +563,46 @@ impl EventRow {
             account: self.account_id.map(AccountId),
             payload,
         };
-        Ok((event, self.relayed))
+        Ok((event, self.position))
+    }
+
+    /// The event with its relay position, which it must have.
+    pub(crate) fn into_relayed(self) -> Result<safezone_core::events::RelayedEvent, StoreError> {
+        let id = self.id;
+        match self.into_event()? {
+            (event, Some(position)) => Ok(safezone_core::events::RelayedEvent { position, event }),
+            (_, None) => Err(StoreError::Internal(format!(
+                "event {id}: no relay position"
+            ))),
+        }
+    }
+}
+
+/// An `event_consumers` row, as selected by
+/// [`CONSUMER`](crate::statements::events::CONSUMER).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ConsumerRow {
+    name: String,
+    position: i64,
+    failures: i32,
+    retry_at: Option<i64>,
+    error: Option<String>,
+    holder: Option<String>,
+    lease_until: Option<i64>,
+}
+
+impl ConsumerRow {
+    /// The sink's cursor.
+    pub(crate) fn into_consumer(self) -> Result<safezone_core::store::EventConsumer, StoreError> {
+        Ok(safezone_core::store::EventConsumer {
+            name: self.name,
+            position: self.position,
+            failures: u32::try_from(self.failures).unwrap_or(0),
+            retry_at: self.retry_at.map(from_micros).transpose()?,
+            error: self.error,
+            holder: self.holder,
+            lease_until: self.lease_until.map(from_micros).transpose()?,
+        })
     }
 }
 

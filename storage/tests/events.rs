@@ -1,18 +1,18 @@
 //! The store contract of the domain events' outbox: exactly the committed changes write their
-//! events, in the transaction of the change, in order per account; the relay hands the
-//! unrelayed events over in id order and marks exactly those it delivered; the webhooks'
+//! events, in the transaction of the change, in order per account; the relay sequences the
+//! committed events in id order (on PostgreSQL, one that commits late after a larger id gets a
+//! later position and is not skipped); the sinks' cursors, leases and failures; the webhooks'
 //! delivery log. Run against SQLite and PostgreSQL, each test on its own fresh database.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use async_trait::async_trait;
 use futures_util::future::join_all;
 use safezone_core::domain::{GameMode, PackId};
-use safezone_core::events::{DeliveryError, DomainEvent, EventPayload};
+use safezone_core::events::{DomainEvent, EventPayload};
 use safezone_core::store::{
-    AccountId, Applied, Change, Currency, EventDelivery, Granted, MatchApplied, MatchId,
-    MatchRecord, NewAuditEntry, NewOperatorToken, OperatorRole, PlayerResult, RelayRound, Step,
+    AccountId, Applied, Change, Currency, Granted, MatchApplied, MatchId, MatchRecord,
+    NewAuditEntry, NewOperatorToken, OperatorRole, PlayerResult, SequenceRound, Settlement, Step,
     Store, WebhookAttempt, WebhookOutcome,
 };
 use safezone_storage::test_support;
@@ -26,7 +26,8 @@ safezone_storage::store_conformance!(
     a_match_report_writes_each_players_result_levels_and_tiers,
     an_operator_action_writes_its_event,
     concurrent_changes_of_one_account_are_in_commit_order,
-    the_relay_delivers_in_id_order_and_marks_what_it_delivered,
+    the_relay_sequences_committed_events_in_id_order,
+    a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
     the_webhook_log_keeps_attempts_and_dead_letters,
 );
 
@@ -424,26 +425,7 @@ async fn concurrent_changes_of_one_account_are_in_commit_order(store: Arc<dyn St
     }
 }
 
-/// A delivery that keeps what it is handed and fails while `failing` is set.
-#[derive(Default)]
-struct Kept {
-    delivered: Mutex<Vec<i64>>,
-    failing: Mutex<bool>,
-}
-
-#[async_trait]
-impl EventDelivery for Kept {
-    async fn deliver(&self, events: &[DomainEvent]) -> Result<(), DeliveryError> {
-        if *self.failing.lock().expect("not poisoned") {
-            return Err(DeliveryError("the sink is down".to_owned()));
-        }
-        let mut delivered = self.delivered.lock().expect("not poisoned");
-        delivered.extend(events.iter().map(|event| event.id));
-        Ok(())
-    }
-}
-
-async fn the_relay_delivers_in_id_order_and_marks_what_it_delivered(store: Arc<dyn Store>) {
+async fn the_relay_sequences_committed_events_in_id_order(store: Arc<dyn Store>) {
     let ann = account(&store, "Ann#0001").await;
     for at in 0..3 {
         let claim = change(ann, "claim", &format!("gift:{at}"), vec![credit(1)]);
@@ -455,28 +437,117 @@ async fn the_relay_delivers_in_id_order_and_marks_what_it_delivered(store: Arc<d
         .map(|event| event.id)
         .collect();
     assert_eq!(ids.len(), 5);
-    let kept = Kept::default();
-    *kept.failing.lock().expect("not poisoned") = true;
-    let failed = store.relay_events(3, &kept).await.expect("the round runs");
-    assert!(matches!(failed, RelayRound::Failed(_)));
-    *kept.failing.lock().expect("not poisoned") = false;
-    let first = store.relay_events(3, &kept).await.expect("the round runs");
-    assert!(matches!(first, RelayRound::Delivered(3)));
-    let second = store.relay_events(3, &kept).await.expect("the round runs");
-    assert!(matches!(second, RelayRound::Delivered(2)));
-    let idle = store.relay_events(3, &kept).await.expect("the round runs");
-    assert!(matches!(idle, RelayRound::Delivered(0)));
-    assert_eq!(*kept.delivered.lock().expect("not poisoned"), ids);
-    let relayed = store.events(0, 100).await.expect("reads");
-    assert!(relayed.iter().all(|(_, relayed)| *relayed));
-    // A new event is the only one handed over next.
+    assert_eq!(store.relay_head().await.expect("reads"), 0);
+    assert!(store.relayed_events(0, 10).await.expect("reads").is_empty());
+    let sequence = |limit| {
+        let store = Arc::clone(&store);
+        async move { store.sequence_events(limit).await.expect("the round runs") }
+    };
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(3));
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(2));
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(0));
+    assert_eq!(store.relay_head().await.expect("reads"), 5);
+    let relayed = store.relayed_events(0, 10).await.expect("reads");
+    let positions: Vec<(i64, i64)> = relayed
+        .iter()
+        .map(|relayed| (relayed.position, relayed.event.id))
+        .collect();
+    assert_eq!(
+        positions,
+        (1..=5).zip(ids.iter().copied()).collect::<Vec<_>>()
+    );
+    let stored = store.events(0, 10).await.expect("reads");
+    assert!(stored.iter().all(|(_, position)| position.is_some()));
+    // Reading after a position answers only what follows it.
+    let after = store.relayed_events(3, 10).await.expect("reads");
+    assert_eq!(after.len(), 2);
+    assert_eq!(after[0].position, 4);
+    // A new event is the only one sequenced next, after the others.
     test_support::new_account(store.as_ref(), "Ann#0001", NOW).await;
-    kept.delivered.lock().expect("not poisoned").clear();
-    assert!(matches!(
-        store.relay_events(3, &kept).await.expect("the round runs"),
-        RelayRound::Delivered(1)
-    ));
-    assert_eq!(kept.delivered.lock().expect("not poisoned").len(), 1);
+    let (_, waiting) = store.events(ids[4], 10).await.expect("reads")[0].clone();
+    assert_eq!(waiting, None, "not sequenced yet");
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(1));
+    let next = store.relayed_events(5, 10).await.expect("reads");
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].position, 6);
+}
+
+async fn a_sinks_cursor_is_leased_to_one_node_and_settled_by_it(store: Arc<dyn Store>) {
+    let ann = account(&store, "Ann#0001").await;
+    store.sequence_events(100).await.expect("sequences");
+    // A new sink starts at the head: what was relayed before it counts as delivered.
+    let hook = store.event_consumer("webhook a", NOW).await.expect("reads");
+    assert_eq!((hook.position, hook.failures), (2, 0));
+    assert_eq!(hook.holder, None);
+    let again = store.event_consumer("webhook a", NOW).await.expect("reads");
+    assert_eq!(again, hook, "created once");
+    let until = NOW + Duration::seconds(30);
+    let lease = |node: &'static str, position, now| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .lease_event_consumer(
+                    "webhook a",
+                    node,
+                    position,
+                    now,
+                    now + Duration::seconds(30),
+                )
+                .await
+                .expect("leases")
+        }
+    };
+    assert!(lease("one", 2, NOW).await);
+    assert!(!lease("two", 2, NOW).await, "node one's lease runs");
+    assert!(lease("one", 2, NOW).await, "renewed by its holder");
+    assert!(!lease("one", 1, NOW).await, "the cursor is not there");
+    let failed = Settlement::Failed {
+        failures: 1,
+        retry_at: NOW + Duration::seconds(1),
+        error: "answered HTTP 500".to_owned(),
+    };
+    let settle = |node: &'static str, from, settlement| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .settle_event_consumer("webhook a", node, from, settlement, NOW)
+                .await
+                .expect("settles")
+        }
+    };
+    assert!(!settle("two", 2, failed.clone()).await, "not its lease");
+    assert!(settle("one", 2, failed).await);
+    let hook = store.event_consumer("webhook a", NOW).await.expect("reads");
+    assert_eq!(hook.failures, 1);
+    assert_eq!(hook.retry_at, Some(NOW + Duration::seconds(1)));
+    assert_eq!(hook.error.as_deref(), Some("answered HTTP 500"));
+    assert_eq!(hook.holder.as_deref(), Some("one"));
+    assert_eq!(hook.lease_until, Some(until));
+    // New events; node one delivers them and the cursor moves, failures forgotten.
+    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
+    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    store.sequence_events(100).await.expect("sequences");
+    assert!(settle("one", 2, Settlement::Advanced(3)).await);
+    assert!(
+        !settle("one", 2, Settlement::Advanced(3)).await,
+        "already moved"
+    );
+    let hook = store.event_consumer("webhook a", NOW).await.expect("reads");
+    assert_eq!((hook.position, hook.failures, hook.retry_at), (3, 0, None));
+    // Once the lease has run out, another node takes over.
+    assert!(!lease("two", 3, NOW + Duration::seconds(29)).await);
+    assert!(lease("two", 3, NOW + Duration::seconds(30)).await);
+    // Each sink has its own cursor, created at the head.
+    let nats = store.event_consumer("nats x", NOW).await.expect("reads");
+    assert_eq!(nats.position, 3);
+    let names: Vec<String> = store
+        .event_consumers()
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|consumer| consumer.name)
+        .collect();
+    assert_eq!(names, ["nats x", "webhook a"]);
 }
 
 async fn the_webhook_log_keeps_attempts_and_dead_letters(store: Arc<dyn Store>) {
@@ -512,4 +583,150 @@ async fn the_webhook_log_keeps_attempts_and_dead_letters(store: Arc<dyn Store>) 
         .expect("reads");
     assert_eq!(dead.len(), 1);
     assert_eq!(dead[0].attempt.attempt, 2);
+}
+
+/// On PostgreSQL ids do not commit in id order: an event whose transaction commits after a
+/// larger id was relayed gets a later position, so a sink reading after its last position
+/// still gets it (a cursor over ids would have skipped it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_an_event_committed_late_is_sequenced_after_and_not_skipped() {
+    use sqlx::Connection;
+    let url = test_support::fresh_postgres_url().await;
+    let store = safezone_storage::open(&url).await.expect("the store opens");
+    let mut late = sqlx::PgConnection::connect(&url).await.expect("connects");
+    let mut tx = late.begin().await.expect("begins");
+    let late_id: i64 = sqlx::query_scalar(
+        "INSERT INTO events (account_id, kind, payload, created) \
+         VALUES (NULL, 'deleted', '{\"kind\":\"deleted\"}', 0) RETURNING id",
+    )
+    .fetch_one(&mut *tx)
+    .await
+    .expect("inserts");
+    account(&store, "Ann#0001").await;
+    assert_eq!(
+        store.sequence_events(100).await.expect("sequences"),
+        SequenceRound::Sequenced(2)
+    );
+    let first = store.relayed_events(0, 10).await.expect("reads");
+    assert!(first.iter().all(|relayed| relayed.event.id > late_id));
+    let cursor = first.last().expect("two events").position;
+    tx.commit().await.expect("commits");
+    assert_eq!(
+        store.sequence_events(100).await.expect("sequences"),
+        SequenceRound::Sequenced(1)
+    );
+    let next = store.relayed_events(cursor, 10).await.expect("reads");
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].event.id, late_id);
+    assert_eq!(next[0].position, cursor + 1);
+    late.close().await.expect("closes");
+    drop(store);
+    test_support::drop_postgres_database(&url).await;
+}
+
+/// The outbox before the relay sequenced: events 1, 2 and 4 relayed, 3 not (it committed
+/// late), and a webhook's delivery.
+const RELAYED_OUTBOX: &str = "\
+    INSERT INTO events (account_id, kind, payload, created, relayed) VALUES \
+    (NULL, 'deleted', '{\"kind\":\"deleted\"}', 0, TRUE), \
+    (NULL, 'deleted', '{\"kind\":\"deleted\"}', 0, TRUE), \
+    (NULL, 'deleted', '{\"kind\":\"deleted\"}', 0, FALSE), \
+    (NULL, 'deleted', '{\"kind\":\"deleted\"}', 0, TRUE); \
+    INSERT INTO webhook_deliveries \
+    (url, first_event, last_event, events, attempt, outcome, status, error, created) \
+    VALUES ('http://127.0.0.1:9/hook', 1, 2, 2, 1, 'delivered', 200, NULL, 0)";
+
+/// The migrations of `dialect` from the source tree.
+async fn migrator(dialect: &str) -> sqlx::migrate::Migrator {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(dialect);
+    sqlx::migrate::Migrator::new(path)
+        .await
+        .expect("the migrations read")
+}
+
+/// What the upgraded store holds: positions for what was relayed, the rest sequenced after,
+/// a new sink starting past what was relayed, the delivery log kept.
+async fn check_upgraded(store: Arc<dyn Store>) {
+    let stored: Vec<(i64, Option<i64>)> = store
+        .events(0, 10)
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|(event, position)| (event.id, position))
+        .collect();
+    assert_eq!(
+        stored,
+        [(1, Some(1)), (2, Some(2)), (3, None), (4, Some(4))]
+    );
+    let hook = store.event_consumer("webhook x", NOW).await.expect("reads");
+    assert_eq!(hook.position, 4, "what was relayed counts as delivered");
+    assert_eq!(
+        store.sequence_events(10).await.expect("sequences"),
+        SequenceRound::Sequenced(1)
+    );
+    let next = store
+        .relayed_events(hook.position, 10)
+        .await
+        .expect("reads");
+    assert_eq!(next.len(), 1);
+    assert_eq!((next[0].event.id, next[0].position), (3, 5));
+    assert_eq!(
+        store
+            .webhook_deliveries(None, 10)
+            .await
+            .expect("reads")
+            .len(),
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_populated_outbox_is_upgraded_in_place() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = test_support::fresh_sqlite_url(dir.path());
+    let options: sqlx::sqlite::SqliteConnectOptions = url.parse().expect("a URL");
+    let pool = sqlx::SqlitePool::connect_with(options.create_if_missing(true))
+        .await
+        .expect("connects");
+    migrator("sqlite")
+        .await
+        .run_to(13, &pool)
+        .await
+        .expect("migrates to the outbox");
+    sqlx::raw_sql(RELAYED_OUTBOX)
+        .execute(&pool)
+        .await
+        .expect("fills");
+    pool.close().await;
+    check_upgraded(
+        safezone_storage::open(&url)
+            .await
+            .expect("opens and migrates"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_populated_outbox_is_upgraded_in_place() {
+    let url = test_support::fresh_postgres_url().await;
+    let pool = sqlx::PgPool::connect(&url).await.expect("connects");
+    migrator("postgres")
+        .await
+        .run_to(14, &pool)
+        .await
+        .expect("migrates to the outbox");
+    sqlx::raw_sql(RELAYED_OUTBOX)
+        .execute(&pool)
+        .await
+        .expect("fills");
+    pool.close().await;
+    check_upgraded(
+        safezone_storage::open(&url)
+            .await
+            .expect("opens and migrates"),
+    )
+    .await;
+    test_support::drop_postgres_database(&url).await;
 }

@@ -1,10 +1,13 @@
 //! The events' external sinks against real receivers: a signed webhook to a local HTTP
 //! receiver that fails its first attempts (retries in the delivery log) or always fails
 //! (dead-lettered, visible to operators), and the NATS JetStream publisher against the local
-//! server at 127.0.0.1:4222 (a stream of its own per test).
+//! server at 127.0.0.1:4222 (a stream of its own per test). Each sink advances on its own: a
+//! receiver that always fails or never answers, or NATS refusing every publication, neither
+//! delays a healthy webhook nor makes it receive an event twice, and backs off (SQLite and
+//! PostgreSQL).
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use safezone_core::Safezone;
@@ -12,7 +15,7 @@ use safezone_core::clock::ManualClock;
 use safezone_core::events::DomainEvent;
 use safezone_core::events::nats::NatsSettings;
 use safezone_core::events::webhook::{self, WebhookRetries, WebhookSettings};
-use safezone_core::store::{Store, WebhookOutcome};
+use safezone_core::store::{AccountId, Store, WebhookOutcome};
 use safezone_core::{SafezoneService, Settings};
 use safezone_storage::test_support;
 use serde_json::Value;
@@ -24,12 +27,42 @@ const NOW: time::OffsetDateTime = datetime!(2026-11-23 12:00 UTC);
 
 const SECRET: &str = "webhook-secret-for-tests";
 
-/// What the receiver got: each request's signature header and body.
-type Received = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+/// One request a receiver got: its signature header, its body and when it arrived.
+#[derive(Clone)]
+struct Request {
+    signature: String,
+    body: Vec<u8>,
+    at: Instant,
+}
 
-/// A tiny HTTP/1.1 receiver on a free port: answers 500 to the first `failures` requests and
-/// 200 after them; keeps every request's signature and body. Answers its URL.
+impl Request {
+    /// The events the request carried.
+    fn events(&self) -> Vec<DomainEvent> {
+        let body: Value = serde_json::from_slice(&self.body).expect("a JSON body");
+        serde_json::from_value(body["events"].clone()).expect("events")
+    }
+}
+
+/// What the receiver got.
+type Received = Arc<Mutex<Vec<Request>>>;
+
+/// How a receiver answers.
+#[derive(Clone, Copy)]
+enum Answer {
+    /// 500 to the first this many requests, 200 after them.
+    FailFirst(usize),
+    /// Never: it reads the request and keeps the connection open without a word.
+    Never,
+}
+
+/// A tiny HTTP/1.1 receiver on a free port, answering as `answer` says; keeps every request.
+/// Answers its URL.
 async fn receiver(failures: usize) -> (String, Received) {
+    receiver_answering(Answer::FailFirst(failures)).await
+}
+
+/// See [`receiver`].
+async fn receiver_answering(answer: Answer) -> (String, Received) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
     let url = format!("http://{}/hook", listener.local_addr().expect("bound"));
     let received: Received = Arc::default();
@@ -39,22 +72,32 @@ async fn receiver(failures: usize) -> (String, Received) {
             let Ok((mut stream, _)) = listener.accept().await else {
                 return;
             };
-            let Some((signature, body)) = read_request(&mut stream).await else {
-                continue;
-            };
-            let count = {
-                let mut kept = kept.lock().expect("not poisoned");
-                kept.push((signature, body));
-                kept.len()
-            };
-            let status = if count <= failures {
-                "500 Internal Server Error"
-            } else {
-                "200 OK"
-            };
-            let answer =
-                format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
-            let _ = stream.write_all(answer.as_bytes()).await;
+            let kept = Arc::clone(&kept);
+            tokio::spawn(async move {
+                let Some((signature, body)) = read_request(&mut stream).await else {
+                    return;
+                };
+                let count = {
+                    let mut kept = kept.lock().expect("not poisoned");
+                    kept.push(Request {
+                        signature,
+                        body,
+                        at: Instant::now(),
+                    });
+                    kept.len()
+                };
+                let status = match answer {
+                    Answer::Never => {
+                        tokio::time::sleep(Duration::from_secs(3_600)).await;
+                        return;
+                    }
+                    Answer::FailFirst(failures) if count <= failures => "500 Internal Server Error",
+                    Answer::FailFirst(_) => "200 OK",
+                };
+                let answer =
+                    format!("HTTP/1.1 {status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+                let _ = stream.write_all(answer.as_bytes()).await;
+            });
         }
     });
     (url, received)
@@ -175,7 +218,8 @@ async fn webhook_events_are_signed_and_retried_until_delivered() {
     let requests = received.lock().expect("not poisoned").clone();
     assert_eq!(requests.len(), 3, "one request per attempt");
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    for (signature, body) in &requests {
+    for request in &requests {
+        let (signature, body) = (&request.signature, &request.body);
         assert!(
             webhook::verify(SECRET.as_bytes(), signature, body, now, 300),
             "{signature}"
@@ -188,8 +232,7 @@ async fn webhook_events_are_signed_and_retried_until_delivered() {
             300
         ));
     }
-    let body: Value = serde_json::from_slice(&requests[2].1).expect("a JSON body");
-    let events: Vec<DomainEvent> = serde_json::from_value(body["events"].clone()).expect("events");
+    let events = requests[2].events();
     let kinds: Vec<&str> = events.iter().map(|event| event.payload.kind()).collect();
     assert_eq!(kinds, ["account_created", "signed_in"]);
     assert!(events.iter().all(|event| event.account == Some(ann.id)));
@@ -217,12 +260,15 @@ async fn webhook_events_are_dead_lettered_when_every_attempt_fails() {
     assert_eq!(log[0].attempt.outcome, WebhookOutcome::Dead);
     assert_eq!(log[0].attempt.attempt, 3);
     assert_eq!(received.lock().expect("not poisoned").len(), 3);
-    // Given up, the batch is relayed: later events are not held back.
-    eventually("relayed", || async {
-        store
-            .events(0, 10)
-            .await
-            .is_ok_and(|events| events.iter().all(|(_, relayed)| *relayed))
+    // Given up, the batch is behind the webhook's cursor: later events are not held back.
+    let name = format!("webhook {url}");
+    eventually("moved past the dead letter", || async {
+        let head = store.relay_head().await.expect("reads");
+        store.event_consumers().await.is_ok_and(|consumers| {
+            consumers
+                .iter()
+                .any(|consumer| consumer.name == name && consumer.position == head && head == 2)
+        })
     })
     .await;
     // Operators see the dead letter.
@@ -296,11 +342,15 @@ async fn nats_events_are_published_in_order_with_their_ids() {
     let bob = test_support::new_account(store.as_ref(), "Bob#0001", NOW).await;
     assert!(store.set_banned(bob.id, true).await.expect("bans"));
 
-    eventually("relayed", || async {
-        store
-            .events(0, 10)
-            .await
-            .is_ok_and(|events| events.len() == 5 && events.iter().all(|(_, relayed)| *relayed))
+    let name = format!("nats {prefix}");
+    eventually("published", || async {
+        let head = store.relay_head().await.expect("reads");
+        head == 5
+            && store.event_consumers().await.is_ok_and(|consumers| {
+                consumers
+                    .iter()
+                    .any(|consumer| consumer.name == name && consumer.position == head)
+            })
     })
     .await;
     let stored: Vec<DomainEvent> = store
@@ -356,4 +406,318 @@ async fn nats_events_are_published_in_order_with_their_ids() {
         .await
         .expect("the stream goes");
     drop(service);
+}
+
+/// Where a test's store lives.
+#[derive(Clone, Copy, Debug)]
+enum Db {
+    Sqlite,
+    Postgres,
+}
+
+/// A service over a fresh store of `db` with `settings`, its store, and what to drop after.
+struct Node {
+    service: SafezoneService,
+    store: Arc<dyn Store>,
+    url: String,
+    postgres: Option<String>,
+    _dir: tempfile::TempDir,
+}
+
+impl Node {
+    async fn start(db: Db, settings: Settings) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (url, postgres) = match db {
+            Db::Sqlite => (test_support::fresh_sqlite_url(dir.path()), None),
+            Db::Postgres => {
+                let url = test_support::fresh_postgres_url().await;
+                (url.clone(), Some(url))
+            }
+        };
+        let store = safezone_storage::open(&url).await.expect("the store opens");
+        let service = Safezone::new(Arc::clone(&store))
+            .clock(Arc::new(ManualClock::new(NOW)))
+            .settings(settings)
+            .service();
+        Self {
+            service,
+            store,
+            url,
+            postgres,
+            _dir: dir,
+        }
+    }
+
+    async fn stop(self) {
+        drop(self.service);
+        drop(self.store);
+        if let Some(url) = self.postgres {
+            test_support::drop_postgres_database(&url).await;
+        }
+    }
+}
+
+/// Every webhook in `urls`, with the default retries (5 attempts, 0.25 s then doubling).
+fn settings_with_webhooks(urls: &[&str]) -> Settings {
+    let mut settings = Settings::default();
+    settings.events.webhooks = urls
+        .iter()
+        .map(|url| WebhookSettings {
+            url: (*url).to_owned(),
+            secret: SECRET.to_owned(),
+        })
+        .collect();
+    settings
+}
+
+/// Signs up `count` accounts 200 ms apart; answers each one's id with when it committed.
+async fn sign_ups(store: &Arc<dyn Store>, count: usize) -> Vec<(AccountId, Instant)> {
+    let mut committed = Vec::new();
+    for at in 0..count {
+        let code = format!("Player{at}#0001");
+        let account = test_support::new_account(store.as_ref(), &code, NOW).await;
+        committed.push((account.id, Instant::now()));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    committed
+}
+
+/// Checks that the healthy receiver got every stored event exactly once, each account's
+/// sign-up within a second of its commit.
+async fn healthy_got_each_event_once_and_soon(
+    store: &Arc<dyn Store>,
+    received: &Received,
+    committed: &[(AccountId, Instant)],
+) {
+    let stored: Vec<i64> = store
+        .events(0, 1_000)
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|(event, _)| event.id)
+        .collect();
+    assert_eq!(stored.len(), committed.len() * 2);
+    eventually("the healthy receiver got everything", || async {
+        let requests = received.lock().expect("not poisoned").clone();
+        requests
+            .iter()
+            .map(|request| request.events().len())
+            .sum::<usize>()
+            >= stored.len()
+    })
+    .await;
+    // Nothing more comes later.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let requests = received.lock().expect("not poisoned").clone();
+    let mut got: Vec<i64> = requests
+        .iter()
+        .flat_map(|request| request.events().into_iter().map(|event| event.id))
+        .collect();
+    got.sort_unstable();
+    assert_eq!(got, stored, "every event exactly once");
+    for (account, at) in committed {
+        let arrived = requests
+            .iter()
+            .find(|request| {
+                request
+                    .events()
+                    .iter()
+                    .any(|event| event.account == Some(*account))
+            })
+            .map(|request| request.at)
+            .expect("the account's events arrived");
+        let late = arrived.saturating_duration_since(*at);
+        assert!(
+            late < Duration::from_secs(1),
+            "{account:?} arrived {late:?} after its commit"
+        );
+    }
+}
+
+/// The delivery log of `url`, oldest first: each attempt's batch, number and time.
+async fn attempts_of(store: &Arc<dyn Store>, url: &str) -> Vec<(i64, i32, time::OffsetDateTime)> {
+    let mut log: Vec<_> = store
+        .webhook_deliveries(None, 1_000)
+        .await
+        .expect("reads")
+        .into_iter()
+        .filter(|row| row.attempt.url == url)
+        .map(|row| (row.attempt.first_event, row.attempt.attempt, row.attempt.at))
+        .collect();
+    log.reverse();
+    log
+}
+
+/// A failing receiver's attempts back off: few of them, attempt n + 1 of a batch at least the
+/// default backoff after attempt n (0.25 s, doubling).
+fn backed_off(attempts: &[(i64, i32, time::OffsetDateTime)], within: Duration) {
+    let most = 6;
+    assert!(
+        (1..=most).contains(&attempts.len()),
+        "{} attempts in {within:?}: {attempts:?}",
+        attempts.len()
+    );
+    for pair in attempts.windows(2) {
+        let ((batch, attempt, at), (next_batch, next_attempt, next_at)) = (pair[0], pair[1]);
+        if batch != next_batch || next_attempt != attempt + 1 {
+            continue;
+        }
+        let wait = time::Duration::milliseconds(250 * (1_i64 << (attempt - 1).min(4)));
+        assert!(
+            next_at - at >= wait - time::Duration::milliseconds(20),
+            "{attempts:?}"
+        );
+    }
+}
+
+/// A receiver that always answers 500 and one that never answers, beside a healthy one: the
+/// healthy one gets every event within a second of its commit, exactly once; the failing ones
+/// back off on their own.
+async fn dead_receivers_hold_no_other_back(db: Db) {
+    let (healthy, received) = receiver(0).await;
+    let (failing, _) = receiver(usize::MAX).await;
+    let (silent, silent_received) = receiver_answering(Answer::Never).await;
+    let started = Instant::now();
+    let node = Node::start(db, settings_with_webhooks(&[&failing, &silent, &healthy])).await;
+    let committed = sign_ups(&node.store, 5).await;
+    healthy_got_each_event_once_and_soon(&node.store, &received, &committed).await;
+    backed_off(&attempts_of(&node.store, &failing).await, started.elapsed());
+    // The silent receiver is still on its first attempt (10 s timeout): one request so far.
+    assert_eq!(silent_received.lock().expect("not poisoned").len(), 1);
+    node.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_failing_or_silent_webhook_holds_no_other_back() {
+    dead_receivers_hold_no_other_back(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_failing_or_silent_webhook_holds_no_other_back() {
+    dead_receivers_hold_no_other_back(Db::Postgres).await;
+}
+
+/// NATS refusing every publication (no stream takes its subjects) beside a healthy webhook:
+/// the webhook gets each event once and soon; NATS backs off (a few failures, counted on its
+/// cursor, which stays where it was).
+async fn refused_nats_holds_no_webhook_back(db: Db) {
+    let (healthy, received) = receiver(0).await;
+    let mut settings = settings_with_webhooks(&[&healthy]);
+    let prefix = format!("safezone-unstreamed.{}", uuid::Uuid::new_v4().simple());
+    settings.events.nats = Some(NatsSettings {
+        url: "nats://127.0.0.1:4222".to_owned(),
+        subject_prefix: prefix.clone(),
+        stream: None,
+    });
+    let node = Node::start(db, settings).await;
+    let committed = sign_ups(&node.store, 5).await;
+    healthy_got_each_event_once_and_soon(&node.store, &received, &committed).await;
+    let consumers = node.store.event_consumers().await.expect("reads");
+    let nats = consumers
+        .iter()
+        .find(|consumer| consumer.name == format!("nats {prefix}"))
+        .expect("the NATS cursor");
+    assert_eq!(nats.position, 0, "nothing was published");
+    // About 1.5 s of failures: attempts at 0, 0.25, 0.75 s and perhaps 1.75 s.
+    assert!((1..=5).contains(&nats.failures), "{nats:?}");
+    assert!(nats.retry_at.is_some() && nats.error.is_some(), "{nats:?}");
+    node.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_refused_nats_holds_no_webhook_back() {
+    refused_nats_holds_no_webhook_back(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_refused_nats_holds_no_webhook_back() {
+    refused_nats_holds_no_webhook_back(Db::Postgres).await;
+}
+
+/// Appends `count` events straight to the outbox of the node's database, in one statement.
+async fn append_many(node: &Node, count: i64) {
+    let insert = "INSERT INTO events (account_id, kind, payload, created) \
+                  SELECT NULL, 'deleted', '{\"kind\":\"deleted\"}', 0 FROM numbers";
+    let numbers = "WITH RECURSIVE numbers(n) AS \
+                   (SELECT 1 UNION ALL SELECT n + 1 FROM numbers WHERE n < $1) ";
+    let statement = sqlx::AssertSqlSafe(format!("{numbers}{insert}"));
+    match &node.postgres {
+        Some(_) => {
+            let pool = sqlx::PgPool::connect(&node.url).await.expect("connects");
+            sqlx::query(statement)
+                .bind(count)
+                .execute(&pool)
+                .await
+                .expect("appends");
+            pool.close().await;
+        }
+        None => {
+            let pool = sqlx::SqlitePool::connect(&node.url)
+                .await
+                .expect("connects");
+            sqlx::query(statement)
+                .bind(count)
+                .execute(&pool)
+                .await
+                .expect("appends");
+            pool.close().await;
+        }
+    }
+}
+
+/// A subscriber that reads nothing while more events are relayed than the channel keeps
+/// still receives every one, once, in relay order (from the outbox, then the channel); the
+/// documented loop `while let Some(event) = events.recv().await` goes on. One subscribing from
+/// position 0 gets them all too.
+async fn a_subscriber_far_behind_loses_no_event(db: Db) {
+    use safezone_core::events::subscription::SUBSCRIPTION_CAPACITY;
+    let node = Node::start(db, Settings::default()).await;
+    let mut events = node.service.subscribe_events();
+    let count = i64::try_from(SUBSCRIPTION_CAPACITY).expect("fits") + 1_000;
+    append_many(&node, count).await;
+    eventually("relayed", || async {
+        node.store
+            .relay_head()
+            .await
+            .is_ok_and(|head| head == count)
+    })
+    .await;
+    // The channel has dropped the oldest by now.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut positions = Vec::new();
+    while positions.len() < usize::try_from(count).expect("fits") {
+        let event = tokio::time::timeout(Duration::from_secs(10), events.recv())
+            .await
+            .unwrap_or_else(|_| panic!("{} of {count} events", positions.len()))
+            .expect("the service lives");
+        assert_eq!(event.payload.kind(), "deleted");
+        positions.push(events.position());
+    }
+    assert_eq!(
+        positions,
+        (1..=count).collect::<Vec<_>>(),
+        "each once, in order"
+    );
+    // A new event still comes through the channel.
+    test_support::new_account(node.store.as_ref(), "Ann#0001", NOW).await;
+    let next = tokio::time::timeout(Duration::from_secs(10), events.recv())
+        .await
+        .expect("an event")
+        .expect("the service lives");
+    assert_eq!(next.payload.kind(), "account_created");
+    let mut from_start = node.service.subscribe_events_from(0);
+    let first = from_start.recv().await.expect("the service lives");
+    assert_eq!(from_start.position(), 1);
+    assert_eq!(first.payload.kind(), "deleted");
+    node.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_subscriber_far_behind_loses_no_event() {
+    a_subscriber_far_behind_loses_no_event(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_subscriber_far_behind_loses_no_event() {
+    a_subscriber_far_behind_loses_no_event(Db::Postgres).await;
 }

@@ -374,13 +374,13 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
 }
 
 #[tokio::test]
-async fn events_are_relayed_once_by_one_node_at_a_time() {
-    run_nodes(&[Server::Warp, Server::Rocket], events_relayed_once).await;
+async fn events_are_sequenced_once_and_reach_every_nodes_subscribers() {
+    run_nodes(&[Server::Warp, Server::Rocket], events_reach_every_node).await;
 }
 
-/// Sign-ups through both nodes; every event is relayed by one node or the other, once (no
-/// crash, so no repeat): the two nodes' subscriptions together hold each stored event once.
-async fn events_relayed_once(_nodes: Nodes, apps: Vec<TestApp>) {
+/// Sign-ups through both nodes; one node at a time sequences the events, once each, and every
+/// node's subscribers receive every event once, in relay order.
+async fn events_reach_every_node(_nodes: Nodes, apps: Vec<TestApp>) {
     let mut subscriptions: Vec<_> = apps
         .iter()
         .map(|app| app.service.subscribe_events())
@@ -392,21 +392,36 @@ async fn events_relayed_once(_nodes: Nodes, apps: Vec<TestApp>) {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(15);
     let stored: Vec<i64> = loop {
         let events = store.events(0, 1_000).await.expect("the events read");
-        if events.len() == 20 && events.iter().all(|(_, relayed)| *relayed) {
+        if events.len() == 20 && events.iter().all(|(_, position)| position.is_some()) {
             break events.into_iter().map(|(event, _)| event.id).collect();
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "not relayed: {events:?}"
+            "not sequenced: {events:?}"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
-    let mut received = Vec::new();
+    let relayed = apps[0]
+        .service
+        .events_after(0, 1_000)
+        .await
+        .expect("the outbox reads");
+    let positions: Vec<i64> = relayed.iter().map(|relayed| relayed.position).collect();
+    assert_eq!(
+        positions,
+        (1..=20).collect::<Vec<_>>(),
+        "each sequenced once"
+    );
     for subscription in &mut subscriptions {
-        while let Ok(event) = subscription.try_recv() {
+        let mut received = Vec::new();
+        while received.len() < stored.len() {
+            let event = tokio::time::timeout_at(deadline, subscription.recv())
+                .await
+                .unwrap_or_else(|_| panic!("only {received:?} of {stored:?}"))
+                .expect("the node lives");
             received.push(event.id);
         }
+        received.sort_unstable();
+        assert_eq!(received, stored, "every event, once, on every node");
     }
-    received.sort_unstable();
-    assert_eq!(received, stored, "each event relayed by exactly one node");
 }

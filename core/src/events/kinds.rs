@@ -20,6 +20,19 @@ pub struct DomainEvent {
     pub payload: EventPayload,
 }
 
+/// An event with its relay position: the order the relay gave the committed events, which
+/// every sink and subscriber follows. Unlike ids (which may commit out of order across
+/// accounts), positions are given in increasing order to committed events only, so reading the
+/// outbox after the last position seen never skips one
+/// ([`SafezoneService::events_after`](crate::SafezoneService::events_after)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelayedEvent {
+    /// The relay position (from 1, growing).
+    pub position: i64,
+    /// The event.
+    pub event: DomainEvent,
+}
+
 /// A price paid: one currency's amount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Price {

@@ -2,14 +2,18 @@
 //! change itself (a transactional outbox) and relayed to the sinks at least once.
 //!
 //! A committed change has its events in the store's `events` table; a refused or rolled-back
-//! one has none. The relay reads the events not yet relayed in id order, hands them
-//! to every sink (the in-process [`subscription`](crate::SafezoneService::subscribe_events), signed [`webhook`]s, a [`nats`] JetStream
-//! stream) and then marks them relayed. A crash between the two delivers them again:
-//! consumers deduplicate by [`DomainEvent::id`]. One account's events have ids in the order
-//! their changes committed (each is written after the account's row was locked by its
-//! transaction); events of different accounts may be relayed out of id order by a transaction
-//! that committed late.
+//! one has none. The [`relay`] gives the committed events their relay positions (one node at
+//! a time, in id order among those it finds); every sink follows positions on its own: each
+//! webhook URL and NATS with a durable cursor, retries and backoff of its own (a dead receiver
+//! delays no other), every node's in-process
+//! [`subscription`](crate::SafezoneService::subscribe_events) with a cursor in memory. A crash
+//! between a delivery and its cursor's move delivers it again: consumers deduplicate by
+//! [`DomainEvent::id`]. One account's events have ids, and positions, in the order their
+//! changes committed (each is written after the account's row was locked by its transaction);
+//! events of different accounts may have positions out of id order (a transaction that
+//! committed late).
 
+mod consumer;
 mod derive;
 mod kinds;
 #[cfg(feature = "nats")]
@@ -21,6 +25,6 @@ pub mod subscription;
 pub mod webhook;
 
 pub use derive::{change_events, match_events, operator_event};
-pub use kinds::{DomainEvent, Drop, EventPayload, Price};
+pub use kinds::{DomainEvent, Drop, EventPayload, Price, RelayedEvent};
 pub use settings::EventSettings;
-pub use sink::{DeliveryError, Sink};
+pub use sink::{Backoff, Delivered, DeliveryError, Sink};

@@ -1,13 +1,16 @@
 //! The NATS JetStream publisher: each event is published on `<prefix>.<kind>`
 //! (`safezone.events.purchase`) with its id as `Nats-Msg-Id`, so JetStream drops a repeat
 //! within its duplicate window; a batch is published whole and then its acknowledgements
-//! awaited. A batch JetStream does not acknowledge stays unrelayed and is published again.
+//! awaited. A batch JetStream does not acknowledge is published again after a backoff
+//! ([`EventSettings::retry_backoff`](super::EventSettings)); meanwhile the other sinks go on.
 
 use async_nats::jetstream::{self, message::PublishMessage};
 use async_trait::async_trait;
 use tokio::sync::Mutex;
 
-use super::{DeliveryError, DomainEvent, Sink};
+use std::time::Duration;
+
+use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
 
 /// The most publications awaiting their acknowledgements at once (below the client's limit).
 const IN_FLIGHT: usize = 1_000;
@@ -43,14 +46,16 @@ impl NatsSettings {
 /// connection).
 pub(crate) struct Nats {
     settings: NatsSettings,
+    backoff: Backoff,
     context: Mutex<Option<jetstream::Context>>,
 }
 
 impl Nats {
-    /// The publisher for `settings`, not connected yet.
-    pub(crate) fn new(settings: NatsSettings) -> Self {
+    /// The publisher for `settings`, not connected yet, waiting `backoff` after failures.
+    pub(crate) fn new(settings: NatsSettings, backoff: Backoff) -> Self {
         Self {
             settings,
+            backoff,
             context: Mutex::new(None),
         }
     }
@@ -86,7 +91,7 @@ impl Sink for Nats {
         format!("nats {}", self.settings.subject_prefix)
     }
 
-    async fn deliver(&self, events: &[DomainEvent]) -> Result<(), DeliveryError> {
+    async fn deliver(&self, events: &[DomainEvent], _: u32) -> Result<Delivered, DeliveryError> {
         let context = self.context().await?;
         for chunk in events.chunks(IN_FLIGHT) {
             let mut acks = Vec::with_capacity(chunk.len());
@@ -108,6 +113,10 @@ impl Sink for Nats {
                     .map_err(|error| DeliveryError(format!("acknowledging {id}: {error}")))?;
             }
         }
-        Ok(())
+        Ok(Delivered::Taken)
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        self.backoff.after(attempt)
     }
 }

@@ -1,72 +1,144 @@
-//! The relay: each node, every [`EventSettings::relay_every`](super::EventSettings), hands the
-//! events not yet relayed to the sinks and marks them relayed, in one store round
-//! ([`EventStore::relay_events`](crate::store::EventStore::relay_events)); one node at a time
-//! relays. Started with the service, stopped when it is dropped.
+//! The relay each node runs (started with the service, stopped when it is dropped):
+//!
+//! - every [`EventSettings::relay_every`](super::EventSettings), it *sequences* the committed
+//!   events that have no relay position yet, in one short store transaction
+//!   ([`EventStore::sequence_events`](crate::store::EventStore::sequence_events)); one node at a
+//!   time sequences;
+//! - then it hands the events relayed since its last round to this node's in-process
+//!   subscribers ([`subscription`](super::subscription));
+//! - each external sink (a webhook URL, NATS) delivers from a task of its own
+//!   ([`consumer`](super::consumer)), with its own cursor and backoff.
 //!
 //! A round takes up to [`EventSettings::relay_batch`](super::EventSettings) events; a full
-//! round is followed by the next at once, so a backlog (a burst of match reports) is worked off
-//! as fast as the sinks take it.
+//! round is followed by the next at once, so a backlog is worked off at once.
 
 use std::sync::{Arc, Weak};
 
-use async_trait::async_trait;
-
-use super::{DeliveryError, DomainEvent, Sink};
+use super::consumer::Consumer;
+use super::subscription::Subscription;
+use super::{EventSettings, Sink};
 use crate::AppState;
-use crate::store::{EventDelivery, RelayRound};
+use crate::store::{SequenceRound, Store, StoreError};
+use time::OffsetDateTime;
 
-/// Every sink of this node, external ones first and the in-process subscription last (so that
-/// a batch an external sink refuses, to be delivered again, reaches subscribers once).
-pub(crate) struct Sinks(pub(crate) Vec<Arc<dyn Sink>>);
-
-#[async_trait]
-impl EventDelivery for Sinks {
-    async fn deliver(&self, events: &[DomainEvent]) -> Result<(), DeliveryError> {
-        for sink in &self.0 {
-            sink.deliver(events)
-                .await
-                .map_err(|error| DeliveryError(format!("{}: {error}", sink.name())))?;
-        }
-        Ok(())
-    }
-}
-
-/// Starts this node's relay over `sinks`, until the service is dropped. Needs a Tokio runtime;
-/// without one nothing is relayed.
-pub(crate) fn start(app: &Arc<AppState>, sinks: Sinks) {
+/// Starts this node's relay, the in-process subscription's follower and a task for each of
+/// `sinks`, until the service is dropped. Needs a Tokio runtime; without one nothing is
+/// relayed.
+pub(crate) fn start(
+    app: &Arc<AppState>,
+    sinks: Vec<Arc<dyn Sink>>,
+    subscription: Arc<Subscription>,
+) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    runtime.spawn(relay(Arc::downgrade(app), sinks));
+    let settings = app.settings.events.clone();
+    runtime.spawn(relay(Arc::downgrade(app), settings, sinks, subscription));
 }
 
-/// The relay's rounds, while the service lives.
-async fn relay(app: Weak<AppState>, sinks: Sinks) {
-    let Some(settings) = app.upgrade().map(|app| app.settings.events.clone()) else {
-        return;
-    };
+/// The relay's rounds, while the service lives. Before the first, the sinks' cursors are read
+/// (a new sink's created at the head) and the subscription placed at the head: each gets
+/// every event this node sequences; then the sinks' tasks start.
+async fn relay(
+    app: Weak<AppState>,
+    settings: EventSettings,
+    sinks: Vec<Arc<dyn Sink>>,
+    subscription: Arc<Subscription>,
+) {
     let mut rounds = tokio::time::interval(settings.relay_every);
     rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         rounds.tick().await;
-        loop {
-            let Some(app) = app.upgrade() else {
+        let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+            return;
+        };
+        match place(store.as_ref(), &sinks, &subscription).await {
+            Ok(()) => break,
+            Err(error) => {
+                tracing::warn!(%error, "reading the relay's cursors failed; trying again")
+            }
+        }
+    }
+    let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+    for sink in sinks {
+        let consumer = Consumer::new(
+            sink,
+            Arc::clone(&node),
+            settings.relay_every,
+            settings.relay_batch,
+        );
+        tokio::spawn(consumer.run(app.clone()));
+    }
+    loop {
+        let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+            return;
+        };
+        sequence(store.as_ref(), settings.relay_batch).await;
+        follow(store.as_ref(), settings.relay_batch, &subscription).await;
+        drop(store);
+        rounds.tick().await;
+    }
+}
+
+/// Reads (or creates at the head) every sink's cursor and places the subscription at the head.
+async fn place(
+    store: &dyn Store,
+    sinks: &[Arc<dyn Sink>],
+    subscription: &Subscription,
+) -> Result<(), StoreError> {
+    let now = OffsetDateTime::now_utc();
+    for sink in sinks {
+        store.event_consumer(&sink.name(), now).await?;
+    }
+    subscription.skip_to(store.relay_head().await?);
+    Ok(())
+}
+
+/// Sequences the waiting events, a full batch after another.
+async fn sequence(store: &dyn Store, batch: u32) {
+    loop {
+        match store.sequence_events(batch).await {
+            Ok(SequenceRound::Sequenced(count))
+                if u32::try_from(count).is_ok_and(|count| count >= batch) => {}
+            Ok(SequenceRound::Sequenced(_) | SequenceRound::Held) => return,
+            Err(error) => {
+                tracing::warn!(%error, "sequencing events failed; trying again next round");
                 return;
-            };
-            let round = app.store.relay_events(settings.relay_batch, &sinks).await;
-            drop(app);
-            match round {
-                Ok(RelayRound::Delivered(count))
-                    if u32::try_from(count).is_ok_and(|count| count >= settings.relay_batch) => {}
-                Ok(RelayRound::Delivered(_) | RelayRound::Held) => break,
-                Ok(RelayRound::Failed(error)) => {
-                    tracing::warn!(%error, "relaying events failed; trying again next round");
-                    break;
-                }
+            }
+        }
+    }
+}
+
+/// Hands the events relayed since the last round to this node's subscribers (with none, only
+/// moves past them).
+async fn follow(store: &dyn Store, batch: u32, subscription: &Subscription) {
+    loop {
+        if !subscription.is_watched() {
+            // The head is read first: a subscriber that comes after the second look was not
+            // there when those events were relayed.
+            let head = match store.relay_head().await {
+                Ok(head) => head,
                 Err(error) => {
-                    tracing::warn!(%error, "reading events to relay failed; trying again");
-                    break;
+                    tracing::warn!(%error, "reading the relay head failed");
+                    return;
                 }
+            };
+            if !subscription.is_watched() {
+                subscription.skip_to(head);
+                return;
+            }
+        }
+        match store.relayed_events(subscription.position(), batch).await {
+            Ok(events) => {
+                let full = events.len() >= batch as usize;
+                subscription.publish(events);
+                if !full {
+                    return;
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "reading relayed events failed; trying again next round");
+                return;
             }
         }
     }

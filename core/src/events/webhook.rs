@@ -1,6 +1,7 @@
 //! Signed outbound webhooks: each batch of events is POSTed as JSON to every configured URL,
 //! signed with the URL's secret, tried again with exponential backoff, and given up
-//! (dead-lettered) after the last attempt. Every attempt is written to the delivery log
+//! (dead-lettered) after the last attempt. Each URL is a sink of its own, with its own cursor
+//! and retries: a receiver that fails or never answers holds back no other. Every attempt is written to the delivery log
 //! ([`EventStore::record_webhook_attempts`](crate::store::EventStore::record_webhook_attempts)),
 //! which operators read at `GET /operator/api/webhooks`.
 //!
@@ -18,7 +19,7 @@ use serde::Serialize;
 use sha2::Sha256;
 use time::OffsetDateTime;
 
-use super::{DeliveryError, DomainEvent, Sink};
+use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
 use crate::store::{Store, WebhookAttempt, WebhookOutcome};
 
 /// The header that carries a delivery's signature.
@@ -71,10 +72,11 @@ impl Default for WebhookRetries {
 impl WebhookRetries {
     /// The wait after failed attempt `attempt` (from 1).
     fn backoff(&self, attempt: u32) -> Duration {
-        let factor = 2_u32.saturating_pow(attempt.saturating_sub(1));
-        self.first_backoff
-            .saturating_mul(factor)
-            .min(self.max_backoff)
+        Backoff {
+            first: self.first_backoff,
+            max: self.max_backoff,
+        }
+        .after(attempt)
     }
 }
 
@@ -208,52 +210,55 @@ impl Sink for Webhook {
         format!("webhook {}", self.settings.url)
     }
 
-    /// Tries the batch until the receiver takes it or the attempts run out; then the batch is
-    /// dead-lettered (logged `dead`) and given up, so it never holds the other events back.
-    async fn deliver(&self, events: &[DomainEvent]) -> Result<(), DeliveryError> {
+    /// One attempt at the batch, logged; the last allowed attempt that fails dead-letters the
+    /// batch (logged `dead`) and gives it up, so that it never holds the later events back.
+    async fn deliver(
+        &self,
+        events: &[DomainEvent],
+        attempt: u32,
+    ) -> Result<Delivered, DeliveryError> {
         let (Some(first), Some(last)) = (events.first(), events.last()) else {
-            return Ok(());
+            return Ok(Delivered::Taken);
         };
         let body = serde_json::to_vec(&Batch { events })
             .map_err(|error| DeliveryError(format!("webhook body: {error}")))?;
         let attempts = self.retries.attempts.max(1);
-        for attempt in 1..=attempts {
-            let (status, error) = self.attempt(&body).await;
-            let outcome = match (&error, attempt == attempts) {
-                (None, _) => WebhookOutcome::Delivered,
-                (Some(_), false) => WebhookOutcome::Failed,
-                (Some(_), true) => WebhookOutcome::Dead,
-            };
-            let logged = WebhookAttempt {
-                url: self.settings.url.clone(),
-                first_event: first.id,
-                last_event: last.id,
-                events: i64::try_from(events.len()).unwrap_or(i64::MAX),
-                attempt: i32::try_from(attempt).unwrap_or(i32::MAX),
-                outcome,
-                status: status.map(i32::from),
-                error: error.clone(),
-                at: OffsetDateTime::now_utc(),
-            };
-            self.log(events, logged).await;
-            match outcome {
-                WebhookOutcome::Delivered => return Ok(()),
-                WebhookOutcome::Dead => {
-                    tracing::error!(
-                        url = %self.settings.url,
-                        first = first.id,
-                        last = last.id,
-                        error = error.as_deref().unwrap_or_default(),
-                        "webhook batch dead-lettered after {attempts} attempts"
-                    );
-                    return Ok(());
-                }
-                WebhookOutcome::Failed => {
-                    tokio::time::sleep(self.retries.backoff(attempt)).await;
-                }
+        let (status, error) = self.attempt(&body).await;
+        let outcome = match (&error, attempt >= attempts) {
+            (None, _) => WebhookOutcome::Delivered,
+            (Some(_), false) => WebhookOutcome::Failed,
+            (Some(_), true) => WebhookOutcome::Dead,
+        };
+        let logged = WebhookAttempt {
+            url: self.settings.url.clone(),
+            first_event: first.id,
+            last_event: last.id,
+            events: i64::try_from(events.len()).unwrap_or(i64::MAX),
+            attempt: i32::try_from(attempt).unwrap_or(i32::MAX),
+            outcome,
+            status: status.map(i32::from),
+            error: error.clone(),
+            at: OffsetDateTime::now_utc(),
+        };
+        self.log(events, logged).await;
+        match (outcome, error) {
+            (WebhookOutcome::Delivered, _) | (_, None) => Ok(Delivered::Taken),
+            (WebhookOutcome::Dead, Some(error)) => {
+                tracing::error!(
+                    url = %self.settings.url,
+                    first = first.id,
+                    last = last.id,
+                    %error,
+                    "webhook batch dead-lettered after {attempts} attempts"
+                );
+                Ok(Delivered::GivenUp)
             }
+            (WebhookOutcome::Failed, Some(error)) => Err(DeliveryError(error)),
         }
-        Ok(())
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        self.retries.backoff(attempt)
     }
 }
 

@@ -1,28 +1,58 @@
-//! The domain events' outbox, as the relay reads and marks it, and the webhooks' delivery log.
+//! The domain events' outbox, as the relay sequences it and the sinks follow it with their own
+//! cursors, and the webhooks' delivery log.
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::StoreError;
-use crate::events::{DeliveryError, DomainEvent};
+use crate::events::{DomainEvent, RelayedEvent};
 
-/// What the relay does with a batch of events inside the store's round
-/// ([`EventStore::relay_events`]): hands them to every sink.
-#[async_trait]
-pub trait EventDelivery: Send + Sync {
-    /// Delivers `events` (in id order); an error leaves them to be relayed again.
-    async fn deliver(&self, events: &[DomainEvent]) -> Result<(), DeliveryError>;
+/// How one sequencing round ended ([`EventStore::sequence_events`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SequenceRound {
+    /// Another node sequences now; nothing was read.
+    Held,
+    /// These many events were given their relay positions (0: none was waiting).
+    Sequenced(usize),
 }
 
-/// How one relay round ended.
-#[derive(Debug)]
-pub enum RelayRound {
-    /// Another node holds the relay now; nothing was read.
-    Held,
-    /// These many events were delivered and marked relayed (0: none was waiting).
-    Delivered(usize),
-    /// Delivery failed; the events stay unrelayed and are read again next round.
-    Failed(DeliveryError),
+/// A sink's cursor over the relayed events (table `event_consumers`): how far it has delivered,
+/// its failures since, and which node delivers for it until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventConsumer {
+    /// The sink's name (`webhook https://...`, `nats safezone.events`).
+    pub name: String,
+    /// The relay position it has delivered up to (every event at or below it was taken or
+    /// given up).
+    pub position: i64,
+    /// Its failed attempts since its last delivery.
+    pub failures: u32,
+    /// When it tries again after a failure.
+    pub retry_at: Option<OffsetDateTime>,
+    /// Its last failure.
+    pub error: Option<String>,
+    /// The node that delivers for it, while its lease runs.
+    pub holder: Option<String>,
+    /// When that node's lease runs out.
+    pub lease_until: Option<OffsetDateTime>,
+}
+
+/// How a sink's delivery attempt of the events after `from` ended, to be written to its cursor
+/// ([`EventStore::settle_event_consumer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settlement {
+    /// The sink took the events (or gave them up) up to this position: its cursor moves there
+    /// and its failures are forgotten.
+    Advanced(i64),
+    /// The attempt failed: the sink's failures so far, when it tries again, and why.
+    Failed {
+        /// Failed attempts since the last delivery, this one included.
+        failures: u32,
+        /// When to try again.
+        retry_at: OffsetDateTime,
+        /// What went wrong.
+        error: String,
+    },
 }
 
 /// What became of one webhook delivery attempt.
@@ -91,21 +121,67 @@ pub struct WebhookDelivery {
 
 /// The domain events' outbox and the webhooks' delivery log. The events themselves are written
 /// by the other stores' changes, in their transactions.
+///
+/// Relaying is in two steps. The relay (one node at a time) *sequences* the committed events
+/// that have no relay position yet: each gets the next position, in id order, in one short
+/// transaction. Each sink then follows positions with its own cursor ([`EventConsumer`]):
+/// event ids do not commit in id order (no appender lock), positions do, so a cursor over
+/// positions never skips an event that committed late.
 #[async_trait]
 pub trait EventStore: Send + Sync {
-    /// One relay round: reads up to `limit` events not yet relayed, in id order, hands them to
-    /// `delivery` and, when it succeeds, marks exactly them relayed. Only one node relays at a
-    /// time (on PostgreSQL an advisory lock held by the round's transaction; a node that
-    /// cannot take it answers [`RelayRound::Held`]).
-    async fn relay_events(
-        &self,
-        limit: u32,
-        delivery: &dyn EventDelivery,
-    ) -> Result<RelayRound, StoreError>;
+    /// Gives up to `limit` committed events without a relay position the next positions, in id
+    /// order. Only one node sequences at a time (on PostgreSQL an advisory lock held by the
+    /// round's short transaction; a node that cannot take it answers [`SequenceRound::Held`]).
+    async fn sequence_events(&self, limit: u32) -> Result<SequenceRound, StoreError>;
 
-    /// The events after id `after`, in id order, at most `limit`, each with whether it was
-    /// relayed.
-    async fn events(&self, after: i64, limit: u32) -> Result<Vec<(DomainEvent, bool)>, StoreError>;
+    /// The highest relay position given so far (0 before any).
+    async fn relay_head(&self) -> Result<i64, StoreError>;
+
+    /// The events with a relay position above `after`, in position order, at most `limit`.
+    async fn relayed_events(&self, after: i64, limit: u32)
+    -> Result<Vec<RelayedEvent>, StoreError>;
+
+    /// The events after id `after`, in id order, at most `limit`, each with its relay position
+    /// (`None`: not sequenced yet).
+    async fn events(
+        &self,
+        after: i64,
+        limit: u32,
+    ) -> Result<Vec<(DomainEvent, Option<i64>)>, StoreError>;
+
+    /// The cursor of the sink `name`, created at the current [relay head](Self::relay_head) the
+    /// first time (a new sink gets the events relayed from then on) at `now`.
+    async fn event_consumer(
+        &self,
+        name: &str,
+        now: OffsetDateTime,
+    ) -> Result<EventConsumer, StoreError>;
+
+    /// Takes (or renews) the lease of the sink `name` for the node `holder` until
+    /// `lease_until`, if its cursor is still at `position` and no other node's lease runs at
+    /// `now`. Answers whether it did.
+    async fn lease_event_consumer(
+        &self,
+        name: &str,
+        holder: &str,
+        position: i64,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> Result<bool, StoreError>;
+
+    /// Writes how `holder`'s attempt for the sink `name` from position `from` ended, if the
+    /// node still holds the lease and the cursor is still at `from`. Answers whether it did.
+    async fn settle_event_consumer(
+        &self,
+        name: &str,
+        holder: &str,
+        from: i64,
+        settlement: Settlement,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError>;
+
+    /// Every sink's cursor, by name.
+    async fn event_consumers(&self) -> Result<Vec<EventConsumer>, StoreError>;
 
     /// Appends webhook delivery attempts to the delivery log.
     async fn record_webhook_attempts(&self, attempts: &[WebhookAttempt]) -> Result<(), StoreError>;

@@ -53,7 +53,8 @@ pub use content_store::{ContentStore, ContentVersion, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
 pub use event_store::{
-    EventDelivery, EventStore, RelayRound, WebhookAttempt, WebhookDelivery, WebhookOutcome,
+    EventConsumer, EventStore, SequenceRound, Settlement, WebhookAttempt, WebhookDelivery,
+    WebhookOutcome,
 };
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};

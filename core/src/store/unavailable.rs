@@ -9,11 +9,11 @@ use time::OffsetDateTime;
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     AuditEntry, AuditFilter, BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
-    CommunityStore, ContentStore, EconomyStore, EventDelivery, EventStore, HealthStore, Holdings,
+    CommunityStore, ContentStore, EconomyStore, EventConsumer, EventStore, HealthStore, Holdings,
     KeySession, LedgerEntry, MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore,
     NewAuditEntry, NewClan, NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore,
     OperatorToken, Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch,
-    RelayRound, RemovedResults, Role, SessionView, SignedIn, StoreError, Tournament,
+    RemovedResults, Role, SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament,
     TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt,
     WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
@@ -21,7 +21,7 @@ use super::{
     ContentVersion, Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
-use crate::events::DomainEvent;
+use crate::events::{DomainEvent, RelayedEvent};
 
 /// A store without a database: every method answers [`StoreError::Unavailable`].
 pub(crate) struct UnavailableStore;
@@ -346,10 +346,46 @@ impl OperatorStore for UnavailableStore {
 
 #[async_trait]
 impl EventStore for UnavailableStore {
-    async fn relay_events(&self, _: u32, _: &dyn EventDelivery) -> Result<RelayRound, StoreError> {
+    async fn sequence_events(&self, _: u32) -> Result<SequenceRound, StoreError> {
         unavailable()
     }
-    async fn events(&self, _: i64, _: u32) -> Result<Vec<(DomainEvent, bool)>, StoreError> {
+    async fn relay_head(&self) -> Result<i64, StoreError> {
+        unavailable()
+    }
+    async fn relayed_events(&self, _: i64, _: u32) -> Result<Vec<RelayedEvent>, StoreError> {
+        unavailable()
+    }
+    async fn events(&self, _: i64, _: u32) -> Result<Vec<(DomainEvent, Option<i64>)>, StoreError> {
+        unavailable()
+    }
+    async fn event_consumer(
+        &self,
+        _: &str,
+        _: OffsetDateTime,
+    ) -> Result<EventConsumer, StoreError> {
+        unavailable()
+    }
+    async fn lease_event_consumer(
+        &self,
+        _: &str,
+        _: &str,
+        _: i64,
+        _: OffsetDateTime,
+        _: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn settle_event_consumer(
+        &self,
+        _: &str,
+        _: &str,
+        _: i64,
+        _: Settlement,
+        _: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn event_consumers(&self) -> Result<Vec<EventConsumer>, StoreError> {
         unavailable()
     }
     async fn record_webhook_attempts(&self, _: &[WebhookAttempt]) -> Result<(), StoreError> {

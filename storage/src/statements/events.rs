@@ -1,4 +1,5 @@
-//! The statements of the domain events' outbox and the webhooks' delivery log.
+//! The statements of the domain events' outbox (sequenced by the relay), the sinks' cursors
+//! and the webhooks' delivery log.
 
 /// The start of the statement appending events; the rows (`account`, `kind`, `payload`,
 /// `created`) and then [`FROM_ROWS_END`](super::matches::FROM_ROWS_END) follow.
@@ -6,25 +7,80 @@ pub(crate) const INSERT_EVENTS: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
     SELECT account, kind, payload, created FROM ";
 
-/// Up to a limit of the events not yet relayed, in id order, in the shape of
-/// [`EventRow`](crate::row::EventRow). Binds: limit.
-pub(crate) const UNRELAYED: &str = "\
-    SELECT id, account_id, payload, created, relayed FROM events \
-    WHERE NOT relayed ORDER BY id LIMIT $1";
+/// Whether some committed event waits for its relay position: `true` or `false`.
+pub(crate) const ANY_UNSEQUENCED: &str = "\
+    SELECT EXISTS (SELECT 1 FROM events WHERE position IS NULL)";
 
-/// The start of the statement marking events relayed; the condition that `id` is one of the
-/// batch's ids follows.
-pub(crate) const MARK_RELAYED: &str = "UPDATE events SET relayed = TRUE WHERE id";
+/// Gives up to a limit of the events without a relay position the next positions after the
+/// highest one, in id order. Run by one relay at a time (under [`TRY_RELAY_LOCK`] on
+/// PostgreSQL, the one writer on SQLite), so positions grow with each commit. Binds: limit.
+pub(crate) const SEQUENCE: &str = "\
+    UPDATE events SET position = sequenced.position \
+    FROM (SELECT waiting.id, \
+                 (SELECT COALESCE(MAX(position), 0) FROM events) \
+                 + ROW_NUMBER() OVER (ORDER BY waiting.id) AS position \
+          FROM (SELECT id FROM events WHERE position IS NULL ORDER BY id LIMIT $1) AS waiting \
+         ) AS sequenced \
+    WHERE events.id = sequenced.id";
 
-/// The relay's lock on PostgreSQL, held by the round's transaction: `true` when taken, `false`
-/// when another node's round holds it. The key is `safezone.events.relay` as a number.
+/// The relay's lock on PostgreSQL, held by the sequencing transaction: `true` when taken,
+/// `false` when another node's round holds it. The key is `safezone.events.relay` as a number.
 pub(crate) const TRY_RELAY_LOCK: &str = "SELECT pg_try_advisory_xact_lock(5346616001)";
+
+/// The highest relay position given (0 before any).
+pub(crate) const RELAY_HEAD: &str = "SELECT COALESCE(MAX(position), 0) FROM events";
+
+/// The events after a relay position, in position order, in the shape of
+/// [`EventRow`](crate::row::EventRow). Binds: position, limit.
+pub(crate) const RELAYED_AFTER: &str = "\
+    SELECT id, account_id, payload, created, position FROM events \
+    WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// The events after an id, in id order, in the shape of [`EventRow`](crate::row::EventRow).
 /// Binds: id, limit.
 pub(crate) const EVENTS_AFTER: &str = "\
-    SELECT id, account_id, payload, created, relayed FROM events \
+    SELECT id, account_id, payload, created, position FROM events \
     WHERE id > $1 ORDER BY id LIMIT $2";
+
+/// The columns of a sink's cursor, in the shape of [`ConsumerRow`](crate::row::ConsumerRow).
+macro_rules! consumer_columns {
+    () => {
+        "SELECT name, position, failures, retry_at, error, holder, lease_until \
+         FROM event_consumers "
+    };
+}
+
+/// A sink's cursor. Binds: name.
+pub(crate) const CONSUMER: &str = concat!(consumer_columns!(), "WHERE name = $1");
+
+/// Every sink's cursor, by name.
+pub(crate) const CONSUMERS: &str = concat!(consumer_columns!(), "ORDER BY name");
+
+/// Creates a sink's cursor at the relay head, unless it exists. Binds: name, updated.
+pub(crate) const NEW_CONSUMER: &str = "\
+    INSERT INTO event_consumers (name, position, updated) \
+    SELECT $1, COALESCE(MAX(position), 0), $2 FROM events WHERE TRUE \
+    ON CONFLICT (name) DO NOTHING";
+
+/// Takes or renews a sink's lease for a node, if its cursor is where the node read it and no
+/// other node's lease runs. Binds: name, holder, position, now, lease until.
+pub(crate) const LEASE_CONSUMER: &str = "\
+    UPDATE event_consumers SET holder = $2, lease_until = $5, updated = $4 \
+    WHERE name = $1 AND position = $3 \
+    AND (holder = $2 OR lease_until IS NULL OR lease_until <= $4)";
+
+/// Moves a sink's cursor after a delivery and forgets its failures, if the node still holds
+/// it at the position it delivered from. Binds: name, holder, from, to, updated.
+pub(crate) const ADVANCE_CONSUMER: &str = "\
+    UPDATE event_consumers \
+    SET position = $4, failures = 0, retry_at = NULL, error = NULL, updated = $5 \
+    WHERE name = $1 AND holder = $2 AND position = $3";
+
+/// Counts a sink's failure and sets when it tries again, if the node still holds it at the
+/// position it delivered from. Binds: name, holder, from, failures, retry at, error, updated.
+pub(crate) const FAIL_CONSUMER: &str = "\
+    UPDATE event_consumers SET failures = $4, retry_at = $5, error = $6, updated = $7 \
+    WHERE name = $1 AND holder = $2 AND position = $3";
 
 /// Appends one webhook delivery attempt. Binds: url, first event, last event, events,
 /// attempt, outcome, status, error, created.

@@ -1,12 +1,13 @@
 //! Domain events through the public API: a new player's sign-in, a purchase, a pack opened, a
 //! reward claimed, a rename, a match report and an operator's ban each become their events,
-//! received in order through the in-process subscription and stored, relayed, in the outbox;
-//! refused requests leave none.
+//! received in order through the in-process subscription and stored, sequenced, in the outbox
+//! (read back in relay order with `events_after`); refused requests leave none.
 
 use std::time::Duration;
 
 use safezone_core::cli::AdminCommand;
 use safezone_core::domain::GameMode;
+use safezone_core::events::subscription::EventSubscriber;
 use safezone_core::events::{DomainEvent, EventPayload};
 use safezone_core::metrics;
 use safezone_core::store::AccountId;
@@ -14,7 +15,6 @@ use safezone_tests::economy::{coins, gems};
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, any_port, each_combination};
 use serde_json::json;
-use tokio::sync::broadcast::Receiver;
 
 each_combination!(every_change_through_the_api_is_one_event_in_order);
 
@@ -31,7 +31,7 @@ fn kinds(events: &[DomainEvent], account: AccountId) -> Vec<&'static str> {
 
 /// Receives events until one of `kind` for `account` came, within 10 seconds.
 async fn receive_until(
-    events: &mut Receiver<DomainEvent>,
+    events: &mut EventSubscriber,
     account: AccountId,
     kind: &str,
 ) -> Vec<DomainEvent> {
@@ -41,7 +41,7 @@ async fn receive_until(
         let event = tokio::time::timeout_at(deadline, events.recv())
             .await
             .unwrap_or_else(|_| panic!("no {kind} event within 10 s: {received:?}"))
-            .expect("the subscription keeps up");
+            .expect("the service lives");
         let done = event.account == Some(account) && event.payload.kind() == kind;
         received.push(event);
         if done {
@@ -153,26 +153,33 @@ async fn every_change_through_the_api_is_one_event_in_order(app: TestApp) {
         EventPayload::Renamed { friend_code } if friend_code.starts_with("Eventful#")
     )));
 
-    // The outbox holds the same events, marked relayed once the round commits.
+    // The outbox holds the same events, each with its relay position; read in relay order
+    // after a position, it answers them again.
     let received_mine: Vec<i64> = mine.iter().map(|event| event.id).collect();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let stored = app.store.events(0, 10_000).await.expect("the events read");
-        let stored_mine: Vec<(i64, bool)> = stored
-            .iter()
-            .filter(|(event, _)| event.account == Some(account))
-            .map(|(event, relayed)| (event.id, *relayed))
-            .collect();
-        let ids: Vec<i64> = stored_mine.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, received_mine);
-        if stored_mine.iter().all(|(_, relayed)| *relayed) {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "not relayed in 10 s"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let stored = app.store.events(0, 10_000).await.expect("the events read");
+    let stored_mine: Vec<(i64, Option<i64>)> = stored
+        .iter()
+        .filter(|(event, _)| event.account == Some(account))
+        .map(|(event, position)| (event.id, *position))
+        .collect();
+    let ids: Vec<i64> = stored_mine.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, received_mine);
+    assert!(stored_mine.iter().all(|(_, position)| position.is_some()));
+    let relayed = app
+        .service
+        .events_after(0, 10_000)
+        .await
+        .expect("the outbox reads");
+    let relayed_mine: Vec<i64> = relayed
+        .iter()
+        .filter(|relayed| relayed.event.account == Some(account))
+        .map(|relayed| relayed.event.id)
+        .collect();
+    assert_eq!(relayed_mine, received_mine);
+    let positions: Vec<i64> = relayed.iter().map(|relayed| relayed.position).collect();
+    assert!(
+        positions.windows(2).all(|pair| pair[0] < pair[1]),
+        "{positions:?}"
+    );
     listener.stop().await;
 }
