@@ -57,8 +57,7 @@ async fn round(app: &AppState) -> Result<(), StoreError> {
     let keys = in_batches(|| app.store.delete_expired_keys(now, BATCH)).await?;
     let before = now - app.settings.idempotency_retention;
     let idempotency = in_batches(|| app.store.forget_idempotency_keys(before, BATCH)).await?;
-    let sessions =
-        in_batches(|| app.store.delete_finished_operator_sessions(now, BATCH)).await?;
+    let sessions = in_batches(|| app.store.delete_finished_operator_sessions(now, BATCH)).await?;
     if keys > 0 || idempotency > 0 || sessions > 0 {
         tracing::info!(
             expired_user_keys = keys,

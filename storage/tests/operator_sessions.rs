@@ -100,7 +100,10 @@ async fn a_session_works_until_ended_expired_or_revoked(store: Arc<dyn Store>) {
             .expect("the store answers")
     );
     assert_eq!(holder(&store, "s2", later).await, None, "revoked token");
-    assert!(!open(&store, "s4", alice, 12).await, "a revoked token opens none");
+    assert!(
+        !open(&store, "s4", alice, 12).await,
+        "a revoked token opens none"
+    );
     assert_eq!(holder(&store, "s3", later).await.as_deref(), Some("bob"));
 }
 

@@ -414,7 +414,11 @@ async fn events_relayed_once(_nodes: Nodes, apps: Vec<TestApp>) {
 
 #[tokio::test]
 async fn a_console_session_works_on_and_is_ended_from_another_node() {
-    run_nodes(&[Server::Warp, Server::Rocket], console_session_crosses_nodes).await;
+    run_nodes(
+        &[Server::Warp, Server::Rocket],
+        console_session_crosses_nodes,
+    )
+    .await;
 }
 
 /// A node's operator listener, spoken to as a browser on its console's pages would.
@@ -459,7 +463,10 @@ impl ConsoleOf {
 /// Whether `answer` sends the browser to the sign-in page.
 fn to_sign_in(answer: &reqwest::Response) -> bool {
     answer.status() == 303
-        && answer.headers().get("location").and_then(|l| l.to_str().ok())
+        && answer
+            .headers()
+            .get("location")
+            .and_then(|l| l.to_str().ok())
             == Some("/operator/console/sign-in")
 }
 

@@ -199,12 +199,13 @@ fn post(
     path: &str,
     action: Handler<ConsoleState>,
 ) -> Routes<ConsoleState> {
-    let guarded: Handler<ConsoleState> = Arc::new(move |state, incoming: Incoming| {
-        match origin::refusal(&incoming.headers) {
-            Some(why) => Box::pin(async move { Ok(response::forbidden_origin(why)) }),
-            None => action(state, incoming),
-        }
-    });
+    let guarded: Handler<ConsoleState> =
+        Arc::new(
+            move |state, incoming: Incoming| match origin::refusal(&incoming.headers) {
+                Some(why) => Box::pin(async move { Ok(response::forbidden_origin(why)) }),
+                None => action(state, incoming),
+            },
+        );
     routes.route(
         &Method::POST,
         &format!("{PREFIX}{path}"),

@@ -32,7 +32,9 @@ pub(super) fn refusal(headers: &HeaderMap) -> Option<&'static str> {
     let Some(host) = text(HOST.as_str()).filter(|host| !host.is_empty()) else {
         return Some("it names no host");
     };
-    let ours = |url: &str, whole: bool| authority(url, whole).is_some_and(|at| at.eq_ignore_ascii_case(host));
+    let ours = |url: &str, whole: bool| {
+        authority(url, whole).is_some_and(|at| at.eq_ignore_ascii_case(host))
+    };
     match (text(ORIGIN.as_str()), text(REFERER.as_str())) {
         (Some("null"), _) => Some("its origin is hidden (`null`)"),
         (Some(origin), _) if !ours(origin, true) => Some("it was sent from another origin"),
@@ -83,8 +85,14 @@ mod tests {
         let ours = "http://127.0.0.1:8080";
         assert!(!refused(&[("origin", ours)]));
         assert!(!refused(&[("origin", "https://127.0.0.1:8080")]));
-        assert!(!refused(&[("origin", ours), ("sec-fetch-site", "same-origin")]));
-        assert!(!refused(&[("referer", "http://127.0.0.1:8080/operator/console/")]));
+        assert!(!refused(&[
+            ("origin", ours),
+            ("sec-fetch-site", "same-origin")
+        ]));
+        assert!(!refused(&[(
+            "referer",
+            "http://127.0.0.1:8080/operator/console/"
+        )]));
         assert!(!refused(&[("referer", "http://127.0.0.1:8080?x")]));
         assert!(!refused(&[("sec-fetch-site", "same-origin")]));
         assert!(!refused(&[("sec-fetch-site", "none"), ("origin", ours)]));
@@ -92,16 +100,34 @@ mod tests {
         assert!(refused(&[]), "nothing says where it came from");
         assert!(refused(&[("origin", "http://evil.example")]));
         assert!(refused(&[("origin", "null")]));
-        assert!(refused(&[("origin", "null"), ("sec-fetch-site", "same-origin")]));
+        assert!(refused(&[
+            ("origin", "null"),
+            ("sec-fetch-site", "same-origin")
+        ]));
         assert!(refused(&[("origin", "http://127.0.0.1:8081")]));
         assert!(refused(&[("origin", "http://127.0.0.1:8080/")]));
         assert!(refused(&[("origin", "http://x@127.0.0.1:8080")]));
         assert!(refused(&[("origin", "ftp://127.0.0.1:8080")]));
-        assert!(refused(&[("referer", "http://evil.example/operator/console/")]));
-        assert!(refused(&[("referer", "http://127.0.0.1:8080.evil.example/")]));
-        assert!(refused(&[("origin", ours), ("sec-fetch-site", "cross-site")]));
-        assert!(refused(&[("origin", ours), ("sec-fetch-site", "same-site")]));
-        assert!(refused(&[("origin", "http://evil.example"), ("referer", ours)]));
+        assert!(refused(&[(
+            "referer",
+            "http://evil.example/operator/console/"
+        )]));
+        assert!(refused(&[(
+            "referer",
+            "http://127.0.0.1:8080.evil.example/"
+        )]));
+        assert!(refused(&[
+            ("origin", ours),
+            ("sec-fetch-site", "cross-site")
+        ]));
+        assert!(refused(&[
+            ("origin", ours),
+            ("sec-fetch-site", "same-site")
+        ]));
+        assert!(refused(&[
+            ("origin", "http://evil.example"),
+            ("referer", ours)
+        ]));
 
         let mut no_host = HeaderMap::new();
         no_host.insert(ORIGIN, HeaderValue::from_static(ours));

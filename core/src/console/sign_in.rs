@@ -79,7 +79,7 @@ async fn sign_in(state: ConsoleState, incoming: Incoming) -> Result<Reply, ApiEr
         }
         Err(failure) if failure.is_unauthorized() || failure.status == StatusCode::BAD_REQUEST => {
             Ok(refused(
-            StatusCode::UNAUTHORIZED,
+                StatusCode::UNAUTHORIZED,
                 format!("This token was not accepted: {}.", failure.message),
             ))
         }

@@ -47,6 +47,9 @@ mod tests {
         assert_eq!(shown("2026-11-23T12:00:59.5Z"), "2026-11-23 12:00 UTC");
         assert_eq!(shown("2026-11-23T13:30:00+01:00"), "2026-11-23 12:30 UTC");
         assert_eq!(shown("soon"), "soon");
-        assert_eq!(When("2026-11-23T12:00:00Z".to_owned()).exact(), "2026-11-23T12:00:00Z");
+        assert_eq!(
+            When("2026-11-23T12:00:00Z".to_owned()).exact(),
+            "2026-11-23T12:00:00Z"
+        );
     }
 }

@@ -26,8 +26,7 @@ pub struct NewOperatorSession {
 pub trait OperatorSessionStore: Send + Sync {
     /// Opens a session of the unrevoked token `session.token`; `false` (and nothing stored)
     /// when that token is revoked or unknown, or the id's hash is taken.
-    async fn open_operator_session(&self, session: NewOperatorSession)
-    -> Result<bool, StoreError>;
+    async fn open_operator_session(&self, session: NewOperatorSession) -> Result<bool, StoreError>;
 
     /// The token of the session whose id has this SHA-256, if the session works at `now`: not
     /// ended, not expired, and its token not revoked.

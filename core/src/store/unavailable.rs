@@ -18,7 +18,8 @@ use super::{
     WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
-    ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
+    ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
+    TournamentEdit, TournamentEditRefusal,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
 use crate::events::DomainEvent;

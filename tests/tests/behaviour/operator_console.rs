@@ -1019,7 +1019,12 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
     let grant = json!({"items": ["outfit-ranger"], "packs": ["basic-chest:2"], "coins": 5,
         "reason": "welcome back"});
     operator
-        .post(&app, &format!("/operator/api{}", action(&player, "grant")), &full, grant)
+        .post(
+            &app,
+            &format!("/operator/api{}", action(&player, "grant")),
+            &full,
+            grant,
+        )
         .await
         .success();
     let console = Console::serve(&app).await;
@@ -1055,7 +1060,8 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
         page.text
     );
     assert!(
-        page.text.contains(&format!("<td>{noon}</td><td>coins</td>")),
+        page.text
+            .contains(&format!("<td>{noon}</td><td>coins</td>")),
         "the ledger row: {}",
         page.text
     );
@@ -1076,9 +1082,7 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
             name: None,
             avatar: None,
             email: None,
-            friend_code_candidates: vec![
-                FriendCode::new("Nameless", 1).expect("a friend code"),
-            ],
+            friend_code_candidates: vec![FriendCode::new("Nameless", 1).expect("a friend code")],
             key_hash: UserKey::generate().hash(),
             key_expires: app.now() + Duration::days(30),
             now: app.now(),
@@ -1097,5 +1101,9 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
         "{}",
         page.text
     );
-    assert!(page.text.contains(">2026-11-23 13:30 UTC</time>"), "{}", page.text);
+    assert!(
+        page.text.contains(">2026-11-23 13:30 UTC</time>"),
+        "{}",
+        page.text
+    );
 }

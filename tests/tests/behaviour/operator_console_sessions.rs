@@ -67,7 +67,10 @@ async fn sign_ins_from_another_site_are_refused_and_set_no_cookie(app: TestApp) 
     let ours = console.origin();
     let sign_in = [("secret", secret.as_str())];
     let forged: [(&str, Vec<(&str, &str)>); 6] = [
-        ("another site's Origin", vec![("origin", "http://evil.example")]),
+        (
+            "another site's Origin",
+            vec![("origin", "http://evil.example")],
+        ),
         ("Origin: null", vec![("origin", "null")]),
         (
             "only another site's Referer",
