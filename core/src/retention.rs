@@ -1,6 +1,7 @@
-//! The retention sweep: each node deletes, now and then, the user keys that have expired and
-//! forgets the idempotency keys older than [`Settings::idempotency_retention`], so that neither
-//! table only grows.
+//! The retention sweep: each node deletes, now and then, the user keys that have expired,
+//! forgets the idempotency keys older than [`Settings::idempotency_retention`] and deletes the
+//! console sessions that no longer work (ended, expired, or of a revoked operator token), so
+//! that no such table only grows.
 //!
 //! A round deletes in batches of [`BATCH`] rows, each its own short transaction, and at most
 //! [`BATCHES_PER_ROUND`] batches per table: no long lock, and a backlog is worked off over
@@ -49,17 +50,19 @@ async fn sweep(app: Weak<AppState>) {
     }
 }
 
-/// One round: expired user keys, then idempotency keys past their retention, both as of the
-/// service's clock now.
+/// One round: expired user keys, idempotency keys past their retention, then console sessions
+/// that no longer work, all as of the service's clock now.
 async fn round(app: &AppState) -> Result<(), StoreError> {
     let now = app.clock.now();
     let keys = in_batches(|| app.store.delete_expired_keys(now, BATCH)).await?;
     let before = now - app.settings.idempotency_retention;
     let idempotency = in_batches(|| app.store.forget_idempotency_keys(before, BATCH)).await?;
-    if keys > 0 || idempotency > 0 {
+    let sessions = in_batches(|| app.store.delete_finished_operator_sessions(now, BATCH)).await?;
+    if keys > 0 || idempotency > 0 || sessions > 0 {
         tracing::info!(
             expired_user_keys = keys,
             idempotency_keys = idempotency,
+            console_sessions = sessions,
             "retention sweep"
         );
     }

@@ -17,6 +17,7 @@ mod match_batch;
 mod matches;
 mod micros;
 mod operator;
+mod operator_sessions;
 mod packed;
 mod pools;
 mod postgres;
@@ -46,6 +47,8 @@ pub use sqlite::SqliteStore;
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
 /// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
 /// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)),
+/// [`OperatorSessionStore`](safezone_core::store::OperatorSessionStore)
+/// ([`operator_sessions`]),
 /// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)) and
 /// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
 /// `pool` field, a `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
@@ -66,6 +69,7 @@ macro_rules! impl_store {
         crate::account_log::impl_account_log!($store, $db);
         crate::content::impl_content!($store);
         crate::operator::impl_operator!($store);
+        crate::operator_sessions::impl_operator_sessions!($store);
         crate::events::impl_events!($store, $db);
         crate::health::impl_health!($store);
     };

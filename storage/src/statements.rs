@@ -9,3 +9,4 @@ pub(crate) mod economy;
 pub(crate) mod events;
 pub(crate) mod matches;
 pub(crate) mod operator;
+pub(crate) mod operator_sessions;

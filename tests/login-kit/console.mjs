@@ -158,7 +158,9 @@ async function asFullToken(page, base) {
   outcome.pollFlash = await text(page, '#flash');
   check(outcome.pollFlash.startsWith('Poll creation: done'), `the poll is created (${outcome.pollFlash})`);
   const pollRow = await text(page, '#polls tbody tr');
-  check(pollRow.includes('Next map?') && pollRow.includes(`${closesAt}:00Z`), `listed, closing in UTC (${pollRow})`);
+  check(pollRow.includes('Next map?') && pollRow.includes(`${closesAt.replace('T', ' ')} UTC`), `listed, closing in UTC (${pollRow})`);
+  const closesTitle = await page.locator('#polls tbody tr time').nth(1).getAttribute('title');
+  check(closesTitle === `${closesAt}:00Z`, `the exact closing time in its title (${closesTitle})`);
 
   outcome.step = 'sign out';
   await Promise.all([page.waitForNavigation({ timeout }), page.click('#sign-out')]);

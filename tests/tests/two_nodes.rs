@@ -2,7 +2,8 @@
 //! to one node shows on the others within a couple of seconds, a node started later rebuilds
 //! its boards from the store, renames, deletions, bans and an operator's removal of a player's
 //! results reach every node (also while that player's matches are reported), and so does
-//! content published without a restart.
+//! content published without a restart, and a console session made on one node works on the
+//! other, and signing out there ends it on both.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
@@ -424,4 +425,93 @@ async fn events_reach_every_node(_nodes: Nodes, apps: Vec<TestApp>) {
         received.sort_unstable();
         assert_eq!(received, stored, "every event, once, on every node");
     }
+}
+
+#[tokio::test]
+async fn a_console_session_works_on_and_is_ended_from_another_node() {
+    run_nodes(
+        &[Server::Warp, Server::Rocket],
+        console_session_crosses_nodes,
+    )
+    .await;
+}
+
+/// A node's operator listener, spoken to as a browser on its console's pages would.
+struct ConsoleOf {
+    origin: String,
+    client: reqwest::Client,
+}
+
+impl ConsoleOf {
+    async fn serve(app: &TestApp) -> (Self, safezone_core::metrics::MetricsServer) {
+        let listener = app.operator_listener().await;
+        let console = Self {
+            origin: format!("http://{}", listener.local_addr()),
+            client: app.client.clone(),
+        };
+        (console, listener)
+    }
+
+    /// `GET path` (under `/operator/console`) with the session `cookie`.
+    async fn get(&self, path: &str, cookie: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}/operator/console{path}", self.origin))
+            .header("cookie", cookie)
+            .send()
+            .await
+            .expect("the console answers")
+    }
+
+    /// `POST path` with the form `fields` and `cookie` (if any), from the console's origin.
+    async fn post(&self, path: &str, cookie: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+        self.client
+            .post(format!("{}/operator/console{path}", self.origin))
+            .header("origin", &self.origin)
+            .header("cookie", cookie)
+            .form(fields)
+            .send()
+            .await
+            .expect("the console answers")
+    }
+}
+
+/// Whether `answer` sends the browser to the sign-in page.
+fn to_sign_in(answer: &reqwest::Response) -> bool {
+    answer.status() == 303
+        && answer
+            .headers()
+            .get("location")
+            .and_then(|l| l.to_str().ok())
+            == Some("/operator/console/sign-in")
+}
+
+/// Signed in on A's console, the session's cookie works on B's; signed out on B, it stops
+/// working on A at once (the sessions are in the database, not in a node).
+async fn console_session_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let secret = apps[0].operator_token("alice", "full").await;
+    let (a, _a_listener) = ConsoleOf::serve(&apps[0]).await;
+    let (b, _b_listener) = ConsoleOf::serve(&apps[1]).await;
+
+    let signed_in = a.post("/sign-in", "", &[("secret", &secret)]).await;
+    assert_eq!(signed_in.status(), 303);
+    let cookie = signed_in
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok()?.split(';').next())
+        .find(|pair| pair.starts_with("safezone_console=session_"))
+        .expect("a session cookie")
+        .to_owned();
+    assert_eq!(a.get("/", &cookie).await.status(), 200);
+    let home = b.get("/", &cookie).await;
+    assert_eq!(home.status(), 200, "A's session works on B");
+    let page = home.text().await.expect("a page");
+    let marker = "name=\"csrf\" value=\"";
+    let at = page.find(marker).expect("a form token") + marker.len();
+    let csrf = page[at..].split('"').next().expect("a value");
+
+    let out = b.post("/sign-out", &cookie, &[("csrf", csrf)]).await;
+    assert!(to_sign_in(&out), "signed out on B: {}", out.status());
+    assert!(to_sign_in(&a.get("/", &cookie).await), "ended on A too");
+    assert!(to_sign_in(&b.get("/", &cookie).await));
 }

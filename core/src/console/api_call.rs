@@ -1,5 +1,6 @@
 //! The console's one way to the operator API: a request built in-process with the operator's
-//! secret as bearer, handed to [`OperatorApi::answer`], and its JSON answer read.
+//! console session (or, to open one, the token's secret) as bearer, handed to
+//! [`OperatorApi::answer`], and its JSON answer read.
 
 use std::fmt;
 
@@ -69,19 +70,20 @@ pub(super) fn segment(text: &str) -> String {
     utf8_percent_encode(text, SEGMENT).to_string()
 }
 
-/// `GET /operator/api{path}` as the token of `secret`: the success answer, or why not.
-pub(super) async fn get(api: &OperatorApi, secret: &str, path: &str) -> Result<Value, Failure> {
-    call(api, secret, Method::GET, path, None).await
+/// `GET /operator/api{path}` with `bearer` (a session's id, or a token's secret): the success
+/// answer, or why not.
+pub(super) async fn get(api: &OperatorApi, bearer: &str, path: &str) -> Result<Value, Failure> {
+    call(api, bearer, Method::GET, path, None).await
 }
 
-/// `POST /operator/api{path}` with the JSON `body` as the token of `secret`.
+/// `POST /operator/api{path}` with the JSON `body` and `bearer`.
 pub(super) async fn post(
     api: &OperatorApi,
-    secret: &str,
+    bearer: &str,
     path: &str,
     body: &Value,
 ) -> Result<Value, Failure> {
-    call(api, secret, Method::POST, path, Some(body)).await
+    call(api, bearer, Method::POST, path, Some(body)).await
 }
 
 /// `answer` read as `T` (the console's view of an API answer).
@@ -96,7 +98,7 @@ pub(super) fn read<T: DeserializeOwned>(answer: Value) -> Result<T, Failure> {
 /// One in-process call.
 async fn call(
     api: &OperatorApi,
-    secret: &str,
+    bearer: &str,
     method: Method,
     path: &str,
     body: Option<&Value>,
@@ -105,7 +107,7 @@ async fn call(
     let request = Request::builder()
         .method(method)
         .uri(format!("{}{path}", operator_api::PREFIX))
-        .header(header::AUTHORIZATION, format!("Bearer {secret}"))
+        .header(header::AUTHORIZATION, format!("Bearer {bearer}"))
         .header(header::CONTENT_TYPE, "application/json")
         .body(
             Full::new(Bytes::from(bytes))

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::api_call;
 use super::frame::Frame;
 use super::session::Session;
+use super::when::When;
 use super::{ConsoleState, players, response};
 use crate::http::{ApiError, Incoming, Reply};
 
@@ -25,7 +26,7 @@ struct AuditAnswer {
 struct AuditRow {
     id: i64,
     token: String,
-    at: String,
+    at: When,
     action: String,
     target: String,
     reason: String,

@@ -1,7 +1,7 @@
 //! The form token: every console form carries one, and every POST must return it. It is
-//! HMAC-SHA256 of a fixed label keyed by the operator's secret, so it is the same on every
-//! page of one sign-in, needs no storage, and cannot be made without the secret (which the
-//! browser keeps `HttpOnly`).
+//! HMAC-SHA256 of a fixed label keyed by the console session's id, so it is the same on every
+//! page of one sign-in, another after the next sign-in, needs no storage, and cannot be made
+//! without the session's id (which the browser keeps `HttpOnly`).
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -14,7 +14,7 @@ const LABEL: &[u8] = b"safezone operator console: form token";
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// The MAC keyed by `secret`, before the label.
+/// The MAC keyed by `secret` (a session's id), before the label.
 fn keyed(secret: &str) -> Option<HmacSha256> {
     let mut mac = HmacSha256::new_from_slice(secret.as_bytes()).ok()?;
     mac.update(LABEL);

@@ -9,10 +9,13 @@
 //! redirects back with the API's answer as a one-time message (POST, redirect, GET). Every
 //! rule, refusal, audit row and ledger row therefore comes from the API.
 //!
-//! Sign-in asks for an operator token's secret, checks it through `GET /operator/api/status`
-//! and keeps it in an `HttpOnly; SameSite=Strict` cookie of `/operator/console`; every request
-//! asks the API again, so a revoked token stops working at once. Every form carries a token
-//! derived from the secret (HMAC-SHA256), which every POST must return.
+//! Sign-in asks for an operator token's secret and has the API open a console session of it
+//! (`POST /operator/api/sessions`); the browser keeps only the session's id, in an
+//! `HttpOnly; SameSite=Strict` cookie of `/operator/console`. Every request asks the API again,
+//! so a session ended (signing out, on any node), expired, or of a revoked token stops working
+//! at once. Every POST must come from the console's own pages (`Sec-Fetch-Site`, `Origin`,
+//! `Referer`: [`origin`]), and every form carries a token derived from the session's id
+//! (HMAC-SHA256), which every POST but the sign-in must return.
 
 mod api_call;
 mod assets;
@@ -26,6 +29,7 @@ mod flash;
 mod form;
 mod frame;
 mod home;
+mod origin;
 mod player_actions;
 mod players;
 mod polls;
@@ -35,6 +39,7 @@ mod shown;
 mod sign_in;
 mod status;
 mod tournaments;
+mod when;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -187,16 +192,24 @@ fn get(
     )
 }
 
-/// `routes` with `POST` of `path` (under [`PREFIX`]) answered by `action`.
+/// `routes` with `POST` of `path` (under [`PREFIX`]) answered by `action`, once the request is
+/// known to come from the console's own pages (403 page otherwise, before anything else).
 fn post(
     routes: Routes<ConsoleState>,
     path: &str,
     action: Handler<ConsoleState>,
 ) -> Routes<ConsoleState> {
+    let guarded: Handler<ConsoleState> =
+        Arc::new(
+            move |state, incoming: Incoming| match origin::refusal(&incoming.headers) {
+                Some(why) => Box::pin(async move { Ok(response::forbidden_origin(why)) }),
+                None => action(state, incoming),
+            },
+        );
     routes.route(
         &Method::POST,
         &format!("{PREFIX}{path}"),
         EndpointGroup::Write,
-        action,
+        guarded,
     )
 }

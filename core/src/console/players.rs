@@ -11,6 +11,7 @@ use super::frame::Frame;
 use super::home::HomePage;
 use super::session::Session;
 use super::shown::Shown;
+use super::when::When;
 use super::{ConsoleState, PREFIX, response};
 use crate::http::{ApiError, Incoming, Reply};
 
@@ -55,7 +56,19 @@ pub(super) struct AccountView {
     gems: i64,
     level: i64,
     experience: i64,
-    created: String,
+    created: When,
+}
+
+impl AccountView {
+    /// What the page says instead of a name the player never set: a device player's account
+    /// (signed in with its device only) is told apart.
+    fn no_name(&self) -> &'static str {
+        if self.provider.as_deref() == Some("device") {
+            "device player, no name set"
+        } else {
+            "no name set"
+        }
+    }
 }
 
 /// Items or packs held.
@@ -64,6 +77,9 @@ struct Holding {
     id: i64,
     #[serde(default)]
     sku: Option<String>,
+    /// Its name as players see it (none for one the content no longer has).
+    #[serde(default)]
+    name: Option<String>,
     quantity: i64,
 }
 
@@ -71,7 +87,7 @@ struct Holding {
 #[derive(Deserialize)]
 struct LedgerRow {
     id: i64,
-    at: String,
+    at: When,
     currency: String,
     delta: i64,
     reason: String,
@@ -93,7 +109,7 @@ impl LedgerRow {
 #[serde(rename_all = "camelCase")]
 struct MatchRow {
     mode: String,
-    ended: String,
+    ended: When,
     placement: Shown,
     kills: Shown,
     /// Seconds alive.

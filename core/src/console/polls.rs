@@ -13,6 +13,7 @@ use super::form::{Body, local_input};
 use super::frame::Frame;
 use super::session::Session;
 use super::shown::Shown;
+use super::when::When;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::{ApiError, Incoming, Reply, Routes};
 
@@ -24,10 +25,10 @@ const OPTION_ROWS: usize = 6;
 struct PollView {
     id: i64,
     question: String,
-    opens: String,
-    closes: String,
+    opens: When,
+    closes: When,
     /// When an operator closed it.
-    closed: Option<String>,
+    closed: Option<When>,
     /// `upcoming`, `open`, `ended` or `closed`.
     state: String,
     options: Vec<PollOption>,
@@ -43,7 +44,7 @@ impl PollView {
 
     /// Its closing time as a `datetime-local` value.
     fn closes_input(&self) -> String {
-        local_input(&self.closes)
+        local_input(self.closes.exact())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The console's answers: pages rendered from templates, redirects after a form, error pages,
 //! and the headers every answer carries (a content policy that loads only the console's own
-//! files and posts forms only to it, never framed, never cached).
+//! files and posts forms only to it, never framed, never cached, its address told only to
+//! itself: `Referrer-Policy: same-origin`, so that its forms send their origin).
 
 use askama::Template;
 use bytes::Bytes;
@@ -103,6 +104,18 @@ pub(super) fn forbidden_form() -> Reply {
     )
 }
 
+/// 403: a POST that did not come from the console's own pages, for the reason `why`.
+pub(super) fn forbidden_origin(why: &str) -> Reply {
+    error_page(
+        StatusCode::FORBIDDEN,
+        "This form cannot be accepted",
+        &format!(
+            "It did not come from the console's own pages ({why}), so nothing was done. Open \
+             the console at its own address and try again."
+        ),
+    )
+}
+
 /// A finished console answer: the router's own JSON errors (unknown page, wrong method, bad
 /// form) as error pages, the console's headers, and the one-time message expired once a page
 /// (not a redirect) has shown it.
@@ -143,7 +156,7 @@ pub(super) async fn finish(
         (CONTENT_SECURITY_POLICY, POLICY),
         (X_FRAME_OPTIONS, "DENY"),
         (X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (REFERRER_POLICY, "no-referrer"),
+        (REFERRER_POLICY, "same-origin"),
     ] {
         headers.insert(name, HeaderValue::from_static(value));
     }

@@ -1,4 +1,5 @@
-//! Signing in with an operator token's secret (checked through the API), and out again.
+//! Signing in with an operator token's secret (the API opens a console session of it), and out
+//! again (the API ends the session).
 
 use askama::Template;
 use http::StatusCode;
@@ -37,22 +38,12 @@ async fn page(_: ConsoleState, incoming: Incoming) -> Result<Reply, ApiError> {
     ))
 }
 
-/// `POST /sign-in` with `secret`: when the API accepts it, the cookie that keeps it and the
-/// way to the console; otherwise the form again, saying why (401). A sign-in that the browser
-/// says another site sent (`Sec-Fetch-Site`) is refused (403): no page elsewhere may sign the
-/// browser in with a token of its choosing.
+/// `POST /sign-in` with `secret`: when the API accepts it, a new console session, the cookie
+/// that keeps the session's id (never the secret) and the way to the console; otherwise the
+/// form again, saying why (401). Like every console POST, it is refused (403) unless the
+/// browser sent it from the console's own pages (see [`super::origin`]): no page elsewhere may
+/// sign the browser in with a token of its choosing.
 async fn sign_in(state: ConsoleState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let from_elsewhere = incoming
-        .headers
-        .get("sec-fetch-site")
-        .is_some_and(|site| site != "same-origin" && site != "none");
-    if from_elsewhere {
-        return Ok(response::error_page(
-            StatusCode::FORBIDDEN,
-            "This sign-in cannot be accepted",
-            "It was sent from another site. Sign in on the console's own sign-in page.",
-        ));
-    }
     let secret = incoming.query.optional("secret").unwrap_or_default().trim();
     let refused = |status: StatusCode, error: String| {
         response::page(
@@ -69,7 +60,7 @@ async fn sign_in(state: ConsoleState, incoming: Incoming) -> Result<Reply, ApiEr
             "Paste the secret of your operator token.".to_owned(),
         ));
     }
-    match Session::check(&state, secret).await {
+    match Session::open(&state, secret).await {
         Ok(session) => {
             let secure = session::secure(&state, &incoming);
             let flash = Flash::ok(format!(
@@ -86,21 +77,34 @@ async fn sign_in(state: ConsoleState, incoming: Incoming) -> Result<Reply, ApiEr
                     .with_header(SET_COOKIE, &session.set_cookie(secure)),
             )
         }
-        Err(failure) if failure.is_unauthorized() => Ok(refused(
-            StatusCode::UNAUTHORIZED,
-            format!("This token was not accepted: {}.", failure.message),
-        )),
+        Err(failure) if failure.is_unauthorized() || failure.status == StatusCode::BAD_REQUEST => {
+            Ok(refused(
+                StatusCode::UNAUTHORIZED,
+                format!("This token was not accepted: {}.", failure.message),
+            ))
+        }
         Err(failure) => Ok(response::failure_page(&failure)),
     }
 }
 
-/// `POST /sign-out`: the cookie forgotten, back to the sign-in page.
-async fn sign_out(state: ConsoleState, _: Session, incoming: Incoming) -> Result<Reply, ApiError> {
-    let secure = session::secure(&state, &incoming);
-    Ok(response::see_other_with(
-        &format!("{PREFIX}/sign-in"),
-        &Flash::ok("Signed out."),
-        secure,
-    )
-    .with_header(SET_COOKIE, &Session::expire_cookie()))
+/// `POST /sign-out`: the session ended through the API (on every node: a copy of the cookie
+/// stops working too), the cookie forgotten, back to the sign-in page. When the API cannot end
+/// it, an error page, and the cookie is kept so that signing out can be tried again.
+async fn sign_out(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    match session.end(&state).await {
+        Err(failure) if !failure.is_unauthorized() => Ok(response::failure_page(&failure)),
+        Ok(()) | Err(_) => {
+            let secure = session::secure(&state, &incoming);
+            Ok(response::see_other_with(
+                &format!("{PREFIX}/sign-in"),
+                &Flash::ok("Signed out."),
+                secure,
+            )
+            .with_header(SET_COOKIE, &Session::expire_cookie()))
+        }
+    }
 }

@@ -13,6 +13,7 @@ use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
 use super::shown::Shown;
+use super::when::When;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::{ApiError, Incoming, Reply, Routes};
 
@@ -22,10 +23,10 @@ use crate::http::{ApiError, Incoming, Reply, Routes};
 struct TournamentView {
     code: String,
     mode: String,
-    opens: String,
-    closes: String,
+    opens: When,
+    closes: When,
     /// When an operator closed it.
-    closed: Option<String>,
+    closed: Option<When>,
     /// `upcoming`, `open`, `ended` or `closed`.
     state: String,
     capacity: Shown,
@@ -61,7 +62,7 @@ struct TournamentAnswer {
 #[serde(rename_all = "camelCase")]
 struct Entrant {
     friend_code: String,
-    joined: String,
+    joined: When,
 }
 
 /// The list and the creation form.

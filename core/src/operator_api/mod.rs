@@ -4,7 +4,8 @@
 //! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
 //! of every change, the webhooks' delivery log, and the node's status, under
 //! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
-//! created by `operator-token create`); a read-only token may only read. Every change goes through the same change and ledger as the
+//! created by `operator-token create`), or a console session of one (`Bearer session_...`,
+//! opened with the secret at `POST /operator/api/sessions`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
 mod audit;
@@ -14,6 +15,7 @@ mod content;
 mod fields;
 mod players;
 mod polls;
+mod sessions;
 mod status;
 mod tournaments;
 mod views;
@@ -125,6 +127,8 @@ fn routes() -> Routes<OperatorState> {
     let routes = read("/audit", routes, handler(audit::audit));
     let routes = read("/status", routes, handler(status::status));
     let routes = read("/webhooks", routes, handler(webhooks::webhooks));
+    let routes = write("/sessions", routes, handler(sessions::open));
+    let routes = write("/sessions/end", routes, handler(sessions::end));
     let routes = write("/players/{accountId}/grant", routes, handler(writes::grant));
     let routes = write(
         "/players/{accountId}/refund",

@@ -33,15 +33,18 @@ pub(super) fn account(account: &Account) -> Value {
     })
 }
 
-/// The items and unopened packs an account holds, with their SKUs.
+/// The items and unopened packs an account holds, with their SKUs and names (as the content
+/// names them, `null` for one the content no longer has).
 pub(super) fn holdings(catalog: &Catalog, holdings: &Holdings) -> (Value, Value) {
     let items = holdings
         .licenses
         .iter()
         .map(|license| {
+            let item = catalog.item(license.item);
             json!({
                 "id": license.item.0,
-                "sku": catalog.item(license.item).map(|item| item.sku.as_str()),
+                "sku": item.map(|item| item.sku.as_str()),
+                "name": item.map(|item| item.name.as_str()),
                 "quantity": license.quantity,
             })
         })
@@ -50,9 +53,11 @@ pub(super) fn holdings(catalog: &Catalog, holdings: &Holdings) -> (Value, Value)
         .packs
         .iter()
         .map(|stock| {
+            let pack = catalog.pack(stock.pack);
             json!({
                 "id": stock.pack.0,
-                "sku": catalog.pack(stock.pack).map(|pack| pack.sku.as_str()),
+                "sku": pack.map(|pack| pack.sku.as_str()),
+                "name": pack.map(|pack| pack.name.as_str()),
                 "quantity": stock.quantity,
             })
         })

@@ -8,7 +8,8 @@
 //! account lookups, roles, bans, deletion), [`EconomyStore`] (changes of money and holdings),
 //! [`CommunityStore`] (polls, tournaments, clans), [`MatchStore`] (progress, match reports, the
 //! match log), [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
-//! [`OperatorStore`] (operator tokens and their audit), [`EventStore`] (the domain events'
+//! [`OperatorStore`] (operator tokens and their audit), [`OperatorSessionStore`] (the
+//! console's sessions of those tokens), [`EventStore`] (the domain events'
 //! outbox and the webhooks' delivery log) and [`HealthStore`] (ping, pools).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
@@ -26,6 +27,7 @@ mod health_store;
 mod holdings;
 mod match_store;
 mod matches;
+mod operator_session_store;
 mod operator_store;
 mod records;
 #[cfg(test)]
@@ -63,6 +65,7 @@ pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
     MatchLogEntry, MatchRecord, PlayerResult, Progress, RecordedMatch, RemovedResults,
 };
+pub use operator_session_store::{NewOperatorSession, OperatorSessionStore};
 pub use operator_store::{
     AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole, OperatorStore,
     OperatorToken,
@@ -75,7 +78,7 @@ pub(crate) use unavailable::UnavailableStore;
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings,
 /// the community, matches, the logs the leaderboards follow, the published content and the
-/// operator tokens with their audit. The sum
+/// operator tokens with their audit and console sessions. The sum
 /// of the stores by area; every type that implements all of them is a `Store`.
 ///
 /// Implementations must be safe to share between tasks and must make every method that changes
@@ -88,6 +91,7 @@ pub trait Store:
     + AccountLogStore
     + ContentStore
     + OperatorStore
+    + OperatorSessionStore
     + EventStore
     + HealthStore
     + 'static
@@ -102,6 +106,7 @@ impl<T> Store for T where
         + AccountLogStore
         + ContentStore
         + OperatorStore
+        + OperatorSessionStore
         + EventStore
         + HealthStore
         + 'static

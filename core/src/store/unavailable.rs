@@ -18,7 +18,8 @@ use super::{
     WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
-    ContentVersion, Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
+    ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
+    TournamentEdit, TournamentEditRefusal,
 };
 use crate::domain::{FriendCode, GameMode, KeyHash};
 use crate::events::{DomainEvent, RelayedEvent};
@@ -396,6 +397,30 @@ impl EventStore for UnavailableStore {
         _: Option<WebhookOutcome>,
         _: u32,
     ) -> Result<Vec<WebhookDelivery>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl OperatorSessionStore for UnavailableStore {
+    async fn open_operator_session(&self, _: NewOperatorSession) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn operator_session_token(
+        &self,
+        _: &str,
+        _: OffsetDateTime,
+    ) -> Result<Option<OperatorToken>, StoreError> {
+        unavailable()
+    }
+    async fn end_operator_session(&self, _: &str, _: OffsetDateTime) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn delete_finished_operator_sessions(
+        &self,
+        _: OffsetDateTime,
+        _: u32,
+    ) -> Result<u64, StoreError> {
         unavailable()
     }
 }

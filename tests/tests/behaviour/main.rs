@@ -22,6 +22,7 @@ mod matches;
 mod operator_api;
 mod operator_community;
 mod operator_console;
+mod operator_console_sessions;
 mod packs;
 mod polls;
 mod profiles;

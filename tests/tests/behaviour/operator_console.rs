@@ -1,17 +1,20 @@
-//! The web console on the operator listener, over HTTP without a browser: signing in keeps the
-//! token's secret in a strict cookie (`Secure` behind a trusted HTTPS proxy), a bad token (or a
-//! sign-in sent from another site) is refused, pages without a sign-in (or with a revoked token) go to the sign-in page, a form
+//! The web console on the operator listener, over HTTP without a browser: signing in keeps a
+//! console session's id (never the token's secret) in a strict cookie (`Secure` behind a
+//! trusted HTTPS proxy), a bad token (or a sign-in sent from another site) is refused, pages without a sign-in (or with a revoked token) go to the sign-in page, a form
 //! without its token is refused with 403, a refund made through the console is the operator
 //! API's (its ledger row and audit row read from the store, shown escaped on the pages), and a
 //! read-only token sees no form and changes nothing. Through the console too: a deletion
 //! confirmed by the friend code typed again, a removal of results, a poll created and closed,
 //! a tournament created and whitelisted, and a content file diffed, refused at its line and
-//! published.
+//! published. A player's page names a device player without a name as such, its items and
+//! packs by name, and its times readably (the exact time in a title). Sessions and where a
+//! POST may come from: `operator_console_sessions.rs`.
 
 use safezone_core::Settings;
 use safezone_core::domain::GameMode::Squad;
+use safezone_core::domain::{FriendCode, UserKey};
 use safezone_core::metrics::MetricsServer;
-use safezone_core::store::{AuditEntry, AuditFilter, Currency, TournamentCode};
+use safezone_core::store::{AuditEntry, AuditFilter, Currency, NewSignIn, TournamentCode};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::leaderboard::Played;
@@ -25,7 +28,7 @@ use super::operator_api::{Operator, token};
 use super::operator_community::bad_content;
 
 each_combination!(
-    signing_in_keeps_the_secret_in_a_strict_cookie,
+    signing_in_keeps_a_session_in_a_strict_cookie,
     a_bad_token_is_refused,
     pages_without_a_working_sign_in_go_to_the_sign_in_page,
     a_post_without_the_form_token_is_403_and_changes_nothing,
@@ -37,6 +40,7 @@ each_combination!(
     a_tournament_is_created_and_whitelisted_through_the_console,
     content_is_diffed_refused_and_published_through_the_console,
     a_read_only_token_sees_no_community_or_content_form,
+    a_player_page_shows_names_and_readable_times,
 );
 
 each_combination!(
@@ -55,18 +59,24 @@ fn behind_a_trusted_proxy() -> Settings {
 const POLICY: &str =
     "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// The operator listener of a test app, spoken to as a browser would (cookies by hand).
-struct Console {
+/// The operator listener of a test app, spoken to as a browser would (cookies by hand, and
+/// the `Origin` a browser sends with a form posted from the console's own pages).
+pub(super) struct Console {
     listener: MetricsServer,
     client: reqwest::Client,
 }
 
 impl Console {
-    async fn serve(app: &TestApp) -> Self {
+    pub(super) async fn serve(app: &TestApp) -> Self {
         Self {
             listener: app.operator_listener().await,
             client: app.client.clone(),
         }
+    }
+
+    /// The listener's own origin, as a browser on its pages sends it.
+    pub(super) fn origin(&self) -> String {
+        format!("http://{}", self.listener.local_addr())
     }
 
     fn url(&self, path: &str) -> String {
@@ -77,7 +87,7 @@ impl Console {
     }
 
     /// `GET path` (under `/operator/console`) with `cookies`.
-    async fn get(&self, path: &str, cookies: &[&str]) -> Answer {
+    pub(super) async fn get(&self, path: &str, cookies: &[&str]) -> Answer {
         let mut request = self.client.get(self.url(path));
         if !cookies.is_empty() {
             request = request.header("cookie", cookies.join("; "));
@@ -85,8 +95,27 @@ impl Console {
         Answer::read(request.send().await.expect("the console answers")).await
     }
 
-    /// `POST path` with the form `fields`, `cookies` and extra `headers`.
+    /// `POST path` with the form `fields`, `cookies` and extra `headers`; the listener's own
+    /// `Origin` too unless `headers` name an `Origin` or a `Referer`.
     async fn post_with(
+        &self,
+        path: &str,
+        cookies: &[&str],
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let origin = self.origin();
+        let mut headers = headers.to_vec();
+        if !headers.iter().any(|(name, _)| {
+            name.eq_ignore_ascii_case("origin") || name.eq_ignore_ascii_case("referer")
+        }) {
+            headers.push(("origin", &origin));
+        }
+        self.post_exactly(path, cookies, fields, &headers).await
+    }
+
+    /// `POST path` with the form `fields`, `cookies` and only the `headers` given.
+    pub(super) async fn post_exactly(
         &self,
         path: &str,
         cookies: &[&str],
@@ -103,19 +132,25 @@ impl Console {
         Answer::read(request.send().await.expect("the console answers")).await
     }
 
-    async fn post(&self, path: &str, cookies: &[&str], fields: &[(&str, &str)]) -> Answer {
+    /// `POST path` as the console's own pages send it.
+    pub(super) async fn post(
+        &self,
+        path: &str,
+        cookies: &[&str],
+        fields: &[(&str, &str)],
+    ) -> Answer {
         self.post_with(path, cookies, fields, &[]).await
     }
 
     /// Signs in with `secret`: answers the session cookie (`safezone_console=...`).
-    async fn sign_in(&self, secret: &str) -> String {
+    pub(super) async fn sign_in(&self, secret: &str) -> String {
         let answer = self.post("/sign-in", &[], &[("secret", secret)]).await;
         assert_eq!(answer.status, 303, "{}", answer.text);
         cookie_pair(&answer, "safezone_console").expect("a session cookie")
     }
 
     /// The page at `path` for the session `cookie`, asserted 200 HTML.
-    async fn page(&self, path: &str, cookie: &str) -> Answer {
+    pub(super) async fn page(&self, path: &str, cookie: &str) -> Answer {
         let page = self.get(path, &[cookie]).await;
         assert_eq!(page.status, 200, "{path}: {}", page.text);
         page
@@ -154,7 +189,7 @@ impl Console {
 }
 
 /// The `name=value` of the `Set-Cookie` for `name` (not an expiry).
-fn cookie_pair(answer: &Answer, name: &str) -> Option<String> {
+pub(super) fn cookie_pair(answer: &Answer, name: &str) -> Option<String> {
     answer
         .header_values("set-cookie")
         .into_iter()
@@ -163,7 +198,7 @@ fn cookie_pair(answer: &Answer, name: &str) -> Option<String> {
 }
 
 /// The whole `Set-Cookie` for `name`.
-fn set_cookie(answer: &Answer, name: &str) -> String {
+pub(super) fn set_cookie(answer: &Answer, name: &str) -> String {
     answer
         .header_values("set-cookie")
         .into_iter()
@@ -171,12 +206,12 @@ fn set_cookie(answer: &Answer, name: &str) -> String {
         .unwrap_or_else(|| panic!("no Set-Cookie {name}: {:?}", answer.headers))
 }
 
-fn location(answer: &Answer) -> String {
+pub(super) fn location(answer: &Answer) -> String {
     answer.header_values("location").pop().expect("a Location")
 }
 
 /// The form token of a page's forms.
-fn csrf_of(page: &Answer) -> String {
+pub(super) fn csrf_of(page: &Answer) -> String {
     let marker = "name=\"csrf\" value=\"";
     let at = page.text.find(marker).expect("a form token on the page") + marker.len();
     page.text[at..]
@@ -186,11 +221,11 @@ fn csrf_of(page: &Answer) -> String {
         .to_owned()
 }
 
-fn player_page(player: &Player) -> String {
+pub(super) fn player_page(player: &Player) -> String {
     format!("/players?accountId={}", player.id.0)
 }
 
-fn action(player: &Player, action: &str) -> String {
+pub(super) fn action(player: &Player, action: &str) -> String {
     format!("/players/{}/{action}", player.id.0)
 }
 
@@ -206,7 +241,7 @@ async fn audit_of(app: &TestApp, player: &Player) -> Vec<AuditEntry> {
         .expect("the audit reads")
 }
 
-async fn signing_in_keeps_the_secret_in_a_strict_cookie(app: TestApp) {
+async fn signing_in_keeps_a_session_in_a_strict_cookie(app: TestApp) {
     let console = Console::serve(&app).await;
     let secret = app.operator_token("alice", "full").await;
 
@@ -229,15 +264,25 @@ async fn signing_in_keeps_the_secret_in_a_strict_cookie(app: TestApp) {
     let signed_in = console.post("/sign-in", &[], &[("secret", &secret)]).await;
     assert_eq!(signed_in.status, 303, "{}", signed_in.text);
     assert_eq!(location(&signed_in), "/operator/console/");
+    let cookie = cookie_pair(&signed_in, "safezone_console").expect("a session cookie");
+    let session = cookie
+        .strip_prefix("safezone_console=session_")
+        .expect("the cookie holds a session id");
+    assert!(
+        session.len() == 48 && session.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{cookie}"
+    );
+    assert!(!cookie.contains(&secret), "never the token's secret");
     assert_eq!(
         set_cookie(&signed_in, "safezone_console"),
-        format!(
-            "safezone_console={secret}; Path=/operator/console; Max-Age=43200; HttpOnly; \
-             SameSite=Strict"
-        ),
+        format!("{cookie}; Path=/operator/console; Max-Age=43200; HttpOnly; SameSite=Strict"),
         "not Secure over plain HTTP"
     );
-    let cookie = format!("safezone_console={secret}");
+    assert_ne!(
+        console.sign_in(&secret).await,
+        cookie,
+        "each sign-in is a session of its own"
+    );
     let home = console.page("/", &cookie).await;
     assert!(
         home.text.contains("id=\"operator-name\">alice<"),
@@ -247,6 +292,7 @@ async fn signing_in_keeps_the_secret_in_a_strict_cookie(app: TestApp) {
     assert!(home.text.contains("full access"));
     assert_eq!(home.header_values("content-security-policy"), [POLICY]);
     assert_eq!(home.header_values("cache-control"), ["no-store"]);
+    assert_eq!(home.header_values("referrer-policy"), ["same-origin"]);
     let status = console.page("/status", &cookie).await;
     assert!(
         status.text.contains(env!("CARGO_PKG_VERSION")),
@@ -964,4 +1010,100 @@ async fn a_read_only_token_sees_no_community_or_content_form(app: TestApp) {
         refused.text
     );
     assert!(app.store.account(player.id).await.expect("reads").is_some());
+}
+
+async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let full = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let grant = json!({"items": ["outfit-ranger"], "packs": ["basic-chest:2"], "coins": 5,
+        "reason": "welcome back"});
+    operator
+        .post(
+            &app,
+            &format!("/operator/api{}", action(&player, "grant")),
+            &full,
+            grant,
+        )
+        .await
+        .success();
+    let console = Console::serve(&app).await;
+    let cookie = console
+        .sign_in(&app.operator_token("bob", "read").await)
+        .await;
+
+    let page = console.page(&player_page(&player), &cookie).await;
+    assert!(
+        page.text
+            .contains("id=\"account-name\"><span class=\"muted\">device player, no name set<"),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains(">none<"), "{}", page.text);
+    for (kind, name, sku) in [
+        ("item", "Ranger", "outfit-ranger"),
+        ("pack", "Basic Chest", "basic-chest"),
+    ] {
+        assert!(
+            page.text
+                .contains(&format!("<tr><td>{kind}</td><td>{name}</td><td>{sku}</td>")),
+            "{kind} {name}: {}",
+            page.text
+        );
+    }
+    // The account was made and the grant written at the clock's start, 2026-11-23 noon UTC.
+    let noon = "<time datetime=\"2026-11-23T12:00:00Z\" title=\"2026-11-23T12:00:00Z\">\
+                2026-11-23 12:00 UTC</time>";
+    assert!(
+        page.text.contains(&format!("<dd>{noon}</dd>")),
+        "the account's creation: {}",
+        page.text
+    );
+    assert!(
+        page.text
+            .contains(&format!("<td>{noon}</td><td>coins</td>")),
+        "the ledger row: {}",
+        page.text
+    );
+    let audit = console.page("/audit", &cookie).await;
+    assert!(
+        audit.text.contains(&format!("<td>{noon}</td>")),
+        "the audit row: {}",
+        audit.text
+    );
+
+    // A player who signed in elsewhere than on a device, without a name, is told apart.
+    app.clock.advance(Duration::minutes(90));
+    let signed_in = app
+        .store
+        .sign_in(NewSignIn {
+            provider: "idpone".to_owned(),
+            identifier: "subject-1".to_owned(),
+            name: None,
+            avatar: None,
+            email: None,
+            friend_code_candidates: vec![FriendCode::new("Nameless", 1).expect("a friend code")],
+            key_hash: UserKey::generate().hash(),
+            key_expires: app.now() + Duration::days(30),
+            now: app.now(),
+        })
+        .await
+        .expect("the sign-in is stored");
+    let page = console
+        .page(
+            &format!("/players?accountId={}", signed_in.account.id.0),
+            &cookie,
+        )
+        .await;
+    assert!(
+        page.text
+            .contains("id=\"account-name\"><span class=\"muted\">no name set<"),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text.contains(">2026-11-23 13:30 UTC</time>"),
+        "{}",
+        page.text
+    );
 }
