@@ -1,7 +1,9 @@
 //! The retention sweep: each node deletes, now and then, the user keys that have expired,
-//! forgets the idempotency keys older than [`Settings::idempotency_retention`] and deletes the
-//! console sessions that no longer work (ended, expired, or of a revoked operator token), so
-//! that no such table only grows.
+//! forgets the idempotency keys older than [`Settings::idempotency_retention`], deletes the
+//! console sessions that no longer work (ended, expired, or of a revoked operator token), the
+//! domain events every sink delivered longer than
+//! [`EventSettings::retention`](crate::events::EventSettings::retention) ago and the webhooks'
+//! delivery attempts older than their own retention, so that no such table only grows.
 //!
 //! A round deletes in batches of [`BATCH`] rows, each its own short transaction, and at most
 //! [`BATCHES_PER_ROUND`] batches per table: no long lock, and a backlog is worked off over
@@ -58,11 +60,17 @@ async fn round(app: &AppState) -> Result<(), StoreError> {
     let before = now - app.settings.idempotency_retention;
     let idempotency = in_batches(|| app.store.forget_idempotency_keys(before, BATCH)).await?;
     let sessions = in_batches(|| app.store.delete_finished_operator_sessions(now, BATCH)).await?;
-    if keys > 0 || idempotency > 0 || sessions > 0 {
+    let delivered = now - app.settings.events.retention;
+    let events = in_batches(|| app.store.delete_delivered_events(delivered, BATCH)).await?;
+    let logged = now - app.settings.events.deliveries_retention;
+    let deliveries = in_batches(|| app.store.delete_webhook_deliveries(logged, BATCH)).await?;
+    if keys > 0 || idempotency > 0 || sessions > 0 || events > 0 || deliveries > 0 {
         tracing::info!(
             expired_user_keys = keys,
             idempotency_keys = idempotency,
             console_sessions = sessions,
+            delivered_events = events,
+            webhook_deliveries = deliveries,
             "retention sweep"
         );
     }

@@ -84,7 +84,7 @@ macro_rules! impl_accounts {
             impl $store {
                 /// Runs `statement`, a bounded delete binding a time and the most rows, in a
                 /// write transaction of its own; answers how many rows went.
-                async fn delete_batch(
+                pub(super) async fn delete_batch(
                     &self,
                     statement: &'static str,
                     time: OffsetDateTime,

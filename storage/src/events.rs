@@ -305,6 +305,52 @@ macro_rules! impl_events {
                     recorded.await.map_err(store_error)
                 }
 
+                async fn delete_delivered_events(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    let deleted = async {
+                        let mut tx = self.begin().await?;
+                        let floor: i64 = sqlx::query_scalar(sql::RETENTION_FLOOR)
+                            .bind(to_micros(before))
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        let oldest: Vec<(i64, i64)> = sqlx::query_as(sql::OLDEST_RELAYED)
+                            .bind(i64::from(limit))
+                            .fetch_all(&mut *tx)
+                            .await?;
+                        // The oldest events in position order, up to the first that is kept:
+                        // every event before it goes, and only those.
+                        let through = oldest
+                            .iter()
+                            .take_while(|(position, created)| {
+                                *position <= floor && *created < to_micros(before)
+                            })
+                            .last()
+                            .map(|(position, _)| *position);
+                        let Some(through) = through else {
+                            return Ok::<_, sqlx::Error>(0);
+                        };
+                        let done = sqlx::query(sql::DELETE_RELAYED_THROUGH)
+                            .bind(through)
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok(done.rows_affected())
+                    };
+                    deleted.await.map_err(store_error)
+                }
+
+                async fn delete_webhook_deliveries(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_batch(sql::DELETE_WEBHOOK_DELIVERIES, before, limit)
+                        .await
+                }
+
                 async fn webhook_deliveries(
                     &self,
                     outcome: Option<WebhookOutcome>,

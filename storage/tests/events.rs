@@ -29,6 +29,8 @@ safezone_storage::store_conformance!(
     the_relay_sequences_committed_events_in_id_order,
     a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
     the_webhook_log_keeps_attempts_and_dead_letters,
+    delivered_events_go_after_their_retention_unless_a_sink_still_needs_them,
+    the_webhook_log_is_deleted_after_its_retention,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
@@ -583,6 +585,107 @@ async fn the_webhook_log_keeps_attempts_and_dead_letters(store: Arc<dyn Store>) 
         .expect("reads");
     assert_eq!(dead.len(), 1);
     assert_eq!(dead[0].attempt.attempt, 2);
+}
+
+async fn delivered_events_go_after_their_retention_unless_a_sink_still_needs_them(
+    store: Arc<dyn Store>,
+) {
+    // A sink that exists before any event is sequenced starts at position 0; it last moved two
+    // days after the events were written.
+    let moved = NOW + Duration::days(2);
+    store
+        .event_consumer("webhook slow", moved)
+        .await
+        .expect("reads");
+    let ann = account(&store, "Ann#0001").await;
+    for at in 0..3 {
+        let claim = change(ann, "claim", &format!("gift:{at}"), vec![credit(1)]);
+        assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    }
+    store.sequence_events(100).await.expect("sequences");
+    assert_eq!(store.relay_head().await.expect("reads"), 5);
+    let sweep = |before, limit| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .delete_delivered_events(before, limit)
+                .await
+                .expect("the sweep runs")
+        }
+    };
+    let day_after = NOW + Duration::days(1);
+    assert_eq!(
+        sweep(day_after, 100).await,
+        0,
+        "the sink has delivered none"
+    );
+    // The sink delivers up to position 3: those go, in batches, oldest first.
+    assert!(
+        store
+            .lease_event_consumer(
+                "webhook slow",
+                "one",
+                0,
+                moved,
+                moved + Duration::seconds(30)
+            )
+            .await
+            .expect("leases")
+    );
+    assert!(
+        store
+            .settle_event_consumer("webhook slow", "one", 0, Settlement::Advanced(3), moved)
+            .await
+            .expect("settles")
+    );
+    assert_eq!(sweep(NOW, 100).await, 0, "none is older than the window");
+    assert_eq!(sweep(day_after, 2).await, 2);
+    assert_eq!(sweep(day_after, 2).await, 1);
+    assert_eq!(sweep(day_after, 2).await, 0);
+    let positions: Vec<Option<i64>> = store
+        .events(0, 100)
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|(_, position)| position)
+        .collect();
+    assert_eq!(positions, [Some(4), Some(5)]);
+    // A sink that has not moved within the window is gone from every node's settings: it
+    // holds nothing back. Events not yet sequenced are never deleted.
+    let later = change(ann, "claim", "gift:later", vec![credit(1)]);
+    assert!(matches!(apply(&store, later).await, Applied::Done(_)));
+    assert_eq!(sweep(NOW + Duration::days(3), 100).await, 2);
+    let left = store.events(0, 100).await.expect("reads");
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].1, None, "the unsequenced event stays");
+}
+
+async fn the_webhook_log_is_deleted_after_its_retention(store: Arc<dyn Store>) {
+    let attempt = |at| WebhookAttempt {
+        url: "http://127.0.0.1:9/hook".to_owned(),
+        first_event: 1,
+        last_event: 1,
+        events: 1,
+        attempt: 1,
+        outcome: WebhookOutcome::Dead,
+        status: None,
+        error: Some("refused".to_owned()),
+        at,
+    };
+    let old = attempt(NOW);
+    let new = attempt(NOW + Duration::days(1));
+    store
+        .record_webhook_attempts(&[old, new.clone()])
+        .await
+        .expect("records");
+    let deleted = store
+        .delete_webhook_deliveries(NOW + Duration::hours(1), 100)
+        .await
+        .expect("the sweep runs");
+    assert_eq!(deleted, 1);
+    let left = store.webhook_deliveries(None, 10).await.expect("reads");
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].attempt, new);
 }
 
 /// On PostgreSQL ids do not commit in id order: an event whose transaction commits after a

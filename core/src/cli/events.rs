@@ -48,11 +48,23 @@ pub struct EventArgs {
         default_value = NatsSettings::DEFAULT_PREFIX
     )]
     pub nats_subject_prefix: String,
+
+    /// Hours a domain event is kept in the outbox once every sink delivered it (for
+    /// subscribers that resume and for replays); then the retention sweep deletes it.
+    #[arg(long = "events-retention-hours", env = "SAFEZONE_EVENTS_RETENTION_HOURS", default_value_t = 7 * 24, value_parser = clap::value_parser!(u32).range(1..))]
+    pub retention_hours: u32,
+
+    /// Days the webhooks' delivery log keeps an attempt, dead letters included.
+    #[arg(long = "events-delivery-log-retention-days", env = "SAFEZONE_EVENTS_DELIVERY_LOG_RETENTION_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..))]
+    pub delivery_log_retention_days: u16,
 }
 
 impl EventArgs {
     /// Writes these flags into `settings`.
     pub fn apply(&self, settings: &mut Settings) {
+        settings.events.retention = time::Duration::hours(i64::from(self.retention_hours));
+        settings.events.deliveries_retention =
+            time::Duration::days(i64::from(self.delivery_log_retention_days));
         let secret = self.webhook_secret.clone().unwrap_or_default();
         settings.events.webhooks = self
             .webhook_urls
@@ -109,6 +121,30 @@ mod tests {
         let nats = settings.events.nats.expect("NATS is set");
         assert_eq!(nats.subject_prefix, "safezone.events");
         assert_eq!(nats.stream.as_deref(), Some("SAFEZONE"));
+    }
+
+    #[test]
+    fn delivered_events_are_kept_a_week_and_the_delivery_log_a_month() {
+        let mut settings = Settings::default();
+        Flags::parse_from(["safezone"]).events.apply(&mut settings);
+        assert_eq!(settings.events.retention, time::Duration::days(7));
+        assert_eq!(
+            settings.events.deliveries_retention,
+            time::Duration::days(30)
+        );
+        let flags = Flags::parse_from([
+            "safezone",
+            "--events-retention-hours",
+            "24",
+            "--events-delivery-log-retention-days",
+            "3",
+        ]);
+        flags.events.apply(&mut settings);
+        assert_eq!(settings.events.retention, time::Duration::days(1));
+        assert_eq!(
+            settings.events.deliveries_retention,
+            time::Duration::days(3)
+        );
     }
 
     #[test]

@@ -22,6 +22,11 @@ pub struct EventSettings {
     /// How long a sink without retries of its own (NATS) waits after failures: each sink
     /// backs off on its own, the others go on.
     pub retry_backoff: Backoff,
+    /// How long an event is kept once every sink has delivered it, for subscribers that
+    /// resume from the outbox and for replays; the retention sweep deletes it then.
+    pub retention: time::Duration,
+    /// How long the webhooks' delivery log keeps an attempt (dead letters too).
+    pub deliveries_retention: time::Duration,
     /// The NATS JetStream server events are published to, if any (feature `nats`).
     #[cfg(feature = "nats")]
     pub nats: Option<NatsSettings>,
@@ -29,7 +34,8 @@ pub struct EventSettings {
 
 impl Default for EventSettings {
     /// Every 100 ms, up to 2,000 events a round; no webhook, no NATS; a failing sink waits
-    /// 0.25 s, then twice as long after each failure, at most 30 s.
+    /// 0.25 s, then twice as long after each failure, at most 30 s; delivered events kept 7
+    /// days, delivery attempts 30.
     fn default() -> Self {
         Self {
             relay_every: Duration::from_millis(100),
@@ -40,6 +46,8 @@ impl Default for EventSettings {
                 first: Duration::from_millis(250),
                 max: Duration::from_secs(30),
             },
+            retention: time::Duration::days(7),
+            deliveries_retention: time::Duration::days(30),
             #[cfg(feature = "nats")]
             nats: None,
         }

@@ -186,6 +186,23 @@ pub trait EventStore: Send + Sync {
     /// Appends webhook delivery attempts to the delivery log.
     async fn record_webhook_attempts(&self, attempts: &[WebhookAttempt]) -> Result<(), StoreError>;
 
+    /// Deletes, oldest first, at most `limit` events created before `before` that every sink
+    /// has delivered (each sink that moved since `before`; the others are gone from every
+    /// node's settings); answers how many went. Each call is one short transaction.
+    async fn delete_delivered_events(
+        &self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<u64, StoreError>;
+
+    /// Deletes, oldest first, at most `limit` webhook delivery attempts logged before `before`;
+    /// answers how many went.
+    async fn delete_webhook_deliveries(
+        &self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<u64, StoreError>;
+
     /// The newest logged webhook attempts, newest first, at most `limit`; only those with
     /// `outcome` when given (`Dead`: the dead-lettered batches).
     async fn webhook_deliveries(

@@ -392,6 +392,16 @@ impl EventStore for UnavailableStore {
     async fn record_webhook_attempts(&self, _: &[WebhookAttempt]) -> Result<(), StoreError> {
         unavailable()
     }
+    async fn delete_delivered_events(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+        unavailable()
+    }
+    async fn delete_webhook_deliveries(
+        &self,
+        _: OffsetDateTime,
+        _: u32,
+    ) -> Result<u64, StoreError> {
+        unavailable()
+    }
     async fn webhook_deliveries(
         &self,
         _: Option<WebhookOutcome>,

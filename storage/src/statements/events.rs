@@ -94,3 +94,24 @@ pub(crate) const INSERT_WEBHOOK_ATTEMPT: &str = "\
 pub(crate) const WEBHOOK_DELIVERIES: &str = "\
     SELECT id, url, first_event, last_event, events, attempt, outcome, status, error, created \
     FROM webhook_deliveries WHERE ($1 IS NULL OR outcome = $1) ORDER BY id DESC LIMIT $2";
+
+/// How far the retention sweep may delete: the lowest cursor of the sinks that moved since a
+/// time, or the relay head when none did (a sink gone from every node's settings stops holding
+/// events back once it has not moved for the retention window). Binds: since.
+pub(crate) const RETENTION_FLOOR: &str = "\
+    SELECT COALESCE((SELECT MIN(position) FROM event_consumers WHERE updated >= $1), \
+                    (SELECT MAX(position) FROM events), 0)";
+
+/// The oldest sequenced events, in position order, as `(position, created)`: what the sweep
+/// looks at. Binds: limit.
+pub(crate) const OLDEST_RELAYED: &str = "\
+    SELECT position, created FROM events WHERE position IS NOT NULL \
+    ORDER BY position LIMIT $1";
+
+/// Deletes the sequenced events up to a position (included). Binds: position.
+pub(crate) const DELETE_RELAYED_THROUGH: &str = "DELETE FROM events WHERE position <= $1";
+
+/// Deletes, oldest first, webhook delivery attempts logged before a time. Binds: time, limit.
+pub(crate) const DELETE_WEBHOOK_DELIVERIES: &str = "\
+    DELETE FROM webhook_deliveries WHERE id IN \
+        (SELECT id FROM webhook_deliveries WHERE created < $1 ORDER BY id LIMIT $2)";
