@@ -30,15 +30,18 @@ pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, Stor
     let code = TournamentCode::parse(STARTER_TOURNAMENT)
         .unwrap_or_else(|problem| unreachable!("the starter code {problem}"));
     let created = store
-        .create_tournament(NewTournament {
-            code,
-            mode: GameMode::Squad,
-            opens: now + Duration::days(1),
-            closes: now + Duration::days(8),
-            capacity: 100,
-            whitelist_only: false,
-            now,
-        })
+        .create_tournament(
+            NewTournament {
+                code,
+                mode: GameMode::Squad,
+                opens: now + Duration::days(1),
+                closes: now + Duration::days(8),
+                capacity: 100,
+                whitelist_only: false,
+                now,
+            },
+            None,
+        )
         .await?;
     if !created {
         return Ok(Seeded::AlreadyThere);
@@ -58,7 +61,7 @@ pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, Stor
             opens: now,
             closes: now + Duration::days(14),
             now,
-        })
+        }, None)
         .await?;
     Ok(Seeded::Created)
 }
