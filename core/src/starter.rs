@@ -51,17 +51,20 @@ pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, Stor
         color_code: color_code.to_owned(),
     };
     store
-        .create_poll(NewPoll {
-            question: "Where should the next storm hit?".to_owned(),
-            options: vec![
-                option("Frozen harbour", "#6fb7e0"),
-                option("Desert canyon", "#e0a95f"),
-                option("Jungle ruins", "#3f9e55"),
-            ],
-            opens: now,
-            closes: now + Duration::days(14),
-            now,
-        }, None)
+        .create_poll(
+            NewPoll {
+                question: "Where should the next storm hit?".to_owned(),
+                options: vec![
+                    option("Frozen harbour", "#6fb7e0"),
+                    option("Desert canyon", "#e0a95f"),
+                    option("Jungle ruins", "#3f9e55"),
+                ],
+                opens: now,
+                closes: now + Duration::days(14),
+                now,
+            },
+            None,
+        )
         .await?;
     Ok(Seeded::Created)
 }

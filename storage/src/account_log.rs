@@ -20,7 +20,8 @@ macro_rules! impl_account_log {
             use async_trait::async_trait;
             use safezone_core::events::EventPayload;
             use safezone_core::store::{
-                AccountChange, AccountId, AccountLogEntry, AccountLogStore, NewAuditEntry, StoreError,
+                AccountChange, AccountId, AccountLogEntry, AccountLogStore, NewAuditEntry,
+                StoreError,
             };
             use sqlx::Transaction;
             use time::OffsetDateTime;

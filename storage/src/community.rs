@@ -30,8 +30,8 @@ macro_rules! impl_community {
             use safezone_core::domain::FriendCode;
             use safezone_core::store::{
                 AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, Entrant,
-                NewAuditEntry, NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal, PollId,
-                PollResults, StoreError, Tournament, TournamentCode, TournamentEdit,
+                NewAuditEntry, NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal,
+                PollId, PollResults, StoreError, Tournament, TournamentCode, TournamentEdit,
                 TournamentEditRefusal, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
                 WhitelistEdit, WhitelistEdited,
             };
@@ -130,7 +130,10 @@ macro_rules! impl_community {
                         };
                         settle(tx, closed_or_unknown(closing), audit).await
                     };
-                    Ok(closing.await.map_err(store_error)?.unwrap_or_else(|unknown| unknown))
+                    Ok(closing
+                        .await
+                        .map_err(store_error)?
+                        .unwrap_or_else(|unknown| unknown))
                 }
 
                 async fn polls_to_vote(
@@ -259,7 +262,10 @@ macro_rules! impl_community {
                         };
                         settle(tx, closed_or_unknown(closing), audit).await
                     };
-                    Ok(closing.await.map_err(store_error)?.unwrap_or_else(|unknown| unknown))
+                    Ok(closing
+                        .await
+                        .map_err(store_error)?
+                        .unwrap_or_else(|unknown| unknown))
                 }
 
                 async fn tournament(
@@ -387,9 +393,7 @@ macro_rules! impl_community {
                     let edited = async {
                         let mut tx = self.begin().await?;
                         let outcome = edit_whitelist_in(&mut tx, &edit).await?;
-                        settle(tx, outcome.ok_or(()), audit)
-                            .await
-                            .map(Result::ok)
+                        settle(tx, outcome.ok_or(()), audit).await.map(Result::ok)
                     };
                     edited.await.map_err(store_error)
                 }

@@ -21,8 +21,8 @@ macro_rules! impl_economy {
             use safezone_core::domain::{FriendCode, ItemId, PackId};
             use safezone_core::store::{
                 AccountChange, AccountId, AccountView, Applied, BALANCE_MAX, Change, Currency,
-                EconomyStore, Granted, Holdings, LedgerEntry, NewAuditEntry, PACKS_MAX, Refusal, Step,
-                StoreError,
+                EconomyStore, Granted, Holdings, LedgerEntry, NewAuditEntry, PACKS_MAX, Refusal,
+                Step, StoreError,
             };
             use sqlx::Transaction;
 

@@ -304,7 +304,10 @@ pub(super) async fn close(state: OperatorState, incoming: Incoming) -> Result<Re
         |state, write: Write<TournamentCode, CloseBody>| async move {
             let now = state.app.clock.now();
             let store = state.app.store.as_ref();
-            let closed_now = match store.close_tournament(&write.path, now, write.audit()).await? {
+            let closed_now = match store
+                .close_tournament(&write.path, now, write.audit())
+                .await?
+            {
                 Closing::Closed => true,
                 Closing::AlreadyClosed => false,
                 Closing::Unknown => return Err(unknown(&write.path)),

@@ -5,10 +5,10 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, Entrant, NewAuditEntry, NewClan, NewPoll,
-    NewTournament, Poll, PollEdit, PollEditRefusal, PollId, PollResults, StoreError, Tournament,
-    TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal, TournamentStanding,
-    Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
+    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, Entrant, NewAuditEntry, NewClan,
+    NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal, PollId, PollResults, StoreError,
+    Tournament, TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal,
+    TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use crate::domain::FriendCode;
 

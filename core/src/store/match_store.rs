@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord, Progress,
-    NewAuditEntry, RecordedMatch, RemovedResults, StoreError,
+    AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord,
+    NewAuditEntry, Progress, RecordedMatch, RemovedResults, StoreError,
 };
 use crate::domain::GameMode;
 

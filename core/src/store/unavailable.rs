@@ -65,7 +65,11 @@ impl AccountStore for UnavailableStore {
     async fn revoke_key(&self, _: &KeyHash) -> Result<bool, StoreError> {
         unavailable()
     }
-    async fn revoke_all_keys(&self, _: AccountId, _: Option<&NewAuditEntry>) -> Result<u64, StoreError> {
+    async fn revoke_all_keys(
+        &self,
+        _: AccountId,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<u64, StoreError> {
         unavailable()
     }
     async fn delete_expired_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
@@ -74,7 +78,11 @@ impl AccountStore for UnavailableStore {
     async fn forget_idempotency_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
         unavailable()
     }
-    async fn delete_account(&self, _: AccountId, _: Option<&NewAuditEntry>) -> Result<bool, StoreError> {
+    async fn delete_account(
+        &self,
+        _: AccountId,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn link_chat(
@@ -89,7 +97,12 @@ impl AccountStore for UnavailableStore {
     async fn set_role(&self, _: AccountId, _: Role) -> Result<bool, StoreError> {
         unavailable()
     }
-    async fn set_banned(&self, _: AccountId, _: bool, _: Option<&NewAuditEntry>) -> Result<bool, StoreError> {
+    async fn set_banned(
+        &self,
+        _: AccountId,
+        _: bool,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
 }
@@ -99,7 +112,11 @@ impl EconomyStore for UnavailableStore {
     async fn apply(&self, _: Change, _: Option<&NewAuditEntry>) -> Result<Applied, StoreError> {
         unavailable()
     }
-    async fn apply_viewed(&self, _: Change, _: Option<&NewAuditEntry>) -> Result<(Applied, Option<AccountView>), StoreError> {
+    async fn apply_viewed(
+        &self,
+        _: Change,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<(Applied, Option<AccountView>), StoreError> {
         unavailable()
     }
     async fn holdings(&self, _: AccountId) -> Result<Holdings, StoreError> {
@@ -121,7 +138,12 @@ impl CommunityStore for UnavailableStore {
     async fn create_poll(&self, _: NewPoll, _: Option<&NewAuditEntry>) -> Result<Poll, StoreError> {
         unavailable()
     }
-    async fn close_poll(&self, _: PollId, _: OffsetDateTime, _: Option<&NewAuditEntry>) -> Result<Closing, StoreError> {
+    async fn close_poll(
+        &self,
+        _: PollId,
+        _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<Closing, StoreError> {
         unavailable()
     }
     async fn polls_to_vote(
@@ -137,7 +159,11 @@ impl CommunityStore for UnavailableStore {
     async fn poll_results(&self, _: PollId) -> Result<Option<PollResults>, StoreError> {
         unavailable()
     }
-    async fn create_tournament(&self, _: NewTournament, _: Option<&NewAuditEntry>) -> Result<bool, StoreError> {
+    async fn create_tournament(
+        &self,
+        _: NewTournament,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn close_tournament(
@@ -154,7 +180,11 @@ impl CommunityStore for UnavailableStore {
     async fn polls(&self, _: i64) -> Result<Vec<PollResults>, StoreError> {
         unavailable()
     }
-    async fn edit_poll(&self, _: PollEdit, _: Option<&NewAuditEntry>) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
+    async fn edit_poll(
+        &self,
+        _: PollEdit,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
         unavailable()
     }
     async fn tournaments(&self, _: i64) -> Result<Vec<Tournament>, StoreError> {
@@ -309,7 +339,12 @@ impl HealthStore for UnavailableStore {
 
 #[async_trait]
 impl ContentStore for UnavailableStore {
-    async fn publish_content(&self, _: &str, _: OffsetDateTime, _: Option<&NewAuditEntry>) -> Result<i64, StoreError> {
+    async fn publish_content(
+        &self,
+        _: &str,
+        _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<i64, StoreError> {
         unavailable()
     }
     async fn content_head(&self) -> Result<i64, StoreError> {

@@ -53,9 +53,10 @@ fn read(path: &Path) -> Result<String, Failure> {
 /// Reads and checks the file, then publishes it.
 async fn publish(store: &dyn Store, path: &Path, now: OffsetDateTime) -> Outcome {
     let text = read(path)?;
-    let version = content_publication::publish(store, &text, &path.display().to_string(), now, None)
-        .await
-        .map_err(failure)?;
+    let version =
+        content_publication::publish(store, &text, &path.display().to_string(), now, None)
+            .await
+            .map_err(failure)?;
     Ok(format!(
         "published content version {version}: every node serves it within seconds"
     ))
