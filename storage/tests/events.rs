@@ -242,14 +242,15 @@ async fn renames_bans_and_deletions_write_their_events(store: Arc<dyn Store>) {
     assert_eq!(
         events_of(&store, ann).await,
         [
+            // The deletion erased the friend code the rename told.
             EventPayload::Renamed {
-                friend_code: "Zed#0001".to_owned()
+                friend_code: String::new()
             },
             EventPayload::Banned { banned: true },
             EventPayload::Banned { banned: false },
             EventPayload::Deleted,
         ],
-        "a deleted account's events stay"
+        "a deleted account's events stay, without its personal data"
     );
     assert_eq!(
         events_of(&store, bob).await,
