@@ -8,7 +8,7 @@ use similar::TextDiff;
 use time::OffsetDateTime;
 
 use crate::content::{Content, ContentError, SHIPPED};
-use crate::store::{Store, StoreError};
+use crate::store::{NewAuditEntry, Store, StoreError};
 
 /// A content file as the diff reads it: its text and the name the diff's header gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,15 +93,16 @@ impl fmt::Display for PublishError {
 
 /// Checks `text` (named `origin` in its errors) exactly as a node loads content, and publishes
 /// it at `now` when it passes; answers the new version. A file that does not pass is never
-/// published.
+/// published. An operator API call gives its `audit` row, appended with the publication.
 pub async fn publish(
     store: &dyn Store,
     text: &str,
     origin: &str,
     now: OffsetDateTime,
+    audit: Option<&NewAuditEntry>,
 ) -> Result<i64, PublishError> {
     Content::parse(text, origin).map_err(PublishError::Invalid)?;
-    Ok(store.publish_content(text, now).await?)
+    Ok(store.publish_content(text, now, audit).await?)
 }
 
 /// A rollback done: the new version, and the earlier one whose content it carries.
@@ -114,7 +115,12 @@ pub struct RolledBack {
 }
 
 /// Publishes again, as a new version, the version before the newest one, when it still loads.
-pub async fn rollback(store: &dyn Store, now: OffsetDateTime) -> Result<RolledBack, PublishError> {
+/// An operator API call gives its `audit` row, appended with the publication.
+pub async fn rollback(
+    store: &dyn Store,
+    now: OffsetDateTime,
+    audit: Option<&NewAuditEntry>,
+) -> Result<RolledBack, PublishError> {
     let newest = store
         .published_content(i64::MAX)
         .await?
@@ -128,7 +134,7 @@ pub async fn rollback(store: &dyn Store, now: OffsetDateTime) -> Result<RolledBa
         version: earlier.version,
         error,
     })?;
-    let version = store.publish_content(&earlier.text, now).await?;
+    let version = store.publish_content(&earlier.text, now, audit).await?;
     Ok(RolledBack {
         version,
         from: earlier.version,

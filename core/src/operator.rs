@@ -10,7 +10,8 @@ use crate::content::{Content, RewardSpec};
 use crate::domain::FriendCode;
 use crate::economy::reward_steps;
 use crate::store::{
-    Account, AccountId, Applied, Change, Currency, Granted, Refusal, Step, Store, StoreError,
+    Account, AccountId, Applied, Change, Currency, Granted, NewAuditEntry, Refusal, Step, Store,
+    StoreError,
 };
 
 /// What an operator gives, or takes away.
@@ -98,12 +99,13 @@ pub async fn grant(
         .account_by_friend_code(to)
         .await?
         .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
-    apply(store, account.id, steps, &Attribution::command_line(), now).await
+    let by = Attribution::command_line();
+    apply(store, account.id, steps, &by, now, None).await
 }
 
-/// Gives `grant` to `account` at `now`, in one change whose ledger rows say `by`; answers the
-/// account afterwards and what was given (an unknown account is refused with
-/// [`Refusal::NoAccount`]).
+/// Gives `grant` to `account` at `now`, in one change whose ledger rows say `by` (with the
+/// operator API's `audit` row); answers the account afterwards and what was given (an unknown
+/// account is refused with [`Refusal::NoAccount`]).
 pub async fn grant_account(
     store: &dyn Store,
     content: &Content,
@@ -111,13 +113,15 @@ pub async fn grant_account(
     grant: &Grant,
     by: &Attribution,
     now: OffsetDateTime,
+    audit: Option<&NewAuditEntry>,
 ) -> Result<(Account, Vec<Granted>), GrantError> {
     let steps = grant_steps(content, grant)?;
-    apply(store, account, steps, by, now).await
+    apply(store, account, steps, by, now, audit).await
 }
 
 /// Applies `steps` (credits, debits, grants: each with its precondition) to `account` at `now`
-/// in one change whose ledger rows say `by`, all or nothing; answers the account afterwards and
+/// in one change whose ledger rows say `by`, all or nothing, with the operator API's `audit`
+/// row when given; answers the account as the change left it (read in its transaction) and
 /// what was given.
 pub async fn apply(
     store: &dyn Store,
@@ -125,6 +129,7 @@ pub async fn apply(
     steps: Vec<Step>,
     by: &Attribution,
     now: OffsetDateTime,
+    audit: Option<&NewAuditEntry>,
 ) -> Result<(Account, Vec<Granted>), GrantError> {
     let change = Change {
         account,
@@ -134,15 +139,13 @@ pub async fn apply(
         idempotency: None,
         steps,
     };
-    let granted = match store.apply(change).await? {
+    let (applied, view) = store.apply_viewed(change, audit).await?;
+    let granted = match applied {
         Applied::Done(granted) | Applied::Replayed(granted) => granted,
         Applied::Refused(refusal) => return Err(GrantError::Refused(refusal)),
     };
-    let account = store
-        .account(account)
-        .await?
-        .ok_or(GrantError::Refused(Refusal::NoAccount))?;
-    Ok((account, granted))
+    let view = view.ok_or(GrantError::Refused(Refusal::NoAccount))?;
+    Ok((view.account, granted))
 }
 
 /// Reads a pack to grant, `sku` or `sku:count` (count at least 1, 1 when absent).

@@ -30,15 +30,18 @@ pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, Stor
     let code = TournamentCode::parse(STARTER_TOURNAMENT)
         .unwrap_or_else(|problem| unreachable!("the starter code {problem}"));
     let created = store
-        .create_tournament(NewTournament {
-            code,
-            mode: GameMode::Squad,
-            opens: now + Duration::days(1),
-            closes: now + Duration::days(8),
-            capacity: 100,
-            whitelist_only: false,
-            now,
-        })
+        .create_tournament(
+            NewTournament {
+                code,
+                mode: GameMode::Squad,
+                opens: now + Duration::days(1),
+                closes: now + Duration::days(8),
+                capacity: 100,
+                whitelist_only: false,
+                now,
+            },
+            None,
+        )
         .await?;
     if !created {
         return Ok(Seeded::AlreadyThere);
@@ -48,17 +51,20 @@ pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, Stor
         color_code: color_code.to_owned(),
     };
     store
-        .create_poll(NewPoll {
-            question: "Where should the next storm hit?".to_owned(),
-            options: vec![
-                option("Frozen harbour", "#6fb7e0"),
-                option("Desert canyon", "#e0a95f"),
-                option("Jungle ruins", "#3f9e55"),
-            ],
-            opens: now,
-            closes: now + Duration::days(14),
-            now,
-        })
+        .create_poll(
+            NewPoll {
+                question: "Where should the next storm hit?".to_owned(),
+                options: vec![
+                    option("Frozen harbour", "#6fb7e0"),
+                    option("Desert canyon", "#e0a95f"),
+                    option("Jungle ruins", "#3f9e55"),
+                ],
+                opens: now,
+                closes: now + Duration::days(14),
+                now,
+            },
+            None,
+        )
         .await?;
     Ok(Seeded::Created)
 }

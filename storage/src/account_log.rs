@@ -20,12 +20,13 @@ macro_rules! impl_account_log {
             use async_trait::async_trait;
             use safezone_core::events::EventPayload;
             use safezone_core::store::{
-                AccountChange, AccountId, AccountLogEntry, AccountLogStore, StoreError,
+                AccountChange, AccountId, AccountLogEntry, AccountLogStore, NewAuditEntry,
+                StoreError,
             };
             use sqlx::Transaction;
             use time::OffsetDateTime;
 
-            use super::{events, $store};
+            use super::{events, operator, $store};
             use crate::error::store_error;
             use crate::row::AccountLogRow;
             use crate::statements::account_log as sql;
@@ -62,20 +63,23 @@ macro_rules! impl_account_log {
             }
 
             /// Ends a write transaction that changed `account` at `now` (when `changed`, that
-            /// is, a row was written): appends `change` to the account log (and its event)
-            /// and commits; otherwise rolls back. Answers `changed`.
+            /// is, a row was written): appends `change` to the account log (and its event),
+            /// then the operator's `audit` row when the change is an operator's, and commits;
+            /// otherwise rolls back. Answers `changed`.
             pub(super) async fn commit_logged(
                 mut tx: Transaction<'_, $db>,
                 changed: bool,
                 account: AccountId,
                 change: &AccountChange,
                 now: OffsetDateTime,
+                audit: Option<&NewAuditEntry>,
             ) -> Result<bool, sqlx::Error> {
                 if !changed {
                     tx.rollback().await?;
                     return Ok(false);
                 }
                 append(&mut tx, account, change, now).await?;
+                operator::audited(&mut tx, audit).await?;
                 tx.commit().await?;
                 Ok(true)
             }

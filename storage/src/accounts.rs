@@ -17,12 +17,12 @@ macro_rules! impl_accounts {
             use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeySession,
-                NewSignIn, Role, SessionView, SignedIn, StoreError,
+                NewAuditEntry, NewSignIn, Role, SessionView, SignedIn, StoreError,
             };
             use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
 
-            use super::{account_log, community, events, $store};
+            use super::{account_log, community, events, operator, $store};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
@@ -66,6 +66,52 @@ macro_rules! impl_accounts {
             /// A record that breaks its rules, as the error of a statement.
             fn decode(error: StoreError) -> sqlx::Error {
                 sqlx::Error::Decode(Box::new(error))
+            }
+
+            /// `payload` without the personal data it tells, when it tells some: a deleted
+            /// account's friend code goes from its creation and renames (their kinds stay).
+            fn without_personal_data(payload: EventPayload) -> Option<EventPayload> {
+                match payload {
+                    EventPayload::AccountCreated { provider, .. } => {
+                        Some(EventPayload::AccountCreated {
+                            provider,
+                            friend_code: String::new(),
+                        })
+                    }
+                    EventPayload::Renamed { .. } => Some(EventPayload::Renamed {
+                        friend_code: String::new(),
+                    }),
+                    _ => None,
+                }
+            }
+
+            /// Erases the personal data of `account`'s events in the deletion's transaction
+            /// `tx`: their payloads are written again without it; ids, kinds, amounts and
+            /// whether each was relayed stay.
+            async fn erase_personal_data(
+                tx: &mut sqlx::Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<(), sqlx::Error> {
+                let told = sqlx::query_as::<_, (i64, String)>(sql::PERSONAL_EVENTS)
+                    .bind(account.0)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                for (id, payload) in told {
+                    let payload = EventPayload::from_json(&payload)
+                        .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
+                    let Some(erased) = without_personal_data(payload) else {
+                        continue;
+                    };
+                    let erased = erased
+                        .to_json()
+                        .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
+                    sqlx::query(sql::SET_EVENT_PAYLOAD)
+                        .bind(id)
+                        .bind(erased)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                Ok(())
             }
 
             /// Locks the row of the signing-in identity's account, if it has one, and
@@ -292,13 +338,38 @@ macro_rules! impl_accounts {
                     Ok(done.rows_affected() > 0)
                 }
 
-                async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError> {
-                    let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
-                        .bind(account.0)
-                        .execute(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    Ok(done.rows_affected())
+                /// Without `audit`, one statement; with one, a transaction that locks the
+                /// account's row (its events keep their commit order), revokes and appends the
+                /// audit row.
+                async fn revoke_all_keys(
+                    &self,
+                    account: AccountId,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<u64, StoreError> {
+                    let Some(entry) = audit else {
+                        let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                            .bind(account.0)
+                            .execute(&self.pool)
+                            .await
+                            .map_err(store_error)?;
+                        return Ok(done.rows_affected());
+                    };
+                    let revoked = async {
+                        let mut tx = self.begin().await?;
+                        sqlx::query(economy_sql::LOCK_ACCOUNT)
+                            .bind(account.0)
+                            .bind(to_micros(entry.at))
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                            .bind(account.0)
+                            .execute(&mut *tx)
+                            .await?;
+                        operator::append(&mut tx, entry).await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(done.rows_affected())
+                    };
+                    revoked.await.map_err(store_error)
                 }
 
                 async fn delete_expired_keys(
@@ -324,8 +395,13 @@ macro_rules! impl_accounts {
                 /// locked first, as the clan transactions lock them, so that the cascade takes
                 /// it out of its clan one after the other with joins, leaves and other
                 /// deletions; then the places of its tournament entries are freed, each under
-                /// its tournament's row lock.
-                async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError> {
+                /// its tournament's row lock. The friend codes its events tell are erased from
+                /// their payloads in the same transaction.
+                async fn delete_account(
+                    &self,
+                    account: AccountId,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<bool, StoreError> {
                     let deleted = async {
                         let mut tx = self.begin().await?;
                         if !community::lock_departing(&mut tx, account).await? {
@@ -338,12 +414,16 @@ macro_rules! impl_accounts {
                             .execute(&mut *tx)
                             .await?;
                         let changed = done.rows_affected() > 0;
+                        if changed {
+                            erase_personal_data(&mut tx, account).await?;
+                        }
                         account_log::commit_logged(
                             tx,
                             changed,
                             account,
                             &AccountChange::Deleted,
                             OffsetDateTime::now_utc(),
+                            audit,
                         )
                         .await
                     };
@@ -405,6 +485,7 @@ macro_rules! impl_accounts {
                     &self,
                     account: AccountId,
                     banned: bool,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<bool, StoreError> {
                     let set = async {
                         let mut tx = self.begin().await?;
@@ -420,6 +501,7 @@ macro_rules! impl_accounts {
                             account,
                             &AccountChange::Banned(banned),
                             OffsetDateTime::now_utc(),
+                            audit,
                         )
                         .await
                     };

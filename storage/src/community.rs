@@ -30,15 +30,15 @@ macro_rules! impl_community {
             use safezone_core::domain::FriendCode;
             use safezone_core::store::{
                 AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, Entrant,
-                NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal, PollId,
-                PollResults, StoreError, Tournament, TournamentCode, TournamentEdit,
+                NewAuditEntry, NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal,
+                PollId, PollResults, StoreError, Tournament, TournamentCode, TournamentEdit,
                 TournamentEditRefusal, TournamentRefusal, TournamentStanding, Vote, VoteRefusal,
                 WhitelistEdit, WhitelistEdited,
             };
             use sqlx::{Pool, Transaction};
             use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{operator, $store};
             use crate::error::store_error;
             use crate::micros::to_micros;
             use crate::row::{
@@ -62,7 +62,11 @@ macro_rules! impl_community {
 
             #[async_trait]
             impl CommunityStore for $store {
-                async fn create_poll(&self, poll: NewPoll) -> Result<Poll, StoreError> {
+                async fn create_poll(
+                    &self,
+                    poll: NewPoll,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<Poll, StoreError> {
                     let created = async {
                         let mut tx = self.begin().await?;
                         let id = sqlx::query_scalar::<_, i64>(sql::INSERT_POLL)
@@ -85,6 +89,9 @@ macro_rules! impl_community {
                             .bind(id)
                             .fetch_all(&mut *tx)
                             .await?;
+                        if let Some(entry) = audit {
+                            operator::append(&mut tx, &entry.on_created(id)).await?;
+                        }
                         tx.commit().await?;
                         PollRow::into_polls(rows)
                             .map_err(decode)?
@@ -99,27 +106,34 @@ macro_rules! impl_community {
                     &self,
                     poll: PollId,
                     now: OffsetDateTime,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Closing, StoreError> {
                     let closing = async {
+                        let mut tx = self.begin().await?;
                         let closed = sqlx::query(sql::CLOSE_POLL)
                             .bind(poll.0)
                             .bind(to_micros(now))
-                            .execute(&self.pool)
+                            .execute(&mut *tx)
                             .await?;
-                        if closed.rows_affected() == 1 {
-                            return Ok(Closing::Closed);
-                        }
-                        let exists = sqlx::query_scalar::<_, i64>(sql::POLL_EXISTS)
-                            .bind(poll.0)
-                            .fetch_optional(&self.pool)
-                            .await?;
-                        Ok::<_, sqlx::Error>(if exists.is_some() {
-                            Closing::AlreadyClosed
+                        let closing = if closed.rows_affected() == 1 {
+                            Closing::Closed
                         } else {
-                            Closing::Unknown
-                        })
+                            let exists = sqlx::query_scalar::<_, i64>(sql::POLL_EXISTS)
+                                .bind(poll.0)
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                            if exists.is_some() {
+                                Closing::AlreadyClosed
+                            } else {
+                                Closing::Unknown
+                            }
+                        };
+                        settle(tx, closed_or_unknown(closing), audit).await
                     };
-                    closing.await.map_err(store_error)
+                    Ok(closing
+                        .await
+                        .map_err(store_error)?
+                        .unwrap_or_else(|unknown| unknown))
                 }
 
                 async fn polls_to_vote(
@@ -148,7 +162,7 @@ macro_rules! impl_community {
                     let voted = async {
                         let mut tx = self.begin().await?;
                         let outcome = vote_in(&mut tx, &vote).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     voted.await.map_err(store_error)
                 }
@@ -183,11 +197,12 @@ macro_rules! impl_community {
                 async fn edit_poll(
                     &self,
                     edit: PollEdit,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
                     let edited = async {
                         let mut tx = self.begin().await?;
                         let outcome = edit_poll_in(&mut tx, &edit).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, audit).await
                     };
                     edited.await.map_err(store_error)
                 }
@@ -195,42 +210,62 @@ macro_rules! impl_community {
                 async fn create_tournament(
                     &self,
                     tournament: NewTournament,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<bool, StoreError> {
-                    let created = sqlx::query(sql::INSERT_TOURNAMENT)
-                        .bind(tournament.code.as_str())
-                        .bind(tournament.mode.as_str())
-                        .bind(to_micros(tournament.opens))
-                        .bind(to_micros(tournament.closes))
-                        .bind(tournament.capacity)
-                        .bind(tournament.whitelist_only)
-                        .bind(to_micros(tournament.now))
-                        .execute(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    Ok(created.rows_affected() == 1)
+                    let created = async {
+                        let mut tx = self.begin().await?;
+                        let created = sqlx::query(sql::INSERT_TOURNAMENT)
+                            .bind(tournament.code.as_str())
+                            .bind(tournament.mode.as_str())
+                            .bind(to_micros(tournament.opens))
+                            .bind(to_micros(tournament.closes))
+                            .bind(tournament.capacity)
+                            .bind(tournament.whitelist_only)
+                            .bind(to_micros(tournament.now))
+                            .execute(&mut *tx)
+                            .await?;
+                        let outcome = if created.rows_affected() == 1 {
+                            Ok(())
+                        } else {
+                            Err(())
+                        };
+                        settle(tx, outcome, audit).await
+                    };
+                    Ok(created.await.map_err(store_error)?.is_ok())
                 }
 
                 async fn close_tournament(
                     &self,
                     code: &TournamentCode,
                     now: OffsetDateTime,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Closing, StoreError> {
                     let closing = async {
+                        let mut tx = self.begin().await?;
                         let closed = sqlx::query(sql::CLOSE_TOURNAMENT)
                             .bind(code.as_str())
                             .bind(to_micros(now))
-                            .execute(&self.pool)
+                            .execute(&mut *tx)
                             .await?;
-                        if closed.rows_affected() == 1 {
-                            return Ok(Closing::Closed);
-                        }
-                        Ok(if find_tournament(&self.pool, code).await?.is_some() {
-                            Closing::AlreadyClosed
+                        let closing = if closed.rows_affected() == 1 {
+                            Closing::Closed
                         } else {
-                            Closing::Unknown
-                        })
+                            let locked = sqlx::query_scalar::<_, String>(sql::LOCK_TOURNAMENT)
+                                .bind(code.as_str())
+                                .fetch_optional(&mut *tx)
+                                .await?;
+                            if locked.is_some() {
+                                Closing::AlreadyClosed
+                            } else {
+                                Closing::Unknown
+                            }
+                        };
+                        settle(tx, closed_or_unknown(closing), audit).await
                     };
-                    closing.await.map_err(store_error)
+                    Ok(closing
+                        .await
+                        .map_err(store_error)?
+                        .unwrap_or_else(|unknown| unknown))
                 }
 
                 async fn tournament(
@@ -257,11 +292,12 @@ macro_rules! impl_community {
                 async fn edit_tournament(
                     &self,
                     edit: TournamentEdit,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError> {
                     let edited = async {
                         let mut tx = self.begin().await?;
                         let outcome = edit_tournament_in(&mut tx, &edit).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, audit).await
                     };
                     edited.await.map_err(store_error)
                 }
@@ -321,7 +357,7 @@ macro_rules! impl_community {
                     let joined = async {
                         let mut tx = self.begin().await?;
                         let outcome = join_in(&mut tx, code, account, now).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     joined.await.map_err(store_error)
                 }
@@ -352,11 +388,12 @@ macro_rules! impl_community {
                 async fn edit_whitelist(
                     &self,
                     edit: WhitelistEdit,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Option<WhitelistEdited>, StoreError> {
                     let edited = async {
                         let mut tx = self.begin().await?;
                         let outcome = edit_whitelist_in(&mut tx, &edit).await?;
-                        settle(tx, outcome.ok_or(())).await.map(Result::ok)
+                        settle(tx, outcome.ok_or(()), audit).await.map(Result::ok)
                     };
                     edited.await.map_err(store_error)
                 }
@@ -404,7 +441,7 @@ macro_rules! impl_community {
                     let created = async {
                         let mut tx = self.begin().await?;
                         let outcome = create_clan_in(&mut tx, &clan).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     created.await.map_err(store_error)
                 }
@@ -419,7 +456,7 @@ macro_rules! impl_community {
                     let invited = async {
                         let mut tx = self.begin().await?;
                         let outcome = invite_in(&mut tx, clan, inviter, invitee, now).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     invited.await.map_err(store_error)
                 }
@@ -433,7 +470,7 @@ macro_rules! impl_community {
                     let joined = async {
                         let mut tx = self.begin().await?;
                         let outcome = join_clan_in(&mut tx, clan, account, now).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     joined.await.map_err(store_error)
                 }
@@ -448,9 +485,18 @@ macro_rules! impl_community {
                     let left = async {
                         let mut tx = self.begin().await?;
                         let outcome = leave_clan_in(&mut tx, clan, account, now).await?;
-                        settle(tx, outcome).await
+                        settle(tx, outcome, None).await
                     };
                     left.await.map_err(store_error)
+                }
+            }
+
+            /// A closing as [`settle`] takes it: closing what is closed already is done too,
+            /// closing what does not exist is refused.
+            fn closed_or_unknown(closing: Closing) -> Result<Closing, Closing> {
+                match closing {
+                    Closing::Unknown => Err(closing),
+                    done => Ok(done),
                 }
             }
 
@@ -459,12 +505,15 @@ macro_rules! impl_community {
                 sqlx::Error::Decode(Box::new(error))
             }
 
-            /// Commits when the operation succeeded and rolls back when it was refused.
+            /// Commits when the operation succeeded, with the operator's `audit` row when it is
+            /// an operator's, and rolls back when it was refused.
             async fn settle<T, R>(
-                tx: Transaction<'_, $db>,
+                mut tx: Transaction<'_, $db>,
                 outcome: Result<T, R>,
+                audit: Option<&NewAuditEntry>,
             ) -> Result<Result<T, R>, sqlx::Error> {
                 if outcome.is_ok() {
+                    operator::audited(&mut tx, audit).await?;
                     tx.commit().await?;
                 } else {
                     tx.rollback().await?;

@@ -9,11 +9,11 @@ macro_rules! impl_content {
         mod content {
             use async_trait::async_trait;
             use safezone_core::store::{
-                ContentStore, ContentVersion, PublishedContent, StoreError,
+                ContentStore, ContentVersion, NewAuditEntry, PublishedContent, StoreError,
             };
             use time::OffsetDateTime;
 
-            use super::$store;
+            use super::{operator, $store};
             use crate::error::store_error;
             use crate::micros::{from_micros, to_micros};
             use crate::statements::content as sql;
@@ -24,6 +24,7 @@ macro_rules! impl_content {
                     &self,
                     text: &str,
                     now: OffsetDateTime,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<i64, StoreError> {
                     let published = async {
                         let mut tx = self.begin().await?;
@@ -32,6 +33,9 @@ macro_rules! impl_content {
                             .bind(to_micros(now))
                             .fetch_one(&mut *tx)
                             .await?;
+                        if let Some(entry) = audit {
+                            operator::append(&mut tx, &entry.on_created(version)).await?;
+                        }
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(version)
                     };

@@ -21,11 +21,12 @@ macro_rules! impl_economy {
             use safezone_core::domain::{FriendCode, ItemId, PackId};
             use safezone_core::store::{
                 AccountChange, AccountId, AccountView, Applied, BALANCE_MAX, Change, Currency,
-                EconomyStore, Granted, Holdings, LedgerEntry, PACKS_MAX, Refusal, Step, StoreError,
+                EconomyStore, Granted, Holdings, LedgerEntry, NewAuditEntry, PACKS_MAX, Refusal,
+                Step, StoreError,
             };
             use sqlx::Transaction;
 
-            use super::{account_log, accounts, events, $store};
+            use super::{account_log, accounts, events, operator, $store};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{HoldingRow, LedgerRow};
@@ -45,12 +46,14 @@ macro_rules! impl_economy {
             impl $store {
                 /// One transaction applying `change`; with `view`, the account's view as the
                 /// change (or, for a repeat, the first application) left it is read before the
-                /// transaction ends. A unique violation (a concurrent rename took the chosen
+                /// transaction ends; with `audit`, the operator's audit row is appended when the
+                /// change is done. A unique violation (a concurrent rename took the chosen
                 /// friend code) is returned as the error, for the caller to retry.
                 async fn apply_once(
                     &self,
                     change: &Change,
                     view: bool,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<(Applied, Option<AccountView>), sqlx::Error> {
                     let mut tx = self.begin().await?;
                     let account = change.account.0;
@@ -81,6 +84,7 @@ macro_rules! impl_economy {
                     }
                     let happened = safezone_core::events::change_events(change, &granted);
                     events::append_for(&mut tx, change.account, change.now, happened).await?;
+                    operator::audited(&mut tx, audit).await?;
                     if let Some(idempotency) = &change.idempotency {
                         let stored = serde_json::to_string(&granted)
                             .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
@@ -108,11 +112,12 @@ macro_rules! impl_economy {
                     &self,
                     change: &Change,
                     view: bool,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<(Applied, Option<AccountView>), StoreError> {
                     let mut attempts = 0;
                     loop {
                         attempts += 1;
-                        match self.apply_once(change, view).await {
+                        match self.apply_once(change, view, audit).await {
                             Err(err) if is_unique_violation(&err) && attempts < 5 => {
                                 tracing::debug!("friend code taken concurrently; retrying");
                             }
@@ -124,15 +129,20 @@ macro_rules! impl_economy {
 
             #[async_trait]
             impl EconomyStore for $store {
-                async fn apply(&self, change: Change) -> Result<Applied, StoreError> {
-                    Ok(self.apply_retried(&change, false).await?.0)
+                async fn apply(
+                    &self,
+                    change: Change,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<Applied, StoreError> {
+                    Ok(self.apply_retried(&change, false, audit).await?.0)
                 }
 
                 async fn apply_viewed(
                     &self,
                     change: Change,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<(Applied, Option<AccountView>), StoreError> {
-                    self.apply_retried(&change, true).await
+                    self.apply_retried(&change, true, audit).await
                 }
 
                 async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {

@@ -68,7 +68,7 @@ macro_rules! impl_store {
         crate::matches::impl_matches!($store, $db);
         crate::account_log::impl_account_log!($store, $db);
         crate::content::impl_content!($store);
-        crate::operator::impl_operator!($store);
+        crate::operator::impl_operator!($store, $db);
         crate::operator_sessions::impl_operator_sessions!($store);
         crate::events::impl_events!($store, $db);
         crate::health::impl_health!($store);

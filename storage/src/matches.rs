@@ -26,13 +26,13 @@ macro_rules! impl_matches {
             use safezone_core::store::{
                 AccountChange, AccountId, BoardPlayer, Change, Granted, MatchApplied, MatchId,
                 MatchLogEntry, MatchRecord, MatchStore, Progress, RecordedMatch, Refusal,
-                RemovedResults, StoreError,
+                NewAuditEntry, RemovedResults, StoreError,
             };
             use sqlx::{QueryBuilder, Transaction};
             use time::OffsetDateTime;
 
             use super::economy::apply_steps;
-            use super::{$store, account_log, events};
+            use super::{$store, account_log, events, operator};
             use crate::bulk::{BulkRows, Rows};
             use crate::error::{is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
@@ -321,6 +321,7 @@ macro_rules! impl_matches {
                     &self,
                     account: AccountId,
                     now: OffsetDateTime,
+                    audit: Option<&NewAuditEntry>,
                 ) -> Result<Option<RemovedResults>, StoreError> {
                     let remove = async {
                         let mut tx = self.begin().await?;
@@ -344,7 +345,15 @@ macro_rules! impl_matches {
                             .await?
                             .rows_affected();
                         let change = AccountChange::ResultsRemoved { through };
-                        account_log::commit_logged(tx, deleted > 0, account, &change, now).await?;
+                        if deleted > 0 {
+                            account_log::commit_logged(tx, true, account, &change, now, audit)
+                                .await?;
+                        } else if let Some(entry) = audit {
+                            operator::append(&mut tx, entry).await?;
+                            tx.commit().await?;
+                        } else {
+                            tx.rollback().await?;
+                        }
                         Ok(Some(RemovedResults {
                             removed: deleted,
                             through: if deleted > 0 { through } else { 0 },

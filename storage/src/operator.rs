@@ -1,16 +1,18 @@
 //! [`OperatorStore`](safezone_core::store::OperatorStore), written once for both stores: the
 //! operator tokens (tables `operator_tokens`) and their append-only audit (`operator_audit`).
 
-/// Implements [`OperatorStore`](safezone_core::store::OperatorStore) for `$store` (see
-/// [`impl_store`](crate::impl_store)), in a child module `operator` of the calling one.
+/// Implements [`OperatorStore`](safezone_core::store::OperatorStore) for `$store` over the sqlx
+/// database `$db` (see [`impl_store`](crate::impl_store)), with `append` and `audited` (an audit
+/// row inside a write transaction), in a child module `operator` of the calling one.
 macro_rules! impl_operator {
-    ($store:ident) => {
+    ($store:ident, $db:ty) => {
         mod operator {
             use async_trait::async_trait;
             use safezone_core::store::{
                 AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole,
                 OperatorStore, OperatorToken, StoreError,
             };
+            use sqlx::Transaction;
             use time::OffsetDateTime;
 
             use super::{events, $store};
@@ -52,6 +54,39 @@ macro_rules! impl_operator {
                         result,
                     },
                 })
+            }
+
+            /// Appends `entry` to the audit with its `operator_action` event, in the write
+            /// transaction `tx`; answers the row's id. An operator's change calls it in its own
+            /// transaction (through [`audited`]), so that the change and its row commit together.
+            pub(super) async fn append(
+                tx: &mut Transaction<'_, $db>,
+                entry: &NewAuditEntry,
+            ) -> Result<i64, sqlx::Error> {
+                let id = sqlx::query_scalar::<_, i64>(sql::APPEND_AUDIT)
+                    .bind(entry.token)
+                    .bind(to_micros(entry.at))
+                    .bind(&entry.action)
+                    .bind(&entry.target)
+                    .bind(&entry.reason)
+                    .bind(&entry.result)
+                    .fetch_one(&mut **tx)
+                    .await?;
+                let (account, event) = safezone_core::events::operator_event(entry);
+                events::append(tx, entry.at, &[(account, event)]).await?;
+                Ok(id)
+            }
+
+            /// Appends `audit`, when given, in `tx`: what every store method an operator's
+            /// change goes through calls once the change is made, before committing.
+            pub(super) async fn audited(
+                tx: &mut Transaction<'_, $db>,
+                audit: Option<&NewAuditEntry>,
+            ) -> Result<(), sqlx::Error> {
+                if let Some(entry) = audit {
+                    append(tx, entry).await?;
+                }
+                Ok(())
             }
 
             #[async_trait]
@@ -126,17 +161,7 @@ macro_rules! impl_operator {
                 async fn append_audit(&self, entry: NewAuditEntry) -> Result<i64, StoreError> {
                     let appended = async {
                         let mut tx = self.begin().await?;
-                        let id = sqlx::query_scalar::<_, i64>(sql::APPEND_AUDIT)
-                            .bind(entry.token)
-                            .bind(to_micros(entry.at))
-                            .bind(&entry.action)
-                            .bind(&entry.target)
-                            .bind(&entry.reason)
-                            .bind(&entry.result)
-                            .fetch_one(&mut *tx)
-                            .await?;
-                        let (account, event) = safezone_core::events::operator_event(&entry);
-                        events::append(&mut tx, entry.at, &[(account, event)]).await?;
+                        let id = append(&mut tx, &entry).await?;
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(id)
                     };

@@ -65,7 +65,7 @@ fn rename(account: AccountId, name: &str, digits: &[u16]) -> Change {
 }
 
 async fn apply(store: &Arc<dyn Store>, change: Change) -> Applied {
-    store.apply(change).await.expect("the change runs")
+    store.apply(change, None).await.expect("the change runs")
 }
 
 async fn whole_log(store: &Arc<dyn Store>) -> Vec<AccountLogEntry> {
@@ -183,7 +183,7 @@ async fn refused_renames_log_nothing(store: Arc<dyn Store>) {
         Applied::Refused(Refusal::InsufficientFunds { .. })
     ));
     // So is one of a banned account (refused before any step).
-    assert!(store.set_banned(id, true).await.expect("ban"));
+    assert!(store.set_banned(id, true, None).await.expect("ban"));
     let banned_head = head(&store).await;
     assert_eq!(
         apply(&store, rename(id, "Other", &[1])).await,
@@ -240,13 +240,13 @@ async fn renames_in_match_reports_are_logged(store: Arc<dyn Store>) {
 async fn bans_and_unbans_are_logged(store: Arc<dyn Store>) {
     let ace = account(&store, "Ace#0001").await;
     let bee = account(&store, "Bee#0001").await;
-    assert!(store.set_banned(ace, true).await.expect("ban"));
-    assert!(store.set_banned(bee, true).await.expect("ban"));
-    assert!(store.set_banned(ace, false).await.expect("unban"));
+    assert!(store.set_banned(ace, true, None).await.expect("ban"));
+    assert!(store.set_banned(bee, true, None).await.expect("ban"));
+    assert!(store.set_banned(ace, false, None).await.expect("unban"));
     let nobody = AccountId(ace.0 + bee.0 + 100);
     let before = head(&store).await;
-    assert!(!store.set_banned(nobody, true).await.expect("ban"));
-    assert!(!store.set_banned(nobody, false).await.expect("unban"));
+    assert!(!store.set_banned(nobody, true, None).await.expect("ban"));
+    assert!(!store.set_banned(nobody, false, None).await.expect("unban"));
     assert_eq!(head(&store).await, before);
     assert_eq!(
         changes(&store).await,
@@ -278,11 +278,16 @@ async fn deletions_are_logged_and_stay(store: Arc<dyn Store>) {
         apply(&store, rename(gone, "Leaving", &[3])).await,
         Applied::Done(Vec::new())
     );
-    assert!(store.delete_account(gone).await.expect("delete runs"));
+    assert!(store.delete_account(gone, None).await.expect("delete runs"));
     let before = head(&store).await;
-    assert!(!store.delete_account(gone).await.expect("delete runs"));
+    assert!(!store.delete_account(gone, None).await.expect("delete runs"));
     let nobody = AccountId(gone.0 + kept.0 + 100);
-    assert!(!store.delete_account(nobody).await.expect("delete runs"));
+    assert!(
+        !store
+            .delete_account(nobody, None)
+            .await
+            .expect("delete runs")
+    );
     assert_eq!(head(&store).await, before);
     // The deleted account's entries stay, the deletion last.
     assert_eq!(
@@ -313,7 +318,7 @@ async fn removed_results_leave_the_match_log_and_are_logged(store: Arc<dyn Store
         .expect("the cheater has results");
 
     let removed = store
-        .remove_results(cheater, NOW)
+        .remove_results(cheater, NOW, None)
         .await
         .expect("the removal runs")
         .expect("the account exists");
@@ -333,10 +338,16 @@ async fn removed_results_leave_the_match_log_and_are_logged(store: Arc<dyn Store
 
     // Nothing left to remove appends nothing; no account is `None`.
     let before = head(&store).await;
-    let again = store.remove_results(cheater, NOW).await.expect("runs");
+    let again = store
+        .remove_results(cheater, NOW, None)
+        .await
+        .expect("runs");
     assert_eq!(again.map(|r| r.removed), Some(0));
     let nobody = AccountId(cheater.0 + honest.0 + 100);
-    assert_eq!(store.remove_results(nobody, NOW).await.expect("runs"), None);
+    assert_eq!(
+        store.remove_results(nobody, NOW, None).await.expect("runs"),
+        None
+    );
     assert_eq!(head(&store).await, before);
 
     // Later results are logged and read back from after the removal.
@@ -363,7 +374,7 @@ async fn the_log_pages_in_order(store: Arc<dyn Store>) {
     for round in 0..4_u16 {
         for &id in &ids {
             for banned in [true, false] {
-                assert!(store.set_banned(id, banned).await.expect("ban runs"));
+                assert!(store.set_banned(id, banned, None).await.expect("ban runs"));
                 expected.push((id, AccountChange::Banned(banned)));
             }
             let name = format!("Round{round}");
@@ -453,7 +464,7 @@ async fn board_players_carry_the_current_code_and_ban(store: Arc<dyn Store>) {
         apply(&store, rename(ace, "Champion", &[7])).await,
         Applied::Done(Vec::new())
     );
-    assert!(store.set_banned(bee, true).await.expect("ban"));
+    assert!(store.set_banned(bee, true, None).await.expect("ban"));
     let (paged, named) = seen(Arc::clone(&store)).await;
     assert_eq!(
         paged,
@@ -512,13 +523,13 @@ async fn a_follower_misses_no_concurrent_change(store: Arc<dyn Store>) {
             for n in 0..CHANGES {
                 if n % 3 == 0 {
                     let applied = store
-                        .apply(rename(id, &format!("T{task}N{n}"), &[1]))
+                        .apply(rename(id, &format!("T{task}N{n}"), &[1]), None)
                         .await
                         .expect("the rename runs");
                     assert_eq!(applied, Applied::Done(Vec::new()));
                 } else {
                     let ban = n % 3 == 1;
-                    assert!(store.set_banned(id, ban).await.expect("the ban runs"));
+                    assert!(store.set_banned(id, ban, None).await.expect("the ban runs"));
                 }
             }
         })

@@ -122,7 +122,7 @@ fn clan(creator: &Account, tag: &str) -> NewClan {
 async fn roles_and_bans_change_and_report_unknown_accounts(store: Arc<dyn Store>) {
     let ace = account(&store, "Ace#0001").await;
     assert!(store.set_role(ace.id, Role::Admin).await.expect("set role"));
-    assert!(store.set_banned(ace.id, true).await.expect("ban"));
+    assert!(store.set_banned(ace.id, true, None).await.expect("ban"));
     let stored = store.account(ace.id).await.expect("read").expect("exists");
     assert_eq!((stored.role, stored.is_banned), (Role::Admin, true));
     assert!(
@@ -131,17 +131,17 @@ async fn roles_and_bans_change_and_report_unknown_accounts(store: Arc<dyn Store>
             .await
             .expect("set role")
     );
-    assert!(store.set_banned(ace.id, false).await.expect("unban"));
+    assert!(store.set_banned(ace.id, false, None).await.expect("unban"));
     let stored = store.account(ace.id).await.expect("read").expect("exists");
     assert_eq!((stored.role, stored.is_banned), (Role::Player, false));
     let nobody = AccountId(ace.id.0 + 1000);
     assert!(!store.set_role(nobody, Role::Admin).await.expect("set role"));
-    assert!(!store.set_banned(nobody, true).await.expect("ban"));
+    assert!(!store.set_banned(nobody, true, None).await.expect("ban"));
 }
 
 async fn polls_round_trip_and_count_votes(store: Arc<dyn Store>) {
     let created = store
-        .create_poll(poll("Colour?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Colour?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll created");
     assert_eq!(created.question, "Colour?");
@@ -177,16 +177,22 @@ async fn polls_round_trip_and_count_votes(store: Arc<dyn Store>) {
     );
 
     assert_eq!(
-        store.close_poll(created.id, NOW).await.expect("close"),
+        store
+            .close_poll(created.id, NOW, None)
+            .await
+            .expect("close"),
         Closing::Closed
     );
     assert_eq!(
-        store.close_poll(created.id, NOW).await.expect("close"),
+        store
+            .close_poll(created.id, NOW, None)
+            .await
+            .expect("close"),
         Closing::AlreadyClosed
     );
     assert_eq!(
         store
-            .close_poll(PollId(created.id.0 + 100), NOW)
+            .close_poll(PollId(created.id.0 + 100), NOW, None)
             .await
             .expect("close"),
         Closing::Unknown
@@ -197,11 +203,11 @@ async fn polls_round_trip_and_count_votes(store: Arc<dyn Store>) {
 
 async fn votes_check_account_window_and_option(store: Arc<dyn Store>) {
     let open = store
-        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll created");
     let other = store
-        .create_poll(poll("Other?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Other?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll created");
     let ace = account(&store, "Ace#0001").await;
@@ -242,12 +248,12 @@ async fn votes_check_account_window_and_option(store: Arc<dyn Store>) {
         })
     );
 
-    store.set_banned(ace.id, true).await.expect("ban");
+    store.set_banned(ace.id, true, None).await.expect("ban");
     assert_eq!(
         refused(store.vote(vote(&open, 0, NOW)).await),
         VoteRefusal::Banned
     );
-    store.set_banned(ace.id, false).await.expect("unban");
+    store.set_banned(ace.id, false, None).await.expect("unban");
 
     assert_eq!(store.vote(vote(&open, 1, NOW)).await.expect("vote"), Ok(()));
     assert_eq!(
@@ -257,12 +263,12 @@ async fn votes_check_account_window_and_option(store: Arc<dyn Store>) {
     let results = store.poll_results(open.id).await.expect("results");
     assert_eq!(results.map(|r| r.votes), Some(vec![0, 1]));
 
-    store.close_poll(other.id, NOW).await.expect("close");
+    store.close_poll(other.id, NOW, None).await.expect("close");
     assert_eq!(
         refused(store.vote(vote(&other, 0, NOW)).await),
         VoteRefusal::NotOpen(NotOpen::Closed { at: NOW })
     );
-    store.delete_account(ace.id).await.expect("delete");
+    store.delete_account(ace.id, None).await.expect("delete");
     assert_eq!(
         refused(store.vote(vote(&open, 0, NOW)).await),
         VoteRefusal::NoAccount
@@ -277,7 +283,7 @@ async fn votes_check_account_window_and_option(store: Arc<dyn Store>) {
 
 async fn concurrent_votes_of_one_account_count_once(store: Arc<dyn Store>) {
     let created = store
-        .create_poll(poll("Once?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Once?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll created");
     let ace = account(&store, "Ace#0001").await;
@@ -304,26 +310,26 @@ async fn concurrent_votes_of_one_account_count_once(store: Arc<dyn Store>) {
 
 async fn polls_to_vote_leave_out_voted_closed_and_other_windows(store: Arc<dyn Store>) {
     let voted = store
-        .create_poll(poll("Voted?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Voted?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll");
     let open = store
-        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Open?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll");
     let closed = store
-        .create_poll(poll("Closed?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Closed?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll");
     store
-        .create_poll(poll("Later?", NOW + hours(1), NOW + hours(2)))
+        .create_poll(poll("Later?", NOW + hours(1), NOW + hours(2)), None)
         .await
         .expect("poll");
     store
-        .create_poll(poll("Over?", NOW - hours(2), NOW))
+        .create_poll(poll("Over?", NOW - hours(2), NOW), None)
         .await
         .expect("poll");
-    store.close_poll(closed.id, NOW).await.expect("close");
+    store.close_poll(closed.id, NOW, None).await.expect("close");
     let ace = account(&store, "Ace#0001").await;
     let bee = account(&store, "Bee#0001").await;
     let vote = Vote {
@@ -349,13 +355,13 @@ async fn polls_to_vote_leave_out_voted_closed_and_other_windows(store: Arc<dyn S
 async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
     assert!(
         store
-            .create_tournament(tournament("Spring-Cup", 10, true))
+            .create_tournament(tournament("Spring-Cup", 10, true), None)
             .await
             .expect("create")
     );
     assert!(
         !store
-            .create_tournament(tournament("spring-cup", 5, false))
+            .create_tournament(tournament("spring-cup", 5, false), None)
             .await
             .expect("create"),
         "the code is taken, in any letter case"
@@ -374,21 +380,21 @@ async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
 
     assert_eq!(
         store
-            .close_tournament(&code("spring-cup"), NOW)
+            .close_tournament(&code("spring-cup"), NOW, None)
             .await
             .expect("close"),
         Closing::Closed
     );
     assert_eq!(
         store
-            .close_tournament(&code("spring-cup"), NOW)
+            .close_tournament(&code("spring-cup"), NOW, None)
             .await
             .expect("close"),
         Closing::AlreadyClosed
     );
     assert_eq!(
         store
-            .close_tournament(&code("nope"), NOW)
+            .close_tournament(&code("nope"), NOW, None)
             .await
             .expect("close"),
         Closing::Unknown
@@ -397,7 +403,7 @@ async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
 
 async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
     store
-        .create_tournament(tournament("listed", 2, true))
+        .create_tournament(tournament("listed", 2, true), None)
         .await
         .expect("create");
     let [ace, bee, cat, dog] = ["Ace#0001", "Bee#0001", "Cat#0001", "Dog#0001"];
@@ -434,7 +440,7 @@ async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
         remove: Vec::new(),
         now: NOW,
     };
-    store.edit_whitelist(edit).await.expect("edit");
+    store.edit_whitelist(edit, None).await.expect("edit");
     assert_eq!(
         join(ace.id, NOW - hours(2)).await,
         Err(TournamentRefusal::NotOpen(NotOpen::Upcoming {
@@ -447,7 +453,7 @@ async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
             closes: NOW + hours(1)
         }))
     );
-    store.set_banned(dog.id, true).await.expect("ban");
+    store.set_banned(dog.id, true, None).await.expect("ban");
     assert_eq!(join(dog.id, NOW).await, Err(TournamentRefusal::Banned));
 
     let joined = join(ace.id, NOW).await.expect("ace joins");
@@ -474,7 +480,10 @@ async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
     let stored = store.tournament(&listed).await.expect("read");
     assert_eq!(stored.map(|t| t.entrants), Some(2));
 
-    store.close_tournament(&listed, NOW).await.expect("close");
+    store
+        .close_tournament(&listed, NOW, None)
+        .await
+        .expect("close");
     assert_eq!(
         join(cat.id, NOW).await,
         Err(TournamentRefusal::NotOpen(NotOpen::Closed { at: NOW }))
@@ -488,7 +497,7 @@ async fn joins_check_window_whitelist_and_duplicates(store: Arc<dyn Store>) {
 
 async fn concurrent_joins_never_pass_capacity(store: Arc<dyn Store>) {
     store
-        .create_tournament(tournament("rush", 10, false))
+        .create_tournament(tournament("rush", 10, false), None)
         .await
         .expect("create");
     let players = accounts(&store, 30).await;
@@ -511,7 +520,7 @@ async fn concurrent_joins_never_pass_capacity(store: Arc<dyn Store>) {
 
 async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>) {
     store
-        .create_tournament(tournament("listed", 5, true))
+        .create_tournament(tournament("listed", 5, true), None)
         .await
         .expect("create");
     let ace = account(&store, "Ace#0001").await;
@@ -527,16 +536,19 @@ async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>)
     };
     let lower_ace = FriendCode::parse("ACE#0001").expect("valid");
     let edited = store
-        .edit_whitelist(edit(
-            false,
-            vec![
-                lower_ace,
-                ghost.clone(),
-                bee.friend_code.clone(),
-                ghost.clone(),
-            ],
-            Vec::new(),
-        ))
+        .edit_whitelist(
+            edit(
+                false,
+                vec![
+                    lower_ace,
+                    ghost.clone(),
+                    bee.friend_code.clone(),
+                    ghost.clone(),
+                ],
+                Vec::new(),
+            ),
+            None,
+        )
         .await
         .expect("edit")
         .expect("the tournament exists");
@@ -547,11 +559,10 @@ async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>)
     assert_eq!(edited.unknown, std::slice::from_ref(&ghost));
 
     let edited = store
-        .edit_whitelist(edit(
-            false,
-            Vec::new(),
-            vec![ace.friend_code.clone(), ghost],
-        ))
+        .edit_whitelist(
+            edit(false, Vec::new(), vec![ace.friend_code.clone(), ghost]),
+            None,
+        )
         .await
         .expect("edit")
         .expect("the tournament exists");
@@ -559,7 +570,7 @@ async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>)
     assert_eq!(edited.unknown.len(), 1);
 
     let edited = store
-        .edit_whitelist(edit(true, vec![ace.friend_code.clone()], Vec::new()))
+        .edit_whitelist(edit(true, vec![ace.friend_code.clone()], Vec::new()), None)
         .await
         .expect("edit")
         .expect("the tournament exists");
@@ -573,7 +584,10 @@ async fn whitelist_edits_report_unknown_codes_and_replace(store: Arc<dyn Store>)
         code: code("nope"),
         ..edit(false, vec![ace.friend_code.clone()], Vec::new())
     };
-    assert_eq!(store.edit_whitelist(missing).await.expect("edit"), None);
+    assert_eq!(
+        store.edit_whitelist(missing, None).await.expect("edit"),
+        None
+    );
 }
 
 async fn clans_keep_one_clan_per_account_and_unique_tags(store: Arc<dyn Store>) {
@@ -611,7 +625,7 @@ async fn clans_keep_one_clan_per_account_and_unique_tags(store: Arc<dyn Store>) 
         refused(store.create_clan(clan(&ace, "Xyz")).await),
         ClanRefusal::AlreadyInClan
     );
-    store.set_banned(bee.id, true).await.expect("ban");
+    store.set_banned(bee.id, true, None).await.expect("ban");
     assert_eq!(
         refused(store.create_clan(clan(&bee, "Xyz")).await),
         ClanRefusal::Banned
@@ -704,7 +718,7 @@ async fn clan_invitations_and_joins(store: Arc<dyn Store>) {
         .expect("cat leaves");
     assert_eq!(invite(ace.id, eel.id).await, Ok(()));
     assert_eq!(join(eel.id).await, Err(ClanRefusal::AlreadyInClan));
-    store.set_banned(dog.id, true).await.expect("ban");
+    store.set_banned(dog.id, true, None).await.expect("ban");
     assert_eq!(join(dog.id).await, Err(ClanRefusal::Banned));
 }
 
@@ -762,7 +776,10 @@ async fn deleting_the_leaders_account_hands_the_clan_on(store: Arc<dyn Store>) {
         .await
         .expect("no store error")
         .expect("joined");
-    store.delete_account(players[0].id).await.expect("deleted");
+    store
+        .delete_account(players[0].id, None)
+        .await
+        .expect("deleted");
     let clan = store
         .clan_of(players[1].id)
         .await
@@ -770,7 +787,10 @@ async fn deleting_the_leaders_account_hands_the_clan_on(store: Arc<dyn Store>) {
         .expect("still a clan");
     assert_eq!(clan.creator, players[1].id);
     assert_eq!(clan.members.len(), 1);
-    store.delete_account(players[1].id).await.expect("deleted");
+    store
+        .delete_account(players[1].id, None)
+        .await
+        .expect("deleted");
     let available = store.clans_available(None, 100).await.expect("read");
     assert!(available.is_empty(), "the clan is dissolved: {available:?}");
 }
@@ -890,7 +910,10 @@ fn depart(
                 assert!(left.is_ok(), "a member leaves: {left:?}");
             }
             Departure::Delete => {
-                assert!(store.delete_account(member).await?, "the account existed");
+                assert!(
+                    store.delete_account(member, None).await?,
+                    "the account existed"
+                );
             }
         }
         Ok(())
@@ -903,7 +926,7 @@ fn delete(
     account: AccountId,
 ) -> tokio::task::JoinHandle<Result<bool, safezone_core::store::StoreError>> {
     let store = Arc::clone(store);
-    tokio::spawn(async move { store.delete_account(account).await })
+    tokio::spawn(async move { store.delete_account(account, None).await })
 }
 
 /// Asserts that no clan holds `tag` any more: `founder` founds one with it (then leaves it).
@@ -1066,7 +1089,7 @@ async fn an_invite_racing_the_invitees_deletion_is_made_or_refused(store: Arc<dy
 /// a store error; the other stays on.
 async fn a_whitelist_edit_racing_a_deletion_leaves_the_account_off(store: Arc<dyn Store>) {
     store
-        .create_tournament(tournament("listed", 5, true))
+        .create_tournament(tournament("listed", 5, true), None)
         .await
         .expect("create");
     let stays = account(&store, "Stays#0001").await;
@@ -1081,7 +1104,7 @@ async fn a_whitelist_edit_racing_a_deletion_leaves_the_account_off(store: Arc<dy
         };
         let editing = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.edit_whitelist(edit).await })
+            tokio::spawn(async move { store.edit_whitelist(edit, None).await })
         };
         let deleting = delete(&store, goes.id);
         let edited = editing
@@ -1111,7 +1134,7 @@ async fn a_whitelist_edit_racing_a_deletion_leaves_the_account_off(store: Arc<dy
 /// or refused as from a missing account, never a store error; no vote is left behind.
 async fn a_vote_racing_the_voters_deletion_counts_or_is_refused(store: Arc<dyn Store>) {
     let open = store
-        .create_poll(poll("Race?", NOW - hours(1), NOW + hours(1)))
+        .create_poll(poll("Race?", NOW - hours(1), NOW + hours(1)), None)
         .await
         .expect("poll created");
     for n in 0..TRIES {
@@ -1143,7 +1166,7 @@ async fn a_vote_racing_the_voters_deletion_counts_or_is_refused(store: Arc<dyn S
 async fn deleting_an_entrants_account_frees_its_places(store: Arc<dyn Store>) {
     for (text, capacity) in [("full", 1), ("roomy", 5), ("ended", 5)] {
         store
-            .create_tournament(tournament(text, capacity, false))
+            .create_tournament(tournament(text, capacity, false), None)
             .await
             .expect("create");
     }
@@ -1169,7 +1192,7 @@ async fn deleting_an_entrants_account_frees_its_places(store: Arc<dyn Store>) {
     assert_eq!(join("roomy", stays.id).await, Ok(2));
     assert_eq!(join("ended", gone.id).await, Ok(1));
     store
-        .close_tournament(&code("ended"), NOW)
+        .close_tournament(&code("ended"), NOW, None)
         .await
         .expect("close");
     assert_eq!(
@@ -1177,7 +1200,7 @@ async fn deleting_an_entrants_account_frees_its_places(store: Arc<dyn Store>) {
         Err(TournamentRefusal::Full { capacity: 1 })
     );
 
-    assert!(store.delete_account(gone.id).await.expect("delete"));
+    assert!(store.delete_account(gone.id, None).await.expect("delete"));
     for (text, entrants) in [("full", 0), ("roomy", 1), ("ended", 0)] {
         let stored = store.tournament(&code(text)).await.expect("read");
         assert_eq!(stored.map(|t| t.entrants), Some(entrants), "{text}");
@@ -1209,7 +1232,7 @@ async fn entrants(store: &Arc<dyn Store>, text: &str) -> i64 {
 /// stays taken.
 async fn a_join_racing_the_joiners_deletion_takes_no_place(store: Arc<dyn Store>) {
     store
-        .create_tournament(tournament("rush", 100, false))
+        .create_tournament(tournament("rush", 100, false), None)
         .await
         .expect("create");
     for n in 0..TRIES {
@@ -1236,7 +1259,7 @@ async fn a_join_racing_an_entrants_deletion_takes_the_freed_place(store: Arc<dyn
     for n in 0..TRIES {
         let text = format!("solo-{n}");
         store
-            .create_tournament(tournament(&text, 1, false))
+            .create_tournament(tournament(&text, 1, false), None)
             .await
             .expect("create");
         let entrant = account(&store, &format!("Entrant#{n:04}")).await;
@@ -1280,7 +1303,7 @@ async fn racing_deletions_of_two_entrants_free_both_places(store: Arc<dyn Store>
         let texts = [format!("first-{n}"), format!("second-{n}")];
         for text in &texts {
             store
-                .create_tournament(tournament(text, 2, false))
+                .create_tournament(tournament(text, 2, false), None)
                 .await
                 .expect("create");
         }

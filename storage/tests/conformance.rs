@@ -204,13 +204,25 @@ async fn revoke_all_keys_counts(store: Arc<dyn Store>) {
     let (b, b_key) = sign_in(&store, "b", &["Bee#0001"], NOW).await;
     let id = id.expect("a signed in");
 
-    assert_eq!(store.revoke_all_keys(id).await.expect("revoke succeeds"), 3);
+    assert_eq!(
+        store
+            .revoke_all_keys(id, None)
+            .await
+            .expect("revoke succeeds"),
+        3
+    );
     for key in &keys {
         assert_eq!(resolves_to(&store, key, NOW).await, None);
     }
     assert_eq!(resolves_to(&store, &b_key, NOW).await, Some(b.account.id));
     assert!(store.account(id).await.expect("lookup succeeds").is_some());
-    assert_eq!(store.revoke_all_keys(id).await.expect("revoke succeeds"), 0);
+    assert_eq!(
+        store
+            .revoke_all_keys(id, None)
+            .await
+            .expect("revoke succeeds"),
+        0
+    );
 }
 
 async fn delete_account_removes_account_and_keys(store: Arc<dyn Store>) {
@@ -218,14 +230,24 @@ async fn delete_account_removes_account_and_keys(store: Arc<dyn Store>) {
     let (b, b_key) = sign_in(&store, "b", &["Bee#0001"], NOW).await;
     let id = a.account.id;
 
-    assert!(store.delete_account(id).await.expect("delete succeeds"));
+    assert!(
+        store
+            .delete_account(id, None)
+            .await
+            .expect("delete succeeds")
+    );
     assert_eq!(store.account(id).await.expect("lookup succeeds"), None);
     assert_eq!(resolves_to(&store, &a_key, NOW).await, None);
     assert!(
         !store.revoke_key(&a_key).await.expect("revoke succeeds"),
         "the key row is gone"
     );
-    assert!(!store.delete_account(id).await.expect("delete succeeds"));
+    assert!(
+        !store
+            .delete_account(id, None)
+            .await
+            .expect("delete succeeds")
+    );
     assert_eq!(resolves_to(&store, &b_key, NOW).await, Some(b.account.id));
 
     let (again, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
@@ -321,7 +343,7 @@ async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store:
             .collect();
         let deleting = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.delete_account(before.account.id).await })
+            tokio::spawn(async move { store.delete_account(before.account.id, None).await })
         };
         let mut answers = Vec::new();
         for task in signing_in {

@@ -66,7 +66,7 @@ fn debit(currency: Currency, amount: i64) -> Step {
 }
 
 async fn apply(store: &Arc<dyn Store>, change: Change) -> Applied {
-    store.apply(change).await.expect("the change runs")
+    store.apply(change, None).await.expect("the change runs")
 }
 
 /// Applies `change` from `times` tasks at once; answers every outcome and how many were done.
@@ -78,7 +78,7 @@ async fn apply_concurrently(
     let attempts = (0..times).map(|_| {
         let store = Arc::clone(store);
         let change = change.clone();
-        tokio::spawn(async move { store.apply(change).await.expect("the change runs") })
+        tokio::spawn(async move { store.apply(change, None).await.expect("the change runs") })
     });
     let results: Vec<Applied> = join_all(attempts)
         .await
@@ -663,11 +663,11 @@ async fn a_change_racing_the_accounts_deletion_applies_or_is_refused(store: Arc<
         };
         let buying = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.apply(purchase).await })
+            tokio::spawn(async move { store.apply(purchase, None).await })
         };
         let deleting = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.delete_account(id).await })
+            tokio::spawn(async move { store.delete_account(id, None).await })
         };
         let bought = buying.await.expect("task").expect("the change runs");
         assert!(deleting.await.expect("task").expect("deletes"));
@@ -695,7 +695,7 @@ async fn a_chat_link_racing_the_accounts_deletion_links_or_is_refused(store: Arc
         };
         let deleting = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.delete_account(id).await })
+            tokio::spawn(async move { store.delete_account(id, None).await })
         };
         linking.await.expect("task").expect("no store error");
         assert!(deleting.await.expect("task").expect("deletes"));

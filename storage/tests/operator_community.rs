@@ -77,8 +77,14 @@ fn no_edit(text: &str, now: OffsetDateTime) -> TournamentEdit {
 
 async fn polls_are_listed_newest_first_with_their_votes(store: Arc<dyn Store>) {
     assert!(store.polls(10).await.expect("list").is_empty());
-    let first = store.create_poll(poll("First?")).await.expect("create");
-    let second = store.create_poll(poll("Second?")).await.expect("create");
+    let first = store
+        .create_poll(poll("First?"), None)
+        .await
+        .expect("create");
+    let second = store
+        .create_poll(poll("Second?"), None)
+        .await
+        .expect("create");
     let voter = account(&store, "Ace#0001").await;
     let vote = Vote {
         account: voter.id,
@@ -100,7 +106,10 @@ async fn polls_are_listed_newest_first_with_their_votes(store: Arc<dyn Store>) {
 }
 
 async fn polls_are_edited_until_they_end(store: Arc<dyn Store>) {
-    let created = store.create_poll(poll("Colour?")).await.expect("create");
+    let created = store
+        .create_poll(poll("Colour?"), None)
+        .await
+        .expect("create");
     let edit = PollEdit {
         poll: created.id,
         question: Some("Favourite colour?".to_owned()),
@@ -108,7 +117,7 @@ async fn polls_are_edited_until_they_end(store: Arc<dyn Store>) {
         now: NOW,
     };
     let edited = store
-        .edit_poll(edit.clone())
+        .edit_poll(edit.clone(), None)
         .await
         .expect("edit")
         .expect("edited");
@@ -127,7 +136,7 @@ async fn polls_are_edited_until_they_end(store: Arc<dyn Store>) {
         ..edit.clone()
     };
     assert!(matches!(
-        store.edit_poll(too_early).await.expect("edit"),
+        store.edit_poll(too_early, None).await.expect("edit"),
         Err(PollEditRefusal::ClosesTooEarly { earliest }) if earliest == NOW
     ));
     let unknown = PollEdit {
@@ -135,12 +144,15 @@ async fn polls_are_edited_until_they_end(store: Arc<dyn Store>) {
         ..edit.clone()
     };
     assert_eq!(
-        store.edit_poll(unknown).await.expect("edit"),
+        store.edit_poll(unknown, None).await.expect("edit"),
         Err(PollEditRefusal::Unknown)
     );
-    store.close_poll(created.id, NOW).await.expect("close");
+    store
+        .close_poll(created.id, NOW, None)
+        .await
+        .expect("close");
     assert_eq!(
-        store.edit_poll(edit).await.expect("edit"),
+        store.edit_poll(edit, None).await.expect("edit"),
         Err(PollEditRefusal::Over(NotOpen::Closed { at: NOW }))
     );
     let after = store
@@ -159,7 +171,7 @@ async fn tournaments_are_listed_the_last_created_first(store: Arc<dyn Store>) {
     assert!(store.tournaments(10).await.expect("list").is_empty());
     for (text, created) in [("early", NOW), ("late", NOW + hours(1))] {
         let new = tournament(text, NOW + hours(3), created);
-        assert!(store.create_tournament(new).await.expect("create"));
+        assert!(store.create_tournament(new, None).await.expect("create"));
     }
     let listed = store.tournaments(10).await.expect("list");
     let codes: Vec<&str> = listed.iter().map(|t| t.code.as_str()).collect();
@@ -172,7 +184,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
     let opens = NOW + hours(1);
     assert!(
         store
-            .create_tournament(tournament("cup", opens, NOW))
+            .create_tournament(tournament("cup", opens, NOW), None)
             .await
             .expect("create")
     );
@@ -183,7 +195,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
         ..no_edit("cup", NOW)
     };
     let edited = store
-        .edit_tournament(edit)
+        .edit_tournament(edit, None)
         .await
         .expect("edit")
         .expect("edited");
@@ -208,7 +220,10 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
         remove: Vec::new(),
         now: NOW,
     };
-    store.edit_whitelist(whitelist).await.expect("whitelist");
+    store
+        .edit_whitelist(whitelist, None)
+        .await
+        .expect("whitelist");
     for player in [&ace, &bee] {
         store
             .join_tournament(&code("cup"), player.id, open)
@@ -218,7 +233,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
     }
     let refused = |edit: TournamentEdit| {
         let store = Arc::clone(&store);
-        async move { store.edit_tournament(edit).await.expect("edit") }
+        async move { store.edit_tournament(edit, None).await.expect("edit") }
     };
     let mode = TournamentEdit {
         mode: Some(GameMode::Solo),
@@ -273,7 +288,7 @@ async fn entrants_are_listed_in_the_order_they_joined(store: Arc<dyn Store>) {
     );
     assert!(
         store
-            .create_tournament(tournament("cup", NOW - hours(1), NOW))
+            .create_tournament(tournament("cup", NOW - hours(1), NOW), None)
             .await
             .expect("create")
     );
@@ -312,7 +327,7 @@ async fn content_versions_are_listed_newest_first(store: Arc<dyn Store>) {
     assert!(store.content_versions(10).await.expect("list").is_empty());
     for n in 0..3 {
         store
-            .publish_content(&format!("# version {n}"), NOW + hours(n))
+            .publish_content(&format!("# version {n}"), NOW + hours(n), None)
             .await
             .expect("publish");
     }

@@ -86,7 +86,7 @@ fn version(version: i64) -> Step {
 }
 
 async fn apply(store: &Arc<dyn Store>, change: Change) -> Applied {
-    store.apply(change).await.expect("the change runs")
+    store.apply(change, None).await.expect("the change runs")
 }
 
 /// The progress of one existing account.
@@ -202,10 +202,10 @@ async fn progress_tells_which_accounts_are_banned_and_leaves_out_deleted_ones(
     let (banned, rest) = players.split_at(30);
     let (deleted, clean) = rest.split_at(4);
     for &account in banned {
-        assert!(store.set_banned(account, true).await.expect("ban"));
+        assert!(store.set_banned(account, true, None).await.expect("ban"));
     }
     for &account in deleted {
-        assert!(store.delete_account(account).await.expect("deletion"));
+        assert!(store.delete_account(account, None).await.expect("deletion"));
     }
     let found = store.progress(&players).await.expect("progress reads");
     let expected: Vec<(AccountId, bool)> = banned
@@ -220,7 +220,12 @@ async fn progress_tells_which_accounts_are_banned_and_leaves_out_deleted_ones(
             .collect::<Vec<_>>(),
         expected
     );
-    assert!(store.set_banned(banned[0], false).await.expect("unban"));
+    assert!(
+        store
+            .set_banned(banned[0], false, None)
+            .await
+            .expect("unban")
+    );
     assert!(!progress(&store, banned[0]).await.banned);
 }
 
@@ -613,7 +618,7 @@ async fn refused_reports_write_nothing(store: Arc<dyn Store>) {
 async fn banned_players_are_logged_but_their_changes_refused(store: Arc<dyn Store>) {
     let players = accounts(&store, 2).await;
     let (clean, banned) = (players[0], players[1]);
-    assert!(store.set_banned(banned, true).await.expect("ban"));
+    assert!(store.set_banned(banned, true, None).await.expect("ban"));
     let ended = datetime!(2026-11-22 08:30 UTC);
     let match_record = record(
         "m-ban",
@@ -966,7 +971,12 @@ async fn deleting_an_account_removes_its_log_and_stats(store: Arc<dyn Store>) {
         ),
     ];
     report(&store, &match_record, &changes).await;
-    assert!(store.delete_account(deleted).await.expect("delete runs"));
+    assert!(
+        store
+            .delete_account(deleted, None)
+            .await
+            .expect("delete runs")
+    );
     let log = whole_log(&store).await;
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].account, kept);
@@ -1015,7 +1025,7 @@ async fn a_report_racing_a_players_deletion_applies_or_is_refused(store: Arc<dyn
         };
         let deleting = {
             let store = Arc::clone(&store);
-            tokio::spawn(async move { store.delete_account(gone).await })
+            tokio::spawn(async move { store.delete_account(gone, None).await })
         };
         let applied = reporting.await.expect("task").expect("the report runs");
         assert!(deleting.await.expect("task").expect("delete runs"));

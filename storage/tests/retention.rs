@@ -152,7 +152,7 @@ async fn idempotency_keys_are_forgotten_only_past_the_retention(store: Arc<dyn S
         ("today", NOW - Duration::minutes(5)),
     ];
     for (key, at) in old.iter().chain(&kept) {
-        let applied = store.apply(keyed_credit(id, key, *at)).await;
+        let applied = store.apply(keyed_credit(id, key, *at), None).await;
         assert_eq!(applied.expect("applied"), Applied::Done(ten_coins()));
     }
 
@@ -161,7 +161,7 @@ async fn idempotency_keys_are_forgotten_only_past_the_retention(store: Arc<dyn S
     assert_eq!(store.forget_idempotency_keys(CUTOFF, 2).await.ok(), Some(0));
 
     for (key, _) in kept {
-        let again = store.apply(keyed_credit(id, key, NOW)).await;
+        let again = store.apply(keyed_credit(id, key, NOW), None).await;
         assert_eq!(
             again.expect("replayed"),
             Applied::Replayed(ten_coins()),
@@ -171,7 +171,7 @@ async fn idempotency_keys_are_forgotten_only_past_the_retention(store: Arc<dyn S
     let ledger = store.ledger(id).await.expect("the ledger");
     assert_eq!(ledger.len(), 6, "the replays changed nothing");
     for (key, _) in old {
-        let again = store.apply(keyed_credit(id, key, NOW)).await;
+        let again = store.apply(keyed_credit(id, key, NOW), None).await;
         assert_eq!(
             again.expect("applied"),
             Applied::Done(ten_coins()),
@@ -191,10 +191,12 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
     let id = account(&store, "Crowd#0001").await;
     for n in 0..OLD {
         let at = CUTOFF - Duration::minutes(i64::try_from(n).expect("small") + 1);
-        let applied = store.apply(keyed_credit(id, &format!("old-{n}"), at)).await;
+        let applied = store
+            .apply(keyed_credit(id, &format!("old-{n}"), at), None)
+            .await;
         assert!(matches!(applied, Ok(Applied::Done(_))));
         let applied = store
-            .apply(keyed_credit(id, &format!("new-{n}"), NOW))
+            .apply(keyed_credit(id, &format!("new-{n}"), NOW), None)
             .await;
         assert!(matches!(applied, Ok(Applied::Done(_))));
     }
@@ -235,7 +237,7 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
     assert!(stored(&store, &live).await);
     for n in 0..OLD {
         let again = store
-            .apply(keyed_credit(id, &format!("new-{n}"), NOW))
+            .apply(keyed_credit(id, &format!("new-{n}"), NOW), None)
             .await;
         assert_eq!(again.expect("replayed"), Applied::Replayed(ten_coins()));
     }
@@ -251,7 +253,7 @@ async fn replays_racing_the_sweep_never_fail(store: Arc<dyn Store>) {
         let keys: Vec<String> = (0..4).map(|n| format!("race-{round}-{n}")).collect();
         for key in &keys {
             let applied = store
-                .apply(keyed_credit(id, key, CUTOFF - Duration::hours(1)))
+                .apply(keyed_credit(id, key, CUTOFF - Duration::hours(1)), None)
                 .await;
             assert!(matches!(applied, Ok(Applied::Done(_))));
             credits += 1;
@@ -263,7 +265,7 @@ async fn replays_racing_the_sweep_never_fail(store: Arc<dyn Store>) {
         let repeats = keys.iter().map(|key| {
             let store = Arc::clone(&store);
             let change = keyed_credit(id, key, NOW);
-            tokio::spawn(async move { store.apply(change).await })
+            tokio::spawn(async move { store.apply(change, None).await })
         });
         for repeated in join_all(repeats).await {
             match repeated.expect("the task ends") {

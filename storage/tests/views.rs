@@ -114,7 +114,7 @@ async fn views_show_the_holdings_and_the_clan(store: Arc<dyn Store>) {
     let (ace, _) = sign_in(&store, "Ace#0001").await;
     let (bee, _) = sign_in(&store, "Bee#0001").await;
     let applied = store
-        .apply(change(&ace_view(&ace), riches(), None))
+        .apply(change(&ace_view(&ace), riches(), None), None)
         .await
         .expect("applies");
     assert!(matches!(applied, Applied::Done(_)));
@@ -159,7 +159,7 @@ async fn a_change_answers_the_view_it_left(store: Arc<dyn Store>) {
     let (ace, _) = sign_in(&store, "Ace#0001").await;
     let before = ace_view(&ace);
     let (applied, view) = store
-        .apply_viewed(change(&before, riches(), Some("first")))
+        .apply_viewed(change(&before, riches(), Some("first")), None)
         .await
         .expect("applies");
     assert!(matches!(applied, Applied::Done(_)));
@@ -168,7 +168,7 @@ async fn a_change_answers_the_view_it_left(store: Arc<dyn Store>) {
     assert_eq!(view.account.coins, 500);
 
     let (replayed, again) = store
-        .apply_viewed(change(&before, riches(), Some("first")))
+        .apply_viewed(change(&before, riches(), Some("first")), None)
         .await
         .expect("replays");
     assert!(matches!(replayed, Applied::Replayed(_)));
@@ -179,7 +179,7 @@ async fn a_change_answers_the_view_it_left(store: Arc<dyn Store>) {
         amount: 1,
     }];
     let (refused, none) = store
-        .apply_viewed(change(&before, too_dear, None))
+        .apply_viewed(change(&before, too_dear, None), None)
         .await
         .expect("refuses");
     assert!(matches!(

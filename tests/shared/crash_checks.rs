@@ -37,6 +37,8 @@ mod checks;
 mod clients;
 #[path = "crash_checks/database.rs"]
 mod database;
+#[path = "crash_checks/operator.rs"]
+mod operator;
 #[path = "crash_checks/server.rs"]
 mod server;
 #[path = "crash_checks/workload.rs"]
@@ -96,6 +98,9 @@ async fn run(binary: &str, url: &str, database: &str) {
         .expect("an HTTP client");
     let accounts = sign_up(&client, &addresses).await;
     fund(binary, url, &accounts);
+    let secret = operator::token(binary, url);
+    let granting = Arc::new(operator::Granting::default());
+    let operators = operator::spawn(&client, &addresses, &accounts, &secret, &granting);
 
     let ops = plan_ops(&accounts, &mut rng);
     let total = ops.iter().map(Vec::len).sum::<usize>();
@@ -114,11 +119,22 @@ async fn run(binary: &str, url: &str, database: &str) {
     for worker in workers {
         answers.extend(worker.await.expect("a client finishes"));
     }
+    granting.stop.store(true, Ordering::SeqCst);
+    for operator in operators {
+        operator.await.expect("an operator client finishes");
+    }
     server.kill();
 
     let stored = Stored::read(url).await;
     let checked = check(&stored, &accounts, &answers);
+    let granted = operator::check(&stored, &granting);
     figures.print(binary, database, seed, total, checked, started.elapsed());
+    eprintln!(
+        "operator grants racing the kills: {} sent, {} acknowledged, {granted} applied, each \
+         with exactly one audit row and one operator_action event",
+        granting.sent.load(Ordering::SeqCst),
+        granting.acknowledged.lock().expect("a lock").len()
+    );
     let in_flight = figures.in_flight_at_kills.load(Ordering::SeqCst);
     assert!(in_flight > 0, "no request was in flight at any kill");
 }

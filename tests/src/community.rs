@@ -69,7 +69,7 @@ impl TestApp {
     pub async fn set_banned(&self, player: &Player, banned: bool) {
         assert!(
             self.store
-                .set_banned(player.id, banned)
+                .set_banned(player.id, banned, None)
                 .await
                 .expect("ban set")
         );
@@ -103,7 +103,10 @@ impl TestApp {
             now: self.now(),
         };
         poll.check().expect("a valid poll");
-        self.store.create_poll(poll).await.expect("poll created")
+        self.store
+            .create_poll(poll, None)
+            .await
+            .expect("poll created")
     }
 
     /// A poll "Colour?" (Red, Blue) open for the hour around now.
@@ -162,7 +165,7 @@ impl TestApp {
         tournament.check().expect("a valid tournament");
         assert!(
             self.store
-                .create_tournament(tournament)
+                .create_tournament(tournament, None)
                 .await
                 .expect("tournament created"),
             "the code {text} is free"
@@ -180,7 +183,7 @@ impl TestApp {
         };
         let edited = self
             .store
-            .edit_whitelist(edit)
+            .edit_whitelist(edit, None)
             .await
             .expect("whitelist edited")
             .expect("the tournament exists");

@@ -340,7 +340,7 @@ async fn nats_events_are_published_in_order_with_their_ids() {
     let (service, store) = service(&dir, settings).await;
     let ann = test_support::new_account(store.as_ref(), "Ann#0001", NOW).await;
     let bob = test_support::new_account(store.as_ref(), "Bob#0001", NOW).await;
-    assert!(store.set_banned(bob.id, true).await.expect("bans"));
+    assert!(store.set_banned(bob.id, true, None).await.expect("bans"));
 
     let name = format!("nats {prefix}");
     eventually("published", || async {

@@ -293,7 +293,7 @@ async fn removal_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
 
     let removed = a
         .store
-        .remove_results(cheater.id, a.now())
+        .remove_results(cheater.id, a.now(), None)
         .await
         .expect("the store removes")
         .expect("the account exists");
@@ -331,7 +331,7 @@ async fn removal_races_reports(nodes: Nodes, apps: Vec<TestApp>) {
         );
         let (_, removed) = tokio::join!(a.report(&report), async {
             b.store
-                .remove_results(cheater.id, b.now())
+                .remove_results(cheater.id, b.now(), None)
                 .await
                 .expect("the store removes")
         });
@@ -364,7 +364,7 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     for (version, on) in [(1, true), (2, false)] {
         let published = apps[0]
             .store
-            .publish_content(&shipped_with_maintenance(on), apps[0].now())
+            .publish_content(&shipped_with_maintenance(on), apps[0].now(), None)
             .await
             .expect("published");
         assert_eq!(published, version);

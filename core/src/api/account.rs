@@ -80,7 +80,7 @@ pub(super) async fn check_key(app: App, incoming: Incoming) -> Result<Reply, Api
 )]
 pub(super) async fn clear_sessions(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
     let session = session::required(&app, &incoming).await?;
-    app.store.revoke_all_keys(session.account.id).await?;
+    app.store.revoke_all_keys(session.account.id, None).await?;
     Ok(Reply::done())
 }
 
@@ -128,7 +128,7 @@ pub(super) async fn delete_account(app: App, incoming: Incoming) -> Result<Reply
             message: "`confirmationKey` is not another valid key of this account".to_owned(),
         });
     }
-    app.store.delete_account(session.account.id).await?;
+    app.store.delete_account(session.account.id, None).await?;
     app.leaderboards.changed_here();
     Ok(Reply::done())
 }

@@ -155,7 +155,7 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
     };
     let edited = app
         .store
-        .edit_whitelist(edit)
+        .edit_whitelist(edit, None)
         .await?
         .ok_or_else(|| unknown(&code))?;
     Ok(Reply::success(&UpdateAnswer {

@@ -79,8 +79,14 @@ impl Incoming {
         scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
     }
 
-    /// The whole body, at most the configured limit (413 `body_too_large` beyond it).
+    /// The whole body, at most the configured limit (413 `body_too_large` beyond it, at once
+    /// when its declared `Content-Length` is).
     pub async fn body_bytes(self) -> Result<Bytes, ApiError> {
+        if super::router::declared_over(&self.headers, self.body_limit) {
+            return Err(ApiError::BodyTooLarge {
+                limit: self.body_limit,
+            });
+        }
         collect_body(self.body.into_inner(), self.body_limit).await
     }
 

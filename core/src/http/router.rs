@@ -44,6 +44,14 @@ pub trait RouterState: Clone + Send + Sync + 'static {
 
     /// What resolves the keys that the account rate limits count by.
     fn key_accounts(&self) -> &Self::Accounts;
+
+    /// Whether a request declaring a body over the limit still reaches its handler, whose
+    /// reading of the body answers the 413 (as a body sent chunked past the limit does), rather
+    /// than being refused before it: for handlers that must see every call, such as the
+    /// operator API's changes, which audit the refusal. No by default.
+    fn handlers_refuse_large_bodies(&self) -> bool {
+        false
+    }
 }
 
 /// A handler and the endpoint group whose rate limits it counts against.
@@ -169,7 +177,8 @@ impl<S: RouterState> Router<S> {
                 allowed: allowed_methods(by_method),
             });
         };
-        if declared_length(&parts.headers).is_some_and(|length| length > body_limit) {
+        let too_large = declared_over(&parts.headers, body_limit);
+        if too_large && (!state.handlers_refuse_large_bodies() || declares_form(&parts)) {
             return Err(ApiError::BodyTooLarge { limit: body_limit });
         }
         let params = found
@@ -202,7 +211,7 @@ async fn parameters(
     body_limit: usize,
 ) -> Result<(Query, RequestBody), ApiError> {
     let mut query = Query::parse(parts.uri.query());
-    if parts.method != Method::POST || !request::declares_form(&parts.headers) {
+    if !declares_form(parts) {
         return Ok((query, body));
     }
     let form = request::collect_body(body, body_limit).await?;
@@ -227,6 +236,16 @@ fn allowed_methods<S>(by_method: &ByMethod<S>) -> Vec<Method> {
     }
     allowed.sort_by(|a, b| a.as_str().cmp(b.as_str()));
     allowed
+}
+
+/// Whether the request is a POST whose form body the router reads.
+fn declares_form(parts: &http::request::Parts) -> bool {
+    parts.method == Method::POST && request::declares_form(&parts.headers)
+}
+
+/// Whether the request's `Content-Length` is over `limit`.
+pub(crate) fn declared_over(headers: &http::HeaderMap, limit: usize) -> bool {
+    declared_length(headers).is_some_and(|length| length > limit)
 }
 
 fn declared_length(headers: &http::HeaderMap) -> Option<usize> {

@@ -1,6 +1,10 @@
 //! One audited change of the operator API, whatever it changes (an account, a poll, a
 //! tournament, the content): the caller's token, a full one, a JSON body with the operator's
-//! `reason`, and one audit row of the outcome, refused calls too.
+//! `reason`, and exactly one audit row of the outcome, refused calls too. A change's row is
+//! appended by the store in the change's own transaction (the store method it goes through
+//! takes the row), so that the change never commits without its row, nor the row without the
+//! change; a call that changed nothing appends its `refused: why` (or `failed: why`) row on its
+//! own.
 
 use std::future::Future;
 
@@ -20,7 +24,8 @@ pub(super) trait Reasoned: DeserializeOwned {
     fn reason(&self) -> &str;
 }
 
-/// One change, as its handler runs it: who asks, what its path names, and its body.
+/// One change, as its handler runs it: who asks, what its path names, its body, and the audit
+/// row its store call appends with the change.
 pub(super) struct Write<P, B> {
     /// The caller's token (a full one).
     pub token: OperatorToken,
@@ -28,31 +33,16 @@ pub(super) struct Write<P, B> {
     pub path: P,
     /// The body, read and with its reason checked.
     pub body: B,
+    /// The audit row of the change made (`done`), which the change's store method appends in
+    /// its transaction; a store method that creates what it names (a poll, a content version)
+    /// completes its target.
+    audit: NewAuditEntry,
 }
 
-/// What a change answers, and the target its audit row names when known only once done (the
-/// id of a created poll, the version of published content).
-pub(super) struct Done {
-    answer: Value,
-    target: Option<String>,
-}
-
-impl Done {
-    /// The answer `answer`, audited on `target` instead of the target known beforehand.
-    pub fn on(target: String, answer: Value) -> Self {
-        Self {
-            answer,
-            target: Some(target),
-        }
-    }
-}
-
-impl From<Value> for Done {
-    fn from(answer: Value) -> Self {
-        Self {
-            answer,
-            target: None,
-        }
+impl<P, B> Write<P, B> {
+    /// The audit row to hand to the store method that makes the change.
+    pub fn audit(&self) -> Option<&NewAuditEntry> {
+        Some(&self.audit)
     }
 }
 
@@ -61,27 +51,39 @@ impl From<Value> for Done {
 pub(super) struct Audit {
     /// The action (`poll-create`; `ban` or `unban` by the body).
     pub action: &'static str,
-    /// The target (`poll:7`, `tournament:spring-cup`, `content`).
+    /// The target (`poll:7`, `tournament:spring-cup`, `content`: a created poll's or content
+    /// version's id is added by the store).
     pub target: String,
+}
+
+/// Answers what a change left as it is: for the changes whose answer needs nothing read
+/// after them.
+pub(super) async fn as_is(_: OperatorState, answer: Value) -> Result<Value, ApiError> {
+    Ok(answer)
 }
 
 /// Runs one change audited: authenticates (a missing or bad token is a 401 and not audited:
 /// there is no one to attribute it to), refuses a read-only token (403 `operator_read_only`),
-/// then what the path names (`path`, read by the caller from the request), the body and its
-/// reason, runs `run`, and appends the audit row of the outcome (`done`, `refused: why`, or
-/// `failed: why` when the server failed), on the target `audit` names unless `run` named one,
-/// before answering it.
-pub(super) async fn audited<P, B, F, Fut>(
+/// then what the path names (`path`, read by the caller from the request), the body (413 past
+/// the operator API's limit) and its reason, and runs `change`, whose store call appends the
+/// audit row (`done`, on the target `audit` names) in the change's transaction. When `change`
+/// fails, nothing was changed: its row (`refused: why`, or `failed: why` when the server
+/// failed) is appended on its own. Then `answer` reads what the answer shows of the change
+/// made (a failure there answers an error, the change and its row stay).
+pub(super) async fn audited<P, B, T, F, Fut, G, GFut>(
     state: OperatorState,
     incoming: Incoming,
     audit: impl FnOnce(&Value) -> Audit,
     path: Result<P, ApiError>,
-    run: F,
+    change: F,
+    answer: G,
 ) -> Result<Reply, ApiError>
 where
     B: Reasoned,
     F: FnOnce(OperatorState, Write<P, B>) -> Fut,
-    Fut: Future<Output = Result<Done, ApiError>>,
+    Fut: Future<Output = Result<T, ApiError>>,
+    G: FnOnce(OperatorState, T) -> GFut,
+    GFut: Future<Output = Result<Value, ApiError>>,
 {
     let token = auth::caller(&state, &incoming).await?;
     let bytes = incoming.body_bytes().await;
@@ -91,12 +93,19 @@ where
         .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
         .unwrap_or(Value::Null);
     let Audit { action, target } = audit(&sent);
-    let reason = sent["reason"]
-        .as_str()
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
-    let outcome = async {
+    let entry = NewAuditEntry {
+        token: token.id,
+        at: state.app.clock.now(),
+        action: action.to_owned(),
+        target,
+        reason: sent["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
+        result: "done".to_owned(),
+    };
+    let changed = async {
         if token.role == OperatorRole::Read {
             return Err(ApiError::Forbidden {
                 code: ErrorCode::OperatorReadOnly,
@@ -113,32 +122,24 @@ where
             token: token.clone(),
             path,
             body,
+            audit: entry.clone(),
         };
-        run(state.clone(), write).await
+        change(state.clone(), write).await
     }
     .await;
-    let result = match &outcome {
-        Ok(_) => "done".to_owned(),
-        Err(error) if error.status().is_server_error() => format!("failed: {}", error.message()),
-        Err(error) => format!("refused: {}", error.message()),
-    };
-    let (answer, target) = match outcome {
-        Ok(done) => (Ok(done.answer), done.target.unwrap_or(target)),
-        Err(error) => (Err(error), target),
-    };
-    state
-        .app
-        .store
-        .append_audit(NewAuditEntry {
-            token: token.id,
-            at: state.app.clock.now(),
-            action: action.to_owned(),
-            target,
-            reason,
-            result,
-        })
-        .await?;
-    answer.map(|answer| Reply::success(&answer))
+    match changed {
+        Ok(changed) => Ok(Reply::success(&answer(state, changed).await?)),
+        Err(error) => {
+            let result = if error.status().is_server_error() {
+                format!("failed: {}", error.message())
+            } else {
+                format!("refused: {}", error.message())
+            };
+            let entry = NewAuditEntry { result, ..entry };
+            state.app.store.append_audit(entry).await?;
+            Err(error)
+        }
+    }
 }
 
 /// A reason is required: 1 to 500 characters, not only spaces.

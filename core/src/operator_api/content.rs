@@ -7,10 +7,10 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::audited::{self, Audit, Done, Reasoned, Write};
+use super::audited::{self, Audit, Reasoned, Write};
 use super::{OperatorState, auth, views};
 use crate::content::{Content, ContentError};
-use crate::content_publication::{self, Named, PublishError};
+use crate::content_publication::{self, Named, PublishError, RolledBack};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 
 /// How many published versions `GET /content` lists.
@@ -141,12 +141,14 @@ pub(super) async fn publish(state: OperatorState, incoming: Incoming) -> Result<
         |state, write: Write<(), PublishBody>| async move {
             let now = state.app.clock.now();
             let store = state.app.store.as_ref();
-            let version = content_publication::publish(store, &write.body.text, UPLOADED, now)
+            let text = &write.body.text;
+            content_publication::publish(store, text, UPLOADED, now, write.audit())
                 .await
-                .map_err(refused)?;
+                .map_err(refused)
+        },
+        |state, version| async move {
             let running = serve_newest(&state).await?;
-            let answer = json!({ "version": version, "running": running });
-            Ok(Done::on(format!("content:{version}"), answer))
+            Ok(json!({ "version": version, "running": running }))
         },
     )
     .await
@@ -178,18 +180,19 @@ pub(super) async fn rollback(state: OperatorState, incoming: Incoming) -> Result
         incoming,
         audit,
         Ok(()),
-        |state, _: Write<(), RollbackBody>| async move {
+        |state, write: Write<(), RollbackBody>| async move {
             let now = state.app.clock.now();
-            let rolled = content_publication::rollback(state.app.store.as_ref(), now)
+            content_publication::rollback(state.app.store.as_ref(), now, write.audit())
                 .await
-                .map_err(refused)?;
+                .map_err(refused)
+        },
+        |state, rolled: RolledBack| async move {
             let running = serve_newest(&state).await?;
-            let answer = json!({
+            Ok(json!({
                 "version": rolled.version,
                 "from": rolled.from,
                 "running": running,
-            });
-            Ok(Done::on(format!("content:{}", rolled.version), answer))
+            }))
         },
     )
     .await

@@ -103,6 +103,12 @@ impl RouterState for OperatorState {
     fn key_accounts(&self) -> &AppState {
         &self.app
     }
+
+    /// A change's body over the limit is refused by the change, which audits the refusal,
+    /// whether its length was declared or it was sent chunked.
+    fn handlers_refuse_large_bodies(&self) -> bool {
+        true
+    }
 }
 
 /// The routes of the operator API.

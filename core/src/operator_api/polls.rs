@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::audited::{self, Audit, Done, Reasoned, Write};
+use super::audited::{self, Audit, Reasoned, Write};
 use super::fields::{ListQuery, invalid, optional_time, time};
 use super::{OperatorState, auth, views};
 use crate::http::params::{PositiveId, parameters};
@@ -74,6 +74,11 @@ async fn results(state: &OperatorState, poll: PollId) -> Result<Value, ApiError>
     Ok(view(&results, state.app.clock.now()))
 }
 
+/// The answer of a change of `poll`: the poll as stored after it.
+async fn answer(state: OperatorState, poll: PollId) -> Result<Value, ApiError> {
+    Ok(json!({ "poll": results(&state, poll).await? }))
+}
+
 /// `GET /polls?limit=`: the newest polls (100 unless `limit`), newest first, with their votes.
 pub(super) async fn list(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
     auth::caller(&state, &incoming).await?;
@@ -141,14 +146,15 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
         Ok(()),
         |state, write: Write<(), CreateBody>| async move {
             let now = state.app.clock.now();
-            let body = write.body;
+            let audit = write.audit();
+            let body = &write.body;
             let poll = NewPoll {
-                question: body.question,
+                question: body.question.clone(),
                 options: body
                     .options
-                    .into_iter()
+                    .iter()
                     .map(|option| NewPollOption {
-                        name: option.name,
+                        name: option.name.clone(),
                         color_code: option.colour.to_ascii_lowercase(),
                     })
                     .collect(),
@@ -158,10 +164,10 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
             };
             poll.check_fields()
                 .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
-            let created = state.app.store.create_poll(poll).await?;
-            let answer = json!({ "poll": results(&state, created.id).await? });
-            Ok(Done::on(format!("poll:{}", created.id.0), answer))
+            let created = state.app.store.create_poll(poll, audit).await?;
+            Ok(created.id)
         },
+        answer,
     )
     .await
 }
@@ -201,14 +207,14 @@ pub(super) async fn edit(state: OperatorState, incoming: Incoming) -> Result<Rep
         |state, write: Write<PollId, EditBody>| async move {
             let edit = PollEdit {
                 poll: write.path,
-                question: write.body.question,
+                question: write.body.question.clone(),
                 closes: optional_time("closes", write.body.closes.as_deref())?,
                 now: state.app.clock.now(),
             };
             edit.check().map_err(|problem| ApiError::InvalidBody {
                 reason: problem.to_string(),
             })?;
-            if let Err(refusal) = state.app.store.edit_poll(edit).await? {
+            if let Err(refusal) = state.app.store.edit_poll(edit, write.audit()).await? {
                 return Err(match refusal {
                     PollEditRefusal::Unknown => unknown(write.path),
                     PollEditRefusal::Over(_) => over(write.path),
@@ -218,8 +224,9 @@ pub(super) async fn edit(state: OperatorState, incoming: Incoming) -> Result<Rep
                     ),
                 });
             }
-            Ok(json!({ "poll": results(&state, write.path).await? }).into())
+            Ok(write.path)
         },
+        answer,
     )
     .await
 }
@@ -259,13 +266,17 @@ pub(super) async fn close(state: OperatorState, incoming: Incoming) -> Result<Re
         poll,
         |state, write: Write<PollId, CloseBody>| async move {
             let now = state.app.clock.now();
-            let closed_now = match state.app.store.close_poll(write.path, now).await? {
+            let store = state.app.store.as_ref();
+            let closed_now = match store.close_poll(write.path, now, write.audit()).await? {
                 Closing::Closed => true,
                 Closing::AlreadyClosed => false,
                 Closing::Unknown => return Err(unknown(write.path)),
             };
-            let poll = results(&state, write.path).await?;
-            Ok(json!({ "poll": poll, "closedNow": closed_now }).into())
+            Ok((write.path, closed_now))
+        },
+        |state, (poll, closed_now)| async move {
+            let poll = results(&state, poll).await?;
+            Ok(json!({ "poll": poll, "closedNow": closed_now }))
         },
     )
     .await

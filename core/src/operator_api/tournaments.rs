@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::audited::{self, Audit, Reasoned, Write};
+use super::audited::{self, Audit, Reasoned, Write, as_is};
 use super::fields::{ListQuery, invalid, optional_time, time};
 use super::{OperatorState, auth, views};
 use crate::api::shared::community::unknown;
@@ -149,7 +149,7 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
         Ok(()),
         |state, write: Write<(), CreateBody>| async move {
             let now = state.app.clock.now();
-            let body = write.body;
+            let body = &write.body;
             let code = crate::api::tournament_code(&body.code)
                 .map_err(|problem| invalid("code", problem))?;
             let tournament = NewTournament {
@@ -164,14 +164,16 @@ pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<R
             tournament
                 .check_fields()
                 .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
-            if !state.app.store.create_tournament(tournament).await? {
+            let store = state.app.store.as_ref();
+            if !store.create_tournament(tournament, write.audit()).await? {
                 return Err(ApiError::Conflict {
                     code: ErrorCode::TournamentCodeTaken,
                     message: format!("another tournament has the code `{code}`"),
                 });
             }
-            Ok(json!({ "tournament": current(&state, &code).await? }).into())
+            Ok(code)
         },
+        |state, code| async move { Ok(json!({ "tournament": current(&state, &code).await? })) },
     )
     .await
 }
@@ -224,7 +226,7 @@ pub(super) async fn edit(state: OperatorState, incoming: Incoming) -> Result<Rep
         |_| audit,
         code,
         |state, write: Write<TournamentCode, EditBody>| async move {
-            let body = write.body;
+            let body = &write.body;
             let edit = TournamentEdit {
                 code: write.path.clone(),
                 mode: body.mode.as_deref().map(mode).transpose()?,
@@ -237,14 +239,15 @@ pub(super) async fn edit(state: OperatorState, incoming: Incoming) -> Result<Rep
             edit.check().map_err(|problem| ApiError::InvalidBody {
                 reason: problem.to_string(),
             })?;
-            match state.app.store.edit_tournament(edit).await? {
+            match state.app.store.edit_tournament(edit, write.audit()).await? {
                 Ok(tournament) => {
                     let answer = view(&tournament, state.app.clock.now());
-                    Ok(json!({ "tournament": answer }).into())
+                    Ok(json!({ "tournament": answer }))
                 }
                 Err(refusal) => Err(edit_refused(&write.path, refusal)),
             }
         },
+        as_is,
     )
     .await
 }
@@ -300,13 +303,20 @@ pub(super) async fn close(state: OperatorState, incoming: Incoming) -> Result<Re
         code,
         |state, write: Write<TournamentCode, CloseBody>| async move {
             let now = state.app.clock.now();
-            let closed_now = match state.app.store.close_tournament(&write.path, now).await? {
+            let store = state.app.store.as_ref();
+            let closed_now = match store
+                .close_tournament(&write.path, now, write.audit())
+                .await?
+            {
                 Closing::Closed => true,
                 Closing::AlreadyClosed => false,
                 Closing::Unknown => return Err(unknown(&write.path)),
             };
-            let tournament = current(&state, &write.path).await?;
-            Ok(json!({ "tournament": tournament, "closedNow": closed_now }).into())
+            Ok((write.path, closed_now))
+        },
+        |state, (code, closed_now)| async move {
+            let tournament = current(&state, &code).await?;
+            Ok(json!({ "tournament": tournament, "closedNow": closed_now }))
         },
     )
     .await
@@ -351,7 +361,7 @@ pub(super) async fn whitelist(state: OperatorState, incoming: Incoming) -> Resul
         |_| audit,
         code,
         |state, write: Write<TournamentCode, WhitelistBody>| async move {
-            let body = write.body;
+            let body = &write.body;
             if body.add.is_empty() && body.remove.is_empty() {
                 return Err(invalid("add", "or `remove` must name a friend code"));
             }
@@ -371,15 +381,15 @@ pub(super) async fn whitelist(state: OperatorState, incoming: Incoming) -> Resul
             let edited = state
                 .app
                 .store
-                .edit_whitelist(edit)
+                .edit_whitelist(edit, write.audit())
                 .await?
                 .ok_or_else(|| unknown(&write.path))?;
             Ok(json!({
                 "whitelist": codes(&edited.whitelist),
                 "unknown": codes(&edited.unknown),
-            })
-            .into())
+            }))
         },
+        as_is,
     )
     .await
 }

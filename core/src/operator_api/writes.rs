@@ -9,14 +9,14 @@ use std::future::Future;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::audited::{self, Audit, Done, Reasoned, Write};
+use super::audited::{self, Audit, Reasoned, Write, as_is};
 use super::players::{existing, unknown_account};
 use super::{OperatorState, views};
 use crate::api::shared::change::refused;
 use crate::http::params::{PositiveId, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::operator::{self, Attribution, Grant, GrantError};
-use crate::store::{AccountId, Currency, OperatorToken, Refusal, Step};
+use crate::store::{AccountId, Currency, Refusal, Step};
 
 parameters! {
     /// The account an operator's change is for.
@@ -26,12 +26,8 @@ parameters! {
     }
 }
 
-/// One change: who asks, on which account, what for, and with which body.
-struct Call<B> {
-    token: OperatorToken,
-    account: AccountId,
-    body: B,
-}
+/// One change: who asks, on which account (its path), with which body and audit row.
+type Call<B> = Write<AccountId, B>;
 
 impl<B: Reasoned> Call<B> {
     /// How the ledger rows of this call's change read.
@@ -44,17 +40,20 @@ impl<B: Reasoned> Call<B> {
 }
 
 /// Runs one change on the account of the path, named by `action_of` (from the body as sent) and
-/// audited on `account:N` ([`audited::audited`]).
-async fn audited<B, F, Fut>(
+/// audited on `account:N`, then its answer ([`audited::audited`]).
+async fn audited<B, T, F, Fut, G, GFut>(
     state: OperatorState,
     incoming: Incoming,
     action_of: fn(&Value) -> &'static str,
-    run: F,
+    change: F,
+    answer: G,
 ) -> Result<Reply, ApiError>
 where
     B: Reasoned,
     F: FnOnce(OperatorState, Call<B>) -> Fut,
-    Fut: Future<Output = Result<Value, ApiError>>,
+    Fut: Future<Output = Result<T, ApiError>>,
+    G: FnOnce(OperatorState, T) -> GFut,
+    GFut: Future<Output = Result<Value, ApiError>>,
 {
     let target = format!("account:{}", incoming.path("accountId").unwrap_or_default());
     let account = AccountPath::read(&incoming).map(|path| AccountId(path.id.0));
@@ -62,21 +61,7 @@ where
         action: action_of(sent),
         target,
     };
-    audited::audited(
-        state,
-        incoming,
-        audit,
-        account,
-        |state, write: Write<AccountId, B>| async move {
-            let call = Call {
-                token: write.token,
-                account: write.path,
-                body: write.body,
-            };
-            run(state, call).await.map(Done::from)
-        },
-    )
-    .await
+    audited::audited(state, incoming, audit, account, change, answer).await
 }
 
 /// A change that was not made, as the operator API answers it: an unknown account is a 404,
@@ -156,15 +141,17 @@ pub(super) async fn grant(state: OperatorState, incoming: Incoming) -> Result<Re
             let (account, granted) = operator::grant_account(
                 state.app.store.as_ref(),
                 &published.content,
-                call.account,
+                call.path,
                 &grant,
                 &call.attribution("grant"),
                 state.app.clock.now(),
+                call.audit(),
             )
             .await
             .map_err(|error| grant_error(&state, error))?;
             Ok(changed(&account, granted.len()))
         },
+        as_is,
     )
     .await
 }
@@ -205,6 +192,7 @@ pub(super) async fn refund(state: OperatorState, incoming: Incoming) -> Result<R
             let steps = vec![Step::Credit { currency, amount }];
             move_currencies(&state, &call, "refund", steps).await
         },
+        as_is,
     )
     .await
 }
@@ -251,6 +239,7 @@ pub(super) async fn remove(state: OperatorState, incoming: Incoming) -> Result<R
                 .map_err(|error| grant_error(&state, error))?;
             move_currencies(&state, &call, "remove", steps).await
         },
+        as_is,
     )
     .await
 }
@@ -286,14 +275,21 @@ async fn move_currencies<B: Reasoned>(
 ) -> Result<Value, ApiError> {
     let (account, moved) = operator::apply(
         state.app.store.as_ref(),
-        call.account,
+        call.path,
         steps,
         &call.attribution(action),
         state.app.clock.now(),
+        call.audit(),
     )
     .await
     .map_err(|error| grant_error(state, error))?;
     Ok(changed(&account, moved.len()))
+}
+
+/// The account after a change, as the answer shows it.
+async fn account_view(state: OperatorState, account: AccountId) -> Result<Value, ApiError> {
+    let account = existing(&state, account).await?;
+    Ok(json!({ "account": views::account(&account) }))
 }
 
 /// The body of `ban`.
@@ -325,13 +321,16 @@ pub(super) async fn ban(state: OperatorState, incoming: Incoming) -> Result<Repl
         action_of,
         |state, call: Call<BanBody>| async move {
             let store = state.app.store.as_ref();
-            if !store.set_banned(call.account, call.body.banned).await? {
+            if !store
+                .set_banned(call.path, call.body.banned, call.audit())
+                .await?
+            {
                 return Err(unknown_account());
             }
             state.app.leaderboards.changed_here();
-            let account = existing(&state, call.account).await?;
-            Ok(json!({ "account": views::account(&account) }))
+            Ok(call.path)
         },
+        account_view,
     )
     .await
 }
@@ -359,10 +358,12 @@ pub(super) async fn revoke_keys(
         incoming,
         |_| "revoke-keys",
         |state, call: Call<ReasonBody>| async move {
-            let account = existing(&state, call.account).await?;
-            let revoked = state.app.store.revoke_all_keys(account.id).await?;
+            let account = existing(&state, call.path).await?;
+            let store = state.app.store.as_ref();
+            let revoked = store.revoke_all_keys(account.id, call.audit()).await?;
             Ok(json!({ "account": views::account(&account), "revoked": revoked }))
         },
+        as_is,
     )
     .await
 }
@@ -391,7 +392,7 @@ pub(super) async fn delete(state: OperatorState, incoming: Incoming) -> Result<R
         incoming,
         |_| "delete",
         |state, call: Call<DeleteBody>| async move {
-            let account = existing(&state, call.account).await?;
+            let account = existing(&state, call.path).await?;
             let code = account.friend_code.to_string();
             if call.body.confirm.trim().to_lowercase() != code.to_lowercase() {
                 return Err(ApiError::InvalidBody {
@@ -400,12 +401,18 @@ pub(super) async fn delete(state: OperatorState, incoming: Incoming) -> Result<R
                     ),
                 });
             }
-            if !state.app.store.delete_account(account.id).await? {
+            if !state
+                .app
+                .store
+                .delete_account(account.id, call.audit())
+                .await?
+            {
                 return Err(unknown_account());
             }
             state.app.leaderboards.changed_here();
             Ok(json!({ "deleted": account.id.0, "friendCode": code }))
         },
+        as_is,
     )
     .await
 }
@@ -425,12 +432,15 @@ pub(super) async fn remove_results(
             let removed = state
                 .app
                 .store
-                .remove_results(call.account, now)
+                .remove_results(call.path, now, call.audit())
                 .await?
                 .ok_or_else(unknown_account)?;
             state.app.leaderboards.changed_here();
-            let account = existing(&state, call.account).await?;
-            Ok(json!({ "account": views::account(&account), "removed": removed.removed }))
+            Ok((call.path, removed.removed))
+        },
+        |state, (account, removed)| async move {
+            let account = existing(&state, account).await?;
+            Ok(json!({ "account": views::account(&account), "removed": removed }))
         },
     )
     .await

@@ -4,7 +4,10 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::{Account, AccountId, KeySession, NewSignIn, Role, SessionView, SignedIn, StoreError};
+use super::{
+    Account, AccountId, KeySession, NewAuditEntry, NewSignIn, Role, SessionView, SignedIn,
+    StoreError,
+};
 use crate::domain::{FriendCode, KeyHash};
 
 /// Accounts and what names them: sign-in identities, user keys and their sessions, roles, bans,
@@ -65,8 +68,14 @@ pub trait AccountStore: Send + Sync {
     /// Revokes one key. Answers whether a key was revoked.
     async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError>;
 
-    /// Revokes every key of the account. Answers how many were revoked.
-    async fn revoke_all_keys(&self, account: AccountId) -> Result<u64, StoreError>;
+    /// Revokes every key of the account. Answers how many were revoked. With `audit` (an
+    /// operator's change), its audit row (and `operator_action` event) is appended in the same
+    /// transaction.
+    async fn revoke_all_keys(
+        &self,
+        account: AccountId,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<u64, StoreError>;
 
     /// Deletes up to `limit` user keys that expired at or before `now` (keys no session
     /// accepts any more), in one short transaction; answers how many went. Safe to run on
@@ -86,9 +95,16 @@ pub trait AccountStore: Send + Sync {
     ) -> Result<u64, StoreError>;
 
     /// Deletes the account with its identities, keys and personal data, freeing the places of
-    /// its tournament entries. Answers whether it existed. A write of the account racing its
-    /// deletion either ends before it (and goes with the account) or finds no account.
-    async fn delete_account(&self, account: AccountId) -> Result<bool, StoreError>;
+    /// its tournament entries, and erases the personal data its domain events tell (friend
+    /// codes; ids, kinds and amounts stay). Answers whether it existed. A write of the account
+    /// racing its deletion either ends before it (and goes with the account) or finds no
+    /// account. With `audit` (an operator's deletion), its audit row (and `operator_action`
+    /// event) is appended in the same transaction when the account existed.
+    async fn delete_account(
+        &self,
+        account: AccountId,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError>;
 
     /// Links a chat-platform account (`chat_user`) to the account, recording whether it has a
     /// premium subscription; a later link replaces the earlier one. Answers whether the account
@@ -104,6 +120,13 @@ pub trait AccountStore: Send + Sync {
     /// Sets the account's role. Answers whether the account exists.
     async fn set_role(&self, account: AccountId, role: Role) -> Result<bool, StoreError>;
 
-    /// Bans (`true`) or unbans the account. Answers whether the account exists.
-    async fn set_banned(&self, account: AccountId, banned: bool) -> Result<bool, StoreError>;
+    /// Bans (`true`) or unbans the account. Answers whether the account exists. With `audit`
+    /// (an operator's ban), its audit row (and `operator_action` event) is appended in the same
+    /// transaction when it does.
+    async fn set_banned(
+        &self,
+        account: AccountId,
+        banned: bool,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError>;
 }

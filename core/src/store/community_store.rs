@@ -5,22 +5,36 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, Entrant, NewClan, NewPoll,
-    NewTournament, Poll, PollEdit, PollEditRefusal, PollId, PollResults, StoreError, Tournament,
-    TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal, TournamentStanding,
-    Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
+    AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, Entrant, NewAuditEntry, NewClan,
+    NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal, PollId, PollResults, StoreError,
+    Tournament, TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal,
+    TournamentStanding, Vote, VoteRefusal, WhitelistEdit, WhitelistEdited,
 };
 use crate::domain::FriendCode;
 
 /// Polls, tournaments with their whitelists, and clans: each change one transaction that
 /// checks its preconditions and answers the first that fails as a refusal.
+///
+/// The changes an operator makes take an `audit`: with one, the operator's audit row (and its
+/// `operator_action` event) is appended in the change's own transaction when the change is
+/// made (closing what was closed already included); a refusal writes nothing.
 #[async_trait]
 pub trait CommunityStore: Send + Sync {
-    /// Creates a poll with its options in one transaction; answers it as stored.
-    async fn create_poll(&self, poll: NewPoll) -> Result<Poll, StoreError>;
+    /// Creates a poll with its options in one transaction; answers it as stored. The audit row
+    /// names the poll created ([`NewAuditEntry::on_created`]: `poll` becomes `poll:7`).
+    async fn create_poll(
+        &self,
+        poll: NewPoll,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<Poll, StoreError>;
 
     /// Closes a poll at `now`: it takes no more votes.
-    async fn close_poll(&self, poll: PollId, now: OffsetDateTime) -> Result<Closing, StoreError>;
+    async fn close_poll(
+        &self,
+        poll: PollId,
+        now: OffsetDateTime,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<Closing, StoreError>;
 
     /// The polls open at `now` in which the account has not voted, oldest first.
     async fn polls_to_vote(
@@ -42,16 +56,25 @@ pub trait CommunityStore: Send + Sync {
 
     /// Edits a poll in one transaction with its row locked, by [`Poll::edited`]; answers it
     /// as stored.
-    async fn edit_poll(&self, edit: PollEdit) -> Result<Result<Poll, PollEditRefusal>, StoreError>;
+    async fn edit_poll(
+        &self,
+        edit: PollEdit,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<Result<Poll, PollEditRefusal>, StoreError>;
 
     /// Creates a tournament. Answers `false` (creating nothing) when the code is taken.
-    async fn create_tournament(&self, tournament: NewTournament) -> Result<bool, StoreError>;
+    async fn create_tournament(
+        &self,
+        tournament: NewTournament,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError>;
 
     /// Closes a tournament at `now`: nobody joins any more.
     async fn close_tournament(
         &self,
         code: &TournamentCode,
         now: OffsetDateTime,
+        audit: Option<&NewAuditEntry>,
     ) -> Result<Closing, StoreError>;
 
     /// The tournament with this code, or `None`.
@@ -65,6 +88,7 @@ pub trait CommunityStore: Send + Sync {
     async fn edit_tournament(
         &self,
         edit: TournamentEdit,
+        audit: Option<&NewAuditEntry>,
     ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError>;
 
     /// The accounts that joined the tournament, in the order they joined, or `None` when there
@@ -101,6 +125,7 @@ pub trait CommunityStore: Send + Sync {
     async fn edit_whitelist(
         &self,
         edit: WhitelistEdit,
+        audit: Option<&NewAuditEntry>,
     ) -> Result<Option<WhitelistEdited>, StoreError>;
 
     /// With an account: its clan (first) and the clans that invited it. Without one: the

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::StoreError;
+use super::{NewAuditEntry, StoreError};
 
 /// One published content file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +30,15 @@ pub struct ContentVersion {
 #[async_trait]
 pub trait ContentStore: Send + Sync {
     /// Publishes `text`, a content file that passed validation, as the newest version;
-    /// answers its version.
-    async fn publish_content(&self, text: &str, now: OffsetDateTime) -> Result<i64, StoreError>;
+    /// answers its version. With `audit` (an operator's publication), its audit row (and
+    /// `operator_action` event) is appended in the same transaction, on the version published
+    /// ([`NewAuditEntry::on_created`]: `content` becomes `content:12`).
+    async fn publish_content(
+        &self,
+        text: &str,
+        now: OffsetDateTime,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<i64, StoreError>;
 
     /// The newest published version, 0 while nothing was published (one cheap query: each
     /// node asks every second).

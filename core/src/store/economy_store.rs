@@ -3,7 +3,9 @@
 
 use async_trait::async_trait;
 
-use super::{AccountId, AccountView, Applied, Change, Holdings, LedgerEntry, StoreError};
+use super::{
+    AccountId, AccountView, Applied, Change, Holdings, LedgerEntry, NewAuditEntry, StoreError,
+};
 
 /// Money and holdings: planned changes applied atomically, holdings, claims, the ledger and the
 /// chat-platform premium that some rewards depend on.
@@ -14,8 +16,15 @@ pub trait EconomyStore: Send + Sync {
     /// The account row is locked first, so changes of one account never interleave. With an
     /// idempotency key, a key already used for the same request answers
     /// [`Applied::Replayed`] with the first application's grants and changes nothing; every coin
-    /// and gem movement writes a ledger row in the same transaction.
-    async fn apply(&self, change: Change) -> Result<Applied, StoreError>;
+    /// and gem movement writes a ledger row in the same transaction. With `audit` (an
+    /// operator's change, which has no idempotency key), its audit row (and `operator_action`
+    /// event) is appended in the same transaction when the change is [`Applied::Done`]; a
+    /// refusal writes nothing.
+    async fn apply(
+        &self,
+        change: Change,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<Applied, StoreError>;
 
     /// Like [`apply`](Self::apply), and also reads the account as the change (or, for a
     /// repeat, the first application) left it, with its holdings and clan, in the same
@@ -23,6 +32,7 @@ pub trait EconomyStore: Send + Sync {
     async fn apply_viewed(
         &self,
         change: Change,
+        audit: Option<&NewAuditEntry>,
     ) -> Result<(Applied, Option<AccountView>), StoreError>;
 
     /// The account's items and unopened packs.

@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord, Progress,
-    RecordedMatch, RemovedResults, StoreError,
+    AccountId, BoardPlayer, Change, MatchApplied, MatchId, MatchLogEntry, MatchRecord,
+    NewAuditEntry, Progress, RecordedMatch, RemovedResults, StoreError,
 };
 use crate::domain::GameMode;
 
@@ -81,10 +81,12 @@ pub trait MatchStore: Send + Sync {
     /// match log entries and appends [`AccountChange::ResultsRemoved`](super::AccountChange)
     /// to the account log, which every node's boards follow (nothing is appended when it has
     /// no results). `now` is the account row's update time. `None` when there is no such
-    /// account.
+    /// account. With `audit` (an operator's removal), its audit row (and `operator_action`
+    /// event) is appended in the same transaction when the account exists.
     async fn remove_results(
         &self,
         account: AccountId,
         now: OffsetDateTime,
+        audit: Option<&NewAuditEntry>,
     ) -> Result<Option<RemovedResults>, StoreError>;
 }

@@ -87,6 +87,17 @@ pub struct NewAuditEntry {
     pub result: String,
 }
 
+impl NewAuditEntry {
+    /// This entry on what a change created, known once created: its target (`poll`,
+    /// `content`) followed by the created thing's id (`poll:7`, `content:12`).
+    pub fn on_created(&self, id: i64) -> Self {
+        Self {
+            target: format!("{}:{id}", self.target),
+            ..self.clone()
+        }
+    }
+}
+
 /// A stored audit row, with the name of the token that acted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {
@@ -137,7 +148,9 @@ pub trait OperatorStore: Send + Sync {
     /// Every token, revoked or not, in the order created.
     async fn operator_tokens(&self) -> Result<Vec<OperatorToken>, StoreError>;
 
-    /// Appends one audit row; answers its id.
+    /// Appends one audit row (and its `operator_action` event) on its own; answers its id.
+    /// Only for a call that changed nothing (refused, or failed): a change appends its row in
+    /// its own transaction, through the `audit` argument of the store method that makes it.
     async fn append_audit(&self, entry: NewAuditEntry) -> Result<i64, StoreError>;
 
     /// The audit rows that match `filter`, newest first.

@@ -66,7 +66,11 @@ impl AccountStore for UnavailableStore {
     async fn revoke_key(&self, _: &KeyHash) -> Result<bool, StoreError> {
         unavailable()
     }
-    async fn revoke_all_keys(&self, _: AccountId) -> Result<u64, StoreError> {
+    async fn revoke_all_keys(
+        &self,
+        _: AccountId,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<u64, StoreError> {
         unavailable()
     }
     async fn delete_expired_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
@@ -75,7 +79,11 @@ impl AccountStore for UnavailableStore {
     async fn forget_idempotency_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
         unavailable()
     }
-    async fn delete_account(&self, _: AccountId) -> Result<bool, StoreError> {
+    async fn delete_account(
+        &self,
+        _: AccountId,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn link_chat(
@@ -90,17 +98,26 @@ impl AccountStore for UnavailableStore {
     async fn set_role(&self, _: AccountId, _: Role) -> Result<bool, StoreError> {
         unavailable()
     }
-    async fn set_banned(&self, _: AccountId, _: bool) -> Result<bool, StoreError> {
+    async fn set_banned(
+        &self,
+        _: AccountId,
+        _: bool,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
 }
 
 #[async_trait]
 impl EconomyStore for UnavailableStore {
-    async fn apply(&self, _: Change) -> Result<Applied, StoreError> {
+    async fn apply(&self, _: Change, _: Option<&NewAuditEntry>) -> Result<Applied, StoreError> {
         unavailable()
     }
-    async fn apply_viewed(&self, _: Change) -> Result<(Applied, Option<AccountView>), StoreError> {
+    async fn apply_viewed(
+        &self,
+        _: Change,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<(Applied, Option<AccountView>), StoreError> {
         unavailable()
     }
     async fn holdings(&self, _: AccountId) -> Result<Holdings, StoreError> {
@@ -119,10 +136,15 @@ impl EconomyStore for UnavailableStore {
 
 #[async_trait]
 impl CommunityStore for UnavailableStore {
-    async fn create_poll(&self, _: NewPoll) -> Result<Poll, StoreError> {
+    async fn create_poll(&self, _: NewPoll, _: Option<&NewAuditEntry>) -> Result<Poll, StoreError> {
         unavailable()
     }
-    async fn close_poll(&self, _: PollId, _: OffsetDateTime) -> Result<Closing, StoreError> {
+    async fn close_poll(
+        &self,
+        _: PollId,
+        _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<Closing, StoreError> {
         unavailable()
     }
     async fn polls_to_vote(
@@ -138,13 +160,18 @@ impl CommunityStore for UnavailableStore {
     async fn poll_results(&self, _: PollId) -> Result<Option<PollResults>, StoreError> {
         unavailable()
     }
-    async fn create_tournament(&self, _: NewTournament) -> Result<bool, StoreError> {
+    async fn create_tournament(
+        &self,
+        _: NewTournament,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn close_tournament(
         &self,
         _: &TournamentCode,
         _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
     ) -> Result<Closing, StoreError> {
         unavailable()
     }
@@ -154,7 +181,11 @@ impl CommunityStore for UnavailableStore {
     async fn polls(&self, _: i64) -> Result<Vec<PollResults>, StoreError> {
         unavailable()
     }
-    async fn edit_poll(&self, _: PollEdit) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
+    async fn edit_poll(
+        &self,
+        _: PollEdit,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
         unavailable()
     }
     async fn tournaments(&self, _: i64) -> Result<Vec<Tournament>, StoreError> {
@@ -163,6 +194,7 @@ impl CommunityStore for UnavailableStore {
     async fn edit_tournament(
         &self,
         _: TournamentEdit,
+        _: Option<&NewAuditEntry>,
     ) -> Result<Result<Tournament, TournamentEditRefusal>, StoreError> {
         unavailable()
     }
@@ -193,6 +225,7 @@ impl CommunityStore for UnavailableStore {
     async fn edit_whitelist(
         &self,
         _: WhitelistEdit,
+        _: Option<&NewAuditEntry>,
     ) -> Result<Option<WhitelistEdited>, StoreError> {
         unavailable()
     }
@@ -282,6 +315,7 @@ impl MatchStore for UnavailableStore {
         &self,
         _: AccountId,
         _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
     ) -> Result<Option<RemovedResults>, StoreError> {
         unavailable()
     }
@@ -306,7 +340,12 @@ impl HealthStore for UnavailableStore {
 
 #[async_trait]
 impl ContentStore for UnavailableStore {
-    async fn publish_content(&self, _: &str, _: OffsetDateTime) -> Result<i64, StoreError> {
+    async fn publish_content(
+        &self,
+        _: &str,
+        _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<i64, StoreError> {
         unavailable()
     }
     async fn content_head(&self) -> Result<i64, StoreError> {

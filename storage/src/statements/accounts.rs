@@ -137,6 +137,16 @@ pub(crate) const DELETE_EXPIRED_KEYS: &str = "\
 /// Deletes an account; its keys go by cascade. Binds: account id.
 pub(crate) const DELETE_ACCOUNT: &str = "DELETE FROM accounts WHERE id = $1";
 
+/// The events of an account whose payloads tell personal data (its friend code): account
+/// creations and renames (the partial index `events_personal` finds them). Binds: account id;
+/// answers id and payload.
+pub(crate) const PERSONAL_EVENTS: &str = "\
+    SELECT id, payload FROM events \
+    WHERE account_id = $1 AND kind IN ('account_created', 'renamed')";
+
+/// Replaces an event's payload. Binds: event id, payload.
+pub(crate) const SET_EVENT_PAYLOAD: &str = "UPDATE events SET payload = $2 WHERE id = $1";
+
 /// Sets an account's role. Binds: account id, role.
 pub(crate) const SET_ROLE: &str = "UPDATE accounts SET role = $2 WHERE id = $1";
 

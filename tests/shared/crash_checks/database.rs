@@ -78,6 +78,8 @@ pub(super) struct Stored {
     pub(super) progress: Vec<(i64, String, i64)>,
     /// The domain events' outbox in id order: account, kind, payload (JSON).
     pub(super) events: Vec<(Option<i64>, String, String)>,
+    /// The operator audit in id order: action, reason, result.
+    pub(super) audit: Vec<(String, String, String)>,
 }
 
 impl Stored {
@@ -118,6 +120,9 @@ impl Stored {
                 .await,
             events: database
                 .all("SELECT account_id, kind, payload FROM events ORDER BY id")
+                .await,
+            audit: database
+                .all("SELECT action, reason, result FROM operator_audit ORDER BY id")
                 .await,
         };
         database.close().await;

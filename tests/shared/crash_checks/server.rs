@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-/// Where the server listens now: `None` while it is down; `generation` counts the starts.
+/// Where the server listens now, its public API and its operator listener: `None` while it is
+/// down; `generation` counts the starts.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Address {
     pub(super) generation: u64,
     pub(super) address: Option<String>,
+    pub(super) operator: Option<String>,
 }
 
 /// The binary run on one database, killed and started again.
@@ -37,27 +39,32 @@ impl Server {
         (server, receiver)
     }
 
-    /// Starts the binary on a free port and publishes the address it announces.
+    /// Starts the binary on free ports and publishes the addresses it announces.
     pub(super) fn start(&mut self) {
         let mut child = Command::new(&self.binary)
             .args(["--listen", "127.0.0.1:0", "--database-url", &self.url])
+            .args(["--metrics-listen", "127.0.0.1:0"])
             .env("SAFEZONE_RATE_LIMITS", "off")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("the binary starts");
-        let address = tokio::task::block_in_place(|| announced_address(&mut child));
+        let (address, operator) = tokio::task::block_in_place(|| announced(&mut child));
         self.child = Some(child);
         self.addresses.send_modify(|current| {
             current.generation += 1;
             current.address = Some(address);
+            current.operator = Some(operator);
         });
     }
 
     /// Kills the server with SIGKILL and waits for it to be gone.
     pub(super) fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
-            self.addresses.send_modify(|current| current.address = None);
+            self.addresses.send_modify(|current| {
+                current.address = None;
+                current.operator = None;
+            });
             child.kill().expect("SIGKILL is sent");
             child.wait().expect("the killed server is reaped");
         }
@@ -73,22 +80,30 @@ impl Drop for Server {
     }
 }
 
-/// The address from the first line of standard output; the rest of the output is drained.
-fn announced_address(child: &mut Child) -> String {
+/// The public address and the operator listener's, from the first two lines of standard
+/// output; the rest of the output is drained.
+fn announced(child: &mut Child) -> (String, String) {
     let stdout = child.stdout.take().expect("a piped stdout");
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
         let mut reader = BufReader::new(stdout);
-        let mut line = String::new();
-        let _ = reader.read_line(&mut line);
-        let _ = sender.send(line);
+        for _ in 0..2 {
+            let mut line = String::new();
+            let _ = reader.read_line(&mut line);
+            let _ = sender.send(line);
+        }
         let _ = std::io::copy(&mut reader, &mut std::io::sink());
     });
-    let line = receiver
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the server announces its address in time");
-    line.trim_end()
-        .strip_prefix("safezone listening on http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned()
+    let line = |prefix: &str, suffix: &str| {
+        let line = receiver
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server announces its addresses in time");
+        line.trim_end()
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .unwrap_or_else(|| panic!("unexpected line {line:?}"))
+            .to_owned()
+    };
+    let address = line("safezone listening on http://", "");
+    (address, line("safezone metrics on http://", "/metrics"))
 }

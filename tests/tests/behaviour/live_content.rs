@@ -90,7 +90,7 @@ async fn a_bad_file_is_never_published_nor_served(app: TestApp) {
     // newest; the node keeps serving the one before it.
     let unreadable = app
         .store
-        .publish_content("[client]\nmaintenance = \"no\"\n", app.now())
+        .publish_content("[client]\nmaintenance = \"no\"\n", app.now(), None)
         .await
         .expect("stored");
     assert_eq!(unreadable, 2);

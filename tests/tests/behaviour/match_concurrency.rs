@@ -396,7 +396,7 @@ async fn bans_and_deletions_racing_a_report_leave_each_player_in_or_out(app: Tes
                 if is_banned(player) {
                     app.set_banned(player, true).await;
                 } else {
-                    let existed = app.store.delete_account(player.id).await;
+                    let existed = app.store.delete_account(player.id, None).await;
                     assert!(existed.expect("account deleted"));
                 }
             }

@@ -818,12 +818,12 @@ async fn unknown_players_are_skipped(app: TestApp) {
     let revoked = app.player().await;
     let deleted = app.player().await;
     app.store
-        .revoke_all_keys(revoked.id)
+        .revoke_all_keys(revoked.id, None)
         .await
         .expect("keys revoked");
     assert!(
         app.store
-            .delete_account(deleted.id)
+            .delete_account(deleted.id, None)
             .await
             .expect("account deleted")
     );
@@ -881,7 +881,7 @@ async fn any_number_of_players_is_skipped_at_once(app: TestApp) {
     for player in &deleted {
         assert!(
             app.store
-                .delete_account(player.id)
+                .delete_account(player.id, None)
                 .await
                 .expect("account deleted")
         );

@@ -27,6 +27,7 @@ each_combination!(
     items_and_packs_are_removed_all_or_nothing,
     a_deletion_needs_the_friend_code_typed_again,
     removed_results_leave_every_board_and_later_results_count,
+    a_body_over_the_limit_is_audited_refused_declared_or_chunked,
 );
 
 /// The operator listener serving `app`'s metrics and operator API.
@@ -574,7 +575,7 @@ async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) 
     );
 
     app.store
-        .publish_content(&shipped_with_maintenance(true), app.now())
+        .publish_content(&shipped_with_maintenance(true), app.now(), None)
         .await
         .expect("published");
     app.await_maintenance(true).await;
@@ -875,4 +876,86 @@ async fn removed_results_leave_every_board_and_later_results_count(app: TestApp)
         .error(404, "unknown_user");
     let rows = summary(&audit_of(&app, cheater).await);
     assert_eq!(rows[2], row("remove-results", "aimbot, report 9", "done"));
+}
+
+/// The operator API's body limit (`operator_api::BODY_LIMIT`).
+const OPERATOR_BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+/// The status line answering a POST to the operator listener of `head` (its own framing
+/// headers) and then `body`, over plain TCP: the server may answer before it has read it all.
+async fn post_raw(
+    operator: &Operator,
+    path: &str,
+    secret: &str,
+    head: &str,
+    body: Vec<u8>,
+) -> String {
+    let address = operator.listener.local_addr();
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {secret}\r\n\
+         Content-Type: application/json\r\n{head}Connection: close\r\n\r\n"
+    )
+    .into_bytes();
+    request.extend(body);
+    tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(address).expect("a connection");
+        let _ = stream.write_all(&request);
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    })
+    .await
+    .expect("the exchange ends")
+}
+
+async fn a_body_over_the_limit_is_audited_refused_declared_or_chunked(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let path = players_path(&player, "grant");
+    let coins = app.stored_account(player.id).await.coins;
+    let over = OPERATOR_BODY_LIMIT + 1;
+
+    // Declared: the length alone is over the limit (what follows is never read).
+    let declared = post_raw(
+        &operator,
+        &path,
+        &secret,
+        &format!("Content-Length: {over}\r\n"),
+        b"{".to_vec(),
+    )
+    .await;
+    assert!(declared.contains(" 413 "), "{declared}");
+    // Chunked: the body runs past the limit as it is read.
+    let mut chunked = Vec::new();
+    for chunk in vec![b' '; over].chunks(64 * 1024) {
+        chunked.extend(format!("{:x}\r\n", chunk.len()).bytes());
+        chunked.extend(chunk);
+        chunked.extend(b"\r\n");
+    }
+    chunked.extend(b"0\r\n\r\n");
+    let streamed = post_raw(
+        &operator,
+        &path,
+        &secret,
+        "Transfer-Encoding: chunked\r\n",
+        chunked,
+    )
+    .await;
+    assert!(streamed.contains(" 413 "), "{streamed}");
+
+    let refused =
+        format!("refused: request body is larger than the limit of {OPERATOR_BODY_LIMIT} bytes");
+    assert_eq!(
+        summary(&audit_of(&app, &player).await),
+        [row("grant", "", &refused), row("grant", "", &refused)],
+        "both refusals audited alike"
+    );
+    let account = app.stored_account(player.id).await;
+    assert_eq!(account.coins, coins, "nothing granted");
 }

@@ -46,7 +46,10 @@ async fn available_lists_open_polls_not_voted_in(app: TestApp) {
     )
     .await;
     let closed = app.open_poll().await;
-    app.store.close_poll(closed.id, now).await.expect("closed");
+    app.store
+        .close_poll(closed.id, now, None)
+        .await
+        .expect("closed");
     let player = app.player().await;
 
     let body = app
@@ -187,7 +190,10 @@ async fn votes_are_taken_only_while_the_poll_is_open(app: TestApp) {
         "{body}"
     );
 
-    app.store.close_poll(closing.id, now).await.expect("closed");
+    app.store
+        .close_poll(closing.id, now, None)
+        .await
+        .expect("closed");
     let refused = app.post(&vote(&closing)).await;
     let body = refused.error(409, "poll_closed");
     assert!(

@@ -68,7 +68,7 @@ async fn the_check_says_why_a_tournament_is_not_open(app: TestApp) {
         .await;
     app.create_tournament("stopped", 10, false).await;
     app.store
-        .close_tournament(&code("stopped"), now)
+        .close_tournament(&code("stopped"), now, None)
         .await
         .expect("closed");
     let player = app.player().await;

@@ -62,7 +62,7 @@ pub(crate) async fn apply(
     }
     let change = change(app, headers, session, reason, reference, steps)?;
     let counted = Counted::of(&change);
-    outcome(app, app.store.apply_viewed(change).await?, counted)
+    outcome(app, app.store.apply_viewed(change, None).await?, counted)
 }
 
 /// How many times a change planned from an account's progress is planned again when another
@@ -99,7 +99,7 @@ where
         let steps = plan(&progress)?;
         let change = change(app, headers, session, reason, reference.clone(), steps)?;
         let counted = Counted::of(&change);
-        match app.store.apply_viewed(change).await? {
+        match app.store.apply_viewed(change, None).await? {
             (Applied::Refused(Refusal::Stale), _) => {
                 tracing::debug!(
                     reason,

@@ -49,7 +49,7 @@ impl AccountArgs {
     /// Bans (`true`) or unbans the account.
     pub async fn ban(self, store: &dyn Store, banned: bool) -> Outcome {
         let account = account(store, &self.to).await?;
-        if !store.set_banned(account.id, banned).await? {
+        if !store.set_banned(account.id, banned, None).await? {
             return Err(gone(&self.to));
         }
         Ok(if banned {

@@ -53,9 +53,10 @@ fn read(path: &Path) -> Result<String, Failure> {
 /// Reads and checks the file, then publishes it.
 async fn publish(store: &dyn Store, path: &Path, now: OffsetDateTime) -> Outcome {
     let text = read(path)?;
-    let version = content_publication::publish(store, &text, &path.display().to_string(), now)
-        .await
-        .map_err(failure)?;
+    let version =
+        content_publication::publish(store, &text, &path.display().to_string(), now, None)
+            .await
+            .map_err(failure)?;
     Ok(format!(
         "published content version {version}: every node serves it within seconds"
     ))
@@ -89,7 +90,7 @@ async fn diff(store: &dyn Store, path: &Path) -> Outcome {
 
 /// Publishes the version before the newest again.
 async fn rollback(store: &dyn Store, now: OffsetDateTime) -> Outcome {
-    let rolled = content_publication::rollback(store, now)
+    let rolled = content_publication::rollback(store, now, None)
         .await
         .map_err(failure)?;
     Ok(format!(

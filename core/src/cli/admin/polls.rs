@@ -64,7 +64,7 @@ impl PollCreateArgs {
             now,
         };
         poll.check().map_err(Failure::BadInput)?;
-        let created = store.create_poll(poll).await?;
+        let created = store.create_poll(poll, None).await?;
         let options: Vec<String> = created
             .options
             .iter()
@@ -82,7 +82,7 @@ impl PollCreateArgs {
 }
 
 async fn close(store: &dyn Store, poll: PollId, now: OffsetDateTime) -> Outcome {
-    match store.close_poll(poll, now).await? {
+    match store.close_poll(poll, now, None).await? {
         Closing::Closed => Ok(format!("closed poll {}", poll.0)),
         Closing::AlreadyClosed => Ok(format!("poll {} was closed already", poll.0)),
         Closing::Unknown => Err(unknown(poll)),

@@ -78,7 +78,7 @@ impl TournamentCommand {
         match self {
             Self::Create(args) => args.run(store, now).await,
             Self::Close(TournamentCodeArgs { code }) => {
-                match store.close_tournament(&code, now).await? {
+                match store.close_tournament(&code, now, None).await? {
                     Closing::Closed => Ok(format!("closed tournament {code}")),
                     Closing::AlreadyClosed => Ok(format!("tournament {code} was closed already")),
                     Closing::Unknown => Err(unknown(&code)),
@@ -101,7 +101,7 @@ impl TournamentCreateArgs {
             now,
         };
         tournament.check().map_err(Failure::BadInput)?;
-        if !store.create_tournament(tournament.clone()).await? {
+        if !store.create_tournament(tournament.clone(), None).await? {
             return Err(Failure::Refused(format!(
                 "the tournament code {} is taken",
                 tournament.code
@@ -156,7 +156,7 @@ impl WhitelistCommand {
             now,
         };
         let edited = store
-            .edit_whitelist(edit)
+            .edit_whitelist(edit, None)
             .await?
             .ok_or_else(|| unknown(&args.code))?;
         let line = describe(&args.code, &edited.whitelist);
