@@ -574,7 +574,11 @@ async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) 
     );
 
     app.store
-        .publish_content(&shipped_with_maintenance(true), app.now())
+        .publish_content(
+            &shipped_with_maintenance(true),
+            &safezone_core::store::Publication::default(),
+            app.now(),
+        )
         .await
         .expect("published");
     app.await_maintenance(true).await;
