@@ -305,7 +305,12 @@ impl HealthStore for UnavailableStore {
 
 #[async_trait]
 impl ContentStore for UnavailableStore {
-    async fn publish_content(&self, _: &str, _: OffsetDateTime) -> Result<i64, StoreError> {
+    async fn publish_content(
+        &self,
+        _: &str,
+        _: &super::Publication,
+        _: OffsetDateTime,
+    ) -> Result<i64, StoreError> {
         unavailable()
     }
     async fn content_head(&self) -> Result<i64, StoreError> {
