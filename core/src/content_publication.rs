@@ -52,7 +52,7 @@ pub struct Named<'a> {
 /// let from = Named { name: "a".to_owned(), text: "x = 1\ny = 1\n" };
 /// let to = Named { name: "b".to_owned(), text: "x = 2\r\ny = 1\r\n" };
 /// assert!(diff(&from, &to).unwrap().contains("+x = 2"));
-/// assert!(!diff(&from, &to).unwrap().contains("y = 1"));
+/// assert!(!diff(&from, &to).unwrap().contains("-y = 1"));
 /// assert_eq!(diff(&from, &from), None);
 /// ```
 pub fn diff(from: &Named<'_>, to: &Named<'_>) -> Option<String> {
