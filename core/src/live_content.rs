@@ -17,6 +17,7 @@ use arc_swap::ArcSwap;
 use crate::AppState;
 use crate::api::config::PreparedConfig;
 use crate::content::Content;
+use crate::content_publication::normalise_line_ends;
 use crate::store::{PublishedContent, Store, StoreError};
 
 /// One content file as a node serves it, with what is prepared from it once.
@@ -92,9 +93,28 @@ impl LiveContent {
 
 /// The newest published content this node can read, or else `fallback` (its `--content` file
 /// or the shipped one): what a node starts serving, and what the operator's tools check against.
-pub async fn newest_or(store: &dyn Store, fallback: Content) -> Content {
+/// When `fallback` is a `--content` file (named `file`) whose text is not the published one
+/// served instead, says so in one warning.
+pub async fn newest_or(store: &dyn Store, fallback: Content, file: Option<&str>) -> Content {
     match store.published_content(i64::MAX).await {
-        Ok(Some(published)) => read(&published).unwrap_or(fallback),
+        Ok(Some(published)) => match read(&published) {
+            Some(content) => {
+                let differs =
+                    normalise_line_ends(fallback.text()) != normalise_line_ends(content.text());
+                if let Some(file) = file.filter(|_| differs) {
+                    tracing::warn!(
+                        content_file = file,
+                        served_version = published.version,
+                        "the --content file {file} is not served: published content version {} \
+                         is (a published version always wins over the file; publish the file \
+                         to serve it)",
+                        published.version
+                    );
+                }
+                content
+            }
+            None => fallback,
+        },
         Ok(None) => fallback,
         Err(error) => {
             tracing::warn!(%error, "could not look for published content; using the content file");

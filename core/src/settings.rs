@@ -44,6 +44,10 @@ pub struct Settings {
     /// node serves it within about this time).
     #[builder(default = Duration::from_secs(1))]
     pub content_check_every: Duration,
+    /// The content file the node was started with (`--content`), which the operator API's
+    /// status names beside whether it is served; `None` for the shipped one (or an
+    /// embedder's own).
+    pub content_file: Option<String>,
     /// The largest request body accepted, in bytes.
     #[builder(default = 64 * 1024)]
     pub body_limit: usize,

@@ -7,8 +7,8 @@ use safezone_core::domain::GameMode;
 use safezone_core::events::EventPayload;
 use safezone_core::store::{
     AccountId, Applied, AuditFilter, Change, Closing, Currency, NewAuditEntry, NewOperatorToken,
-    NewPoll, NewPollOption, NewTournament, OperatorRole, PollEdit, Step, Store, TournamentCode,
-    TournamentEdit, WhitelistEdit,
+    NewPoll, NewPollOption, NewTournament, OperatorRole, PollEdit, Publication, Step, Store,
+    TournamentCode, TournamentEdit, WhitelistEdit,
 };
 use safezone_storage::test_support;
 use sqlx::Connection;
@@ -441,7 +441,7 @@ async fn every_operator_change_appends_its_audit_row_in_its_transaction(store: A
 
     let publish = row("content-publish", "content");
     let version = store
-        .publish_content("# content", NOW, Some(&publish))
+        .publish_content("# content", &Publication::default(), NOW, Some(&publish))
         .await
         .expect("publish");
     let delete = row("delete", &target);
@@ -528,7 +528,7 @@ async fn a_change_whose_audit_row_fails_is_not_made(store: Arc<dyn Store>) {
     );
     assert!(
         store
-            .publish_content("# content", NOW, audit)
+            .publish_content("# content", &Publication::default(), NOW, audit)
             .await
             .is_err()
     );

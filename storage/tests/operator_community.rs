@@ -8,7 +8,7 @@ use std::sync::Arc;
 use safezone_core::domain::GameMode;
 use safezone_core::store::{
     Account, NewPoll, NewPollOption, NewTournament, NotOpen, PollEdit, PollEditRefusal, PollId,
-    Store, TournamentCode, TournamentEdit, TournamentEditRefusal, Vote,
+    Publication, Store, TournamentCode, TournamentEdit, TournamentEditRefusal, Vote,
 };
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -325,16 +325,39 @@ async fn entrants_are_listed_in_the_order_they_joined(store: Arc<dyn Store>) {
 
 async fn content_versions_are_listed_newest_first(store: Arc<dyn Store>) {
     assert!(store.content_versions(10).await.expect("list").is_empty());
+    let about = |n: i64| Publication {
+        by: (n > 0).then(|| format!("token-{n}")),
+        reason: (n > 0).then(|| format!("reason {n}")),
+        restores: (n == 2).then_some(1),
+    };
     for n in 0..3 {
         store
-            .publish_content(&format!("# version {n}"), NOW + hours(n), None)
+            .publish_content(&format!("# version {n}"), &about(n), NOW + hours(n), None)
             .await
             .expect("publish");
     }
     let listed = store.content_versions(2).await.expect("list");
-    let versions: Vec<(i64, OffsetDateTime)> = listed
-        .iter()
-        .map(|published| (published.version, published.published_at))
+    let versions: Vec<(i64, OffsetDateTime, Publication)> = listed
+        .into_iter()
+        .map(|published| (published.version, published.published_at, published.about))
         .collect();
-    assert_eq!(versions, [(3, NOW + hours(2)), (2, NOW + hours(1))]);
+    assert_eq!(
+        versions,
+        [(3, NOW + hours(2), about(2)), (2, NOW + hours(1), about(1))]
+    );
+    let first = store
+        .published_content(1)
+        .await
+        .expect("read")
+        .expect("there");
+    assert_eq!(first.about, Publication::default());
+    let third = store
+        .published_content(3)
+        .await
+        .expect("read")
+        .expect("there");
+    assert_eq!(
+        (third.text.as_str(), third.about),
+        ("# version 2", about(2))
+    );
 }

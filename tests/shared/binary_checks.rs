@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 #[path = "binary_checks/operating.rs"]
 pub mod operating;
 
+#[path = "binary_checks/content_tools.rs"]
+pub mod content_tools;
+
 /// Generates one `#[test]` per check of this module, run on the binary at `$binary`.
 ///
 /// The including crate must declare this file as the module `binary_checks` at its root.
@@ -82,6 +85,20 @@ macro_rules! for_binary {
         #[test]
         fn an_unreachable_database_is_tried_again_until_the_timeout() {
             $crate::binary_checks::operating::an_unreachable_database_is_tried_again_until_the_timeout(
+                $binary,
+            );
+        }
+
+        #[test]
+        fn content_tools_name_every_problem_and_end_quietly() {
+            $crate::binary_checks::content_tools::content_tools_name_every_problem_and_end_quietly(
+                $binary,
+            );
+        }
+
+        #[test]
+        fn a_node_says_when_its_content_file_is_not_served() {
+            $crate::binary_checks::content_tools::a_node_says_when_its_content_file_is_not_served(
                 $binary,
             );
         }

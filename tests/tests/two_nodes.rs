@@ -364,7 +364,12 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     for (version, on) in [(1, true), (2, false)] {
         let published = apps[0]
             .store
-            .publish_content(&shipped_with_maintenance(on), apps[0].now(), None)
+            .publish_content(
+                &shipped_with_maintenance(on),
+                &safezone_core::store::Publication::default(),
+                apps[0].now(),
+                None,
+            )
             .await
             .expect("published");
         assert_eq!(published, version);

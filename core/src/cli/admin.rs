@@ -18,7 +18,9 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 pub use accounts::{AccountArgs, MakeAdminArgs};
-pub use content::{ContentCommand, ContentFileArgs};
+pub use content::{
+    ContentCommand, ContentFileArgs, ContentPublishArgs, ContentRollbackArgs, ContentShowArgs,
+};
 pub use operator_tokens::{OperatorTokenCommand, OperatorTokenCreateArgs, OperatorTokenNameArgs};
 pub use polls::{PollCommand, PollCreateArgs, PollIdArgs};
 pub use tournaments::{
@@ -26,7 +28,8 @@ pub use tournaments::{
 };
 
 use super::{Cli, Command};
-use crate::content::Content;
+use crate::content::{Content, SHIPPED};
+use crate::content_publication::Named;
 use crate::domain::{FriendCode, format_plain_datetime};
 use crate::store::{Account, Store, StoreError};
 
@@ -78,18 +81,34 @@ impl AdminCommand {
         }
     }
 
-    /// Runs the command on `store`, prints its one-line result (standard output when done,
-    /// standard error otherwise) and answers the exit code.
-    pub async fn run(self, store: Arc<dyn Store>) -> ExitCode {
+    /// Runs the command on `store`, for nodes started with `file` (their `--content` file, or
+    /// the shipped one, named), prints its result (standard output when done, standard error
+    /// otherwise) and answers the exit code.
+    pub async fn run(self, store: Arc<dyn Store>, file: &Named<'_>) -> ExitCode {
         finish(
-            self.execute(store.as_ref(), OffsetDateTime::now_utc())
+            self.execute_for(store.as_ref(), file, OffsetDateTime::now_utc())
                 .await,
         )
     }
 
-    /// Runs the command on `store` at `now` and answers its line or why it failed, printing
-    /// nothing.
+    /// Runs the command on `store` at `now`, for nodes started without `--content` (on the
+    /// shipped content), and answers its result or why it failed, printing nothing.
     pub async fn execute(self, store: &dyn Store, now: OffsetDateTime) -> Outcome {
+        let shipped = Named {
+            name: SHIPPED_NAME.to_owned(),
+            text: SHIPPED,
+        };
+        self.execute_for(store, &shipped, now).await
+    }
+
+    /// Runs the command on `store` at `now`, for nodes started with `file` (their `--content`
+    /// file, named), and answers its result or why it failed, printing nothing.
+    pub async fn execute_for(
+        self,
+        store: &dyn Store,
+        file: &Named<'_>,
+        now: OffsetDateTime,
+    ) -> Outcome {
         match self {
             Self::MakeAdmin(args) => args.run(store).await,
             Self::Ban(args) => args.ban(store, true).await,
@@ -97,7 +116,7 @@ impl AdminCommand {
             Self::Poll(command) => command.run(store, now).await,
             Self::Tournament(command) => command.run(store, now).await,
             Self::Whitelist(command) => command.run(store, now).await,
-            Self::Content(command) => command.run(store, now).await,
+            Self::Content(command) => command.run(store, file, now).await,
             Self::OperatorToken(command) => command.run(store, now).await,
         }
     }
@@ -122,11 +141,22 @@ impl CheckContentArgs {
     }
 }
 
+/// What [`AdminCommand::execute`] names the shipped content file.
+pub const SHIPPED_NAME: &str = "the shipped content";
+
 /// Why an admin command did not do its work.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The input is wrong (exit code 2).
     BadInput(String),
+    /// The input is wrong (exit code 2), but the command printed what it could all the same
+    /// (`content diff` of a file that does not pass the check).
+    BadInputAfter {
+        /// What it printed (on standard output).
+        output: String,
+        /// What is wrong (on standard error).
+        why: String,
+    },
     /// The store refused or failed (exit code 1).
     Refused(String),
 }
@@ -140,22 +170,35 @@ impl From<StoreError> for Failure {
 /// What an admin command answers: the line to print when done, or why not.
 pub type Outcome = Result<String, Failure>;
 
-/// Prints the outcome and answers its exit code.
+/// Prints the outcome and answers its exit code. A reader that stops reading (`| head`) ends
+/// the printing quietly, with the outcome's exit code.
 fn finish(outcome: Outcome) -> ExitCode {
-    match outcome {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
+    let (output, why, code) = match outcome {
+        Ok(line) => (Some(line), None, ExitCode::SUCCESS),
+        Err(Failure::Refused(why)) => (None, Some(why), ExitCode::FAILURE),
+        Err(Failure::BadInput(why)) => (None, Some(why), ExitCode::from(2)),
+        Err(Failure::BadInputAfter { output, why }) => (Some(output), Some(why), ExitCode::from(2)),
+    };
+    if let Some(output) = output
+        && let Err(error) = print_line(&mut std::io::stdout().lock(), &output)
+    {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            return code;
         }
-        Err(Failure::Refused(why)) => {
-            eprintln!("{why}");
-            ExitCode::FAILURE
-        }
-        Err(Failure::BadInput(why)) => {
-            eprintln!("{why}");
-            ExitCode::from(2)
-        }
+        eprintln!("cannot write the output: {error}");
+        return ExitCode::FAILURE;
     }
+    if let Some(why) = why {
+        // Standard error closed too: nothing is left to tell.
+        let _ = print_line(&mut std::io::stderr().lock(), &why);
+    }
+    code
+}
+
+/// Writes `line` and a line end to `out`, flushed.
+fn print_line(out: &mut impl std::io::Write, line: &str) -> std::io::Result<()> {
+    writeln!(out, "{line}")?;
+    out.flush()
 }
 
 /// The account with this friend code; an unknown one is refused.

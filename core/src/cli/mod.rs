@@ -20,9 +20,10 @@ mod openapi;
 mod traffic;
 
 pub use admin::{
-    AccountArgs, AdminCommand, CheckContentArgs, ContentCommand, ContentFileArgs, Failure,
-    MakeAdminArgs, OperatorTokenCommand, OperatorTokenCreateArgs, OperatorTokenNameArgs, Outcome,
-    PollCommand, PollCreateArgs, PollIdArgs, TournamentCodeArgs, TournamentCommand,
+    AccountArgs, AdminCommand, CheckContentArgs, ContentCommand, ContentFileArgs,
+    ContentPublishArgs, ContentRollbackArgs, ContentShowArgs, Failure, MakeAdminArgs,
+    OperatorTokenCommand, OperatorTokenCreateArgs, OperatorTokenNameArgs, Outcome, PollCommand,
+    PollCreateArgs, PollIdArgs, SHIPPED_NAME, TournamentCodeArgs, TournamentCommand,
     TournamentCreateArgs, WhitelistArgs, WhitelistCommand,
 };
 pub use events::EventArgs;
@@ -234,6 +235,7 @@ impl ServerArgs {
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             game_server_token: self.game_server_token.clone(),
+            content_file: self.content.as_ref().map(|path| path.display().to_string()),
             ..Settings::default()
         };
         self.traffic.apply(&mut settings);
@@ -343,12 +345,21 @@ pub async fn run_server(
             return ExitCode::FAILURE;
         }
     };
-    let content = crate::live_content::newest_or(store.as_ref(), content).await;
+    let file_name = args.content.as_ref().map_or_else(
+        || SHIPPED_NAME.to_owned(),
+        |path| path.display().to_string(),
+    );
+    if let Some(Command::Admin(admin)) = command {
+        let file = crate::content_publication::Named {
+            name: file_name,
+            text: content.text(),
+        };
+        return admin.run(store, &file).await;
+    }
+    let started_with = args.content.is_some().then_some(file_name.as_str());
+    let content = crate::live_content::newest_or(store.as_ref(), content, started_with).await;
     if let Some(Command::Grant(grant)) = command {
         return grant.run(store, &content).await;
-    }
-    if let Some(Command::Admin(admin)) = command {
-        return admin.run(store).await;
     }
     if !args.no_starter_community {
         seed_starter_community(store.as_ref()).await;

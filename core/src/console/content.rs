@@ -1,13 +1,15 @@
 //! The content file (the API's `/operator/api/content` endpoints): the running version, the
-//! newest published and the published ones, a new file pasted in, its difference from the running
-//! version, publishing it, and rolling back. A file the API refuses comes back with the API's
-//! errors (with their line numbers) and the text as it was typed, to be fixed.
+//! newest published and the published ones (who published each, when and why), one version
+//! with its text, a new file (the editor starts from the running text), its difference from the
+//! running version, publishing it, and rolling back (to a version, or back one step). A file the
+//! API refuses comes back with the API's errors (with their line numbers) and the text as it
+//! was typed, to be fixed.
 
 use askama::Template;
 use http::StatusCode;
 use serde::Deserialize;
 
-use super::api_call::{self, Failure};
+use super::api_call::{self, Failure, segment};
 use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
@@ -22,15 +24,35 @@ struct ContentAnswer {
     running: i64,
     /// The newest published version (0: none yet).
     newest: i64,
+}
+
+/// `GET /content/versions`.
+#[derive(Deserialize)]
+struct VersionsAnswer {
     /// The newest published versions, newest first.
     versions: Vec<Version>,
 }
 
-/// One published version.
+/// One published version (`GET /content/versions/{version}` adds its text).
 #[derive(Deserialize)]
 struct Version {
     version: i64,
     published: String,
+    /// The operator token that published it; `None`: the command line.
+    by: Option<String>,
+    reason: Option<String>,
+    /// For a rollback, the version whose content it restores.
+    restores: Option<i64>,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    running: bool,
+}
+
+/// `GET /content/running`.
+#[derive(Deserialize)]
+struct RunningAnswer {
+    text: String,
 }
 
 /// `POST /content/diff`.
@@ -56,45 +78,102 @@ struct Problem {
 struct ContentPage {
     frame: Frame,
     listing: Option<ContentAnswer>,
+    versions: Vec<Version>,
     error: Option<String>,
     text: String,
     diff: Option<DiffAnswer>,
 }
 
+/// One version's page.
+#[derive(Template)]
+#[template(path = "console/content_version.html")]
+struct VersionPage {
+    frame: Frame,
+    /// The version as the path names it.
+    id: String,
+    version: Option<Version>,
+    error: Option<String>,
+}
+
 /// The content's routes.
 pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
     let routes = get(routes, "/content", signed_in(page));
+    let routes = get(routes, "/content/versions/{version}", signed_in(version));
     let routes = post(routes, "/content/diff", checked(diff));
     let routes = post(routes, "/content/publish", checked(publish));
     post(routes, "/content/rollback", checked(rollback))
 }
 
-/// The page: the versions (or why not), with `text` in the form, and `diff` or `error` when
-/// the last action gave them.
+/// The page: the versions (or why not), with `text` in the form (the running text when
+/// empty), and `diff` or `error` when the last action gave them.
 async fn render(
     state: &ConsoleState,
     session: &Session,
     incoming: &Incoming,
     (text, diff, error): (String, Option<DiffAnswer>, Option<Failure>),
 ) -> Reply {
-    let listing = api_call::get(&state.api, session.secret(), "/content")
+    let secret = session.secret();
+    let listing = api_call::get(&state.api, secret, "/content")
         .await
         .and_then(api_call::read::<ContentAnswer>);
-    let (status, listing, error) = match (listing, error) {
-        (_, Some(failure)) => (failure.status, None, Some(failure.to_string())),
-        (Ok(listing), None) => (StatusCode::OK, Some(listing), None),
-        (Err(failure), None) => (failure.status, None, Some(failure.to_string())),
+    let versions = api_call::get(&state.api, secret, "/content/versions")
+        .await
+        .and_then(api_call::read::<VersionsAnswer>);
+    let text = if text.is_empty() {
+        api_call::get(&state.api, secret, "/content/running")
+            .await
+            .and_then(api_call::read::<RunningAnswer>)
+            .map(|running| running.text)
+            .unwrap_or_default()
+    } else {
+        text
+    };
+    let (status, listing, versions, error) = match (listing, versions, error) {
+        (_, _, Some(failure)) => (failure.status, None, Vec::new(), Some(failure.to_string())),
+        (Ok(listing), Ok(versions), None) => {
+            (StatusCode::OK, Some(listing), versions.versions, None)
+        }
+        (Err(failure), _, None) | (_, Err(failure), None) => {
+            (failure.status, None, Vec::new(), Some(failure.to_string()))
+        }
     };
     response::page(
         status,
         &ContentPage {
             frame: Frame::of(session, incoming),
             listing,
+            versions,
             error,
             text,
             diff,
         },
     )
+}
+
+/// `GET /content/versions/{version}`: who published it, when, why, and its text.
+async fn version(
+    state: ConsoleState,
+    session: Session,
+    incoming: Incoming,
+) -> Result<Reply, ApiError> {
+    let id = incoming.path("version")?.to_owned();
+    let path = format!("/content/versions/{}", segment(&id));
+    let answer = api_call::get(&state.api, session.secret(), &path)
+        .await
+        .and_then(api_call::read::<Version>);
+    let (status, version, error) = match answer {
+        Ok(version) => (StatusCode::OK, Some(version), None),
+        Err(failure) => (failure.status, None, Some(failure.to_string())),
+    };
+    Ok(response::page(
+        status,
+        &VersionPage {
+            frame: Frame::of(&session, &incoming),
+            id,
+            version,
+            error,
+        },
+    ))
 }
 
 /// `GET /content`.
@@ -158,7 +237,7 @@ async fn publish(
     }
 }
 
-/// `POST /content/rollback` `{reason}`.
+/// `POST /content/rollback` `{to?, reason}`.
 async fn rollback(
     state: ConsoleState,
     session: Session,
@@ -166,7 +245,7 @@ async fn rollback(
 ) -> Result<Reply, ApiError> {
     let change = Change {
         path: "/content/rollback".to_owned(),
-        body: Body::new(&incoming.query).reason().build(),
+        body: Body::new(&incoming.query).number("to").reason().build(),
         label: "Rollback",
         next: format!("{PREFIX}/content"),
     };

@@ -1,21 +1,50 @@
-//! Errors of loading a content file: where and what.
+//! Errors of loading a content file: where and what. A file may have several problems (one per
+//! section at most: a section is checked only up to its first problem, and a section that
+//! needs another, such as the tracks the catalog, only when that one passed); each names its
+//! line.
 
 use std::fmt;
 use std::ops::Range;
 
-/// A content file that cannot be used, with the file, line and problem in its message.
+/// A content file that cannot be used: its problems, in the order of their lines, each with
+/// the file, line and problem in its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContentError {
+    problems: Vec<ContentProblem>,
+}
+
+/// One problem of a content file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentProblem {
     message: String,
     line: Option<usize>,
 }
 
+impl ContentProblem {
+    /// The message: the file, the line when there is one, and the problem.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The line of the file at fault (from 1), when the problem has one.
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+}
+
 impl ContentError {
-    pub(crate) fn unreadable(origin: &str, error: &std::io::Error) -> Self {
+    /// One problem.
+    fn one(message: String, line: Option<usize>) -> Self {
         Self {
-            message: format!("content file {origin}: cannot be read: {error}"),
-            line: None,
+            problems: vec![ContentProblem { message, line }],
         }
+    }
+
+    pub(crate) fn unreadable(origin: &str, error: &std::io::Error) -> Self {
+        Self::one(
+            format!("content file {origin}: cannot be read: {error}"),
+            None,
+        )
     }
 
     pub(crate) fn syntax(origin: &str, text: &str, error: &toml::de::Error) -> Self {
@@ -23,10 +52,10 @@ impl ContentError {
         let at = line
             .map(|line| format!(" line {line}:"))
             .unwrap_or_default();
-        Self {
-            message: format!("content file {origin}:{at} {}", error.message()),
+        Self::one(
+            format!("content file {origin}:{at} {}", error.message()),
             line,
-        }
+        )
     }
 
     pub(crate) fn at(
@@ -37,15 +66,31 @@ impl ContentError {
         problem: String,
     ) -> Self {
         let line = line_of(text, span.start);
-        Self {
-            message: format!("content file {origin}: line {line}: `{key}`: {problem}"),
-            line: Some(line),
-        }
+        Self::one(
+            format!("content file {origin}: line {line}: `{key}`: {problem}"),
+            Some(line),
+        )
     }
 
-    /// The line of the file at fault (from 1), when the problem has one.
+    /// The problems of `errors` together, in the order of their lines (those without a line
+    /// first).
+    pub(crate) fn merge(errors: Vec<ContentError>) -> Self {
+        let mut problems: Vec<ContentProblem> = errors
+            .into_iter()
+            .flat_map(|error| error.problems)
+            .collect();
+        problems.sort_by_key(|problem| problem.line);
+        Self { problems }
+    }
+
+    /// The line of the first problem (from 1), when it has one.
     pub fn line(&self) -> Option<usize> {
-        self.line
+        self.problems.first().and_then(ContentProblem::line)
+    }
+
+    /// Every problem found, in the order of their lines.
+    pub fn problems(&self) -> &[ContentProblem] {
+        &self.problems
     }
 }
 
@@ -55,9 +100,16 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The problems' messages, one a line.
 impl fmt::Display for ContentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        for (index, problem) in self.problems.iter().enumerate() {
+            if index > 0 {
+                f.write_str("\n")?;
+            }
+            f.write_str(&problem.message)?;
+        }
+        Ok(())
     }
 }
 

@@ -3,7 +3,8 @@
 //! tracks), loaded and validated once at start-up.
 //!
 //! It is TOML. Loading rejects unknown keys, wrong types and bad values with a message that names
-//! the file, the line and the problem.
+//! the file, the line and the problem: every section's first problem (a section that needs
+//! another, as the tracks need the catalog, is checked only when that one passed).
 
 mod catalog;
 mod checks;
@@ -21,12 +22,13 @@ mod quests;
 mod recurrence;
 mod reward_types;
 mod rewards;
+mod sections;
 mod tracks;
 
 pub use catalog::Catalog;
 pub use client::ClientConfig;
 pub use deals::TimedDeal;
-pub use error::ContentError;
+pub use error::{ContentError, ContentProblem};
 pub use extras::{
     AbTest, Announcement, Extras, LimitedEvent, PatchNote, PatchNotes, PreviewedSeason,
     SeasonPreview,
@@ -55,7 +57,6 @@ use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use time::OffsetDateTime;
 
 use crate::domain::TrackId;
@@ -87,31 +88,6 @@ pub struct Content {
     pub tracks: Vec<RewardTrack>,
     /// The text it was read from.
     text: Arc<str>,
-}
-
-/// The file as written, before validation.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ContentFile {
-    client: client::ClientSection,
-    #[serde(default)]
-    extras: extras::ExtrasSection,
-    #[serde(default)]
-    items: Vec<toml::Spanned<items::ItemSection>>,
-    #[serde(default)]
-    packs: Vec<toml::Spanned<packs::PackSection>>,
-    #[serde(default)]
-    timed_deals: Vec<toml::Spanned<deals::DealSection>>,
-    #[serde(default)]
-    iaps: Vec<toml::Spanned<iaps::IapSection>>,
-    #[serde(default)]
-    reward_types: Vec<toml::Spanned<reward_types::RewardTypeSection>>,
-    friend_code: friend_code::FriendCodeSection,
-    progression: progression::ProgressionSection,
-    #[serde(default)]
-    quests: quests::QuestsSection,
-    #[serde(default)]
-    tracks: Vec<toml::Spanned<tracks::TrackSection>>,
 }
 
 impl Content {
@@ -147,30 +123,79 @@ impl Content {
     /// assert!(error.to_string().contains("safezone.toml: line 13:"), "{error}");
     /// ```
     pub fn parse(text: &str, origin: &str) -> Result<Self, ContentError> {
-        let file: ContentFile =
-            toml::from_str(text).map_err(|error| ContentError::syntax(origin, text, &error))?;
+        let (sections, mut problems) = sections::read(text, origin);
         let locate = |span: std::ops::Range<usize>, key: &str, problem: String| {
             ContentError::at(origin, text, span, key, problem)
         };
-        let catalog = catalog::CatalogSections {
-            items: file.items,
-            packs: file.packs,
-            timed_deals: file.timed_deals,
-            iaps: file.iaps,
-        }
-        .validate(&locate)?;
-        let tracks = tracks::validate(file.tracks, &catalog, &locate)?;
-        Ok(Self {
-            client: file.client.validate(&locate)?,
-            extras: file.extras.validate(&tracks, &locate)?,
-            reward_types: reward_types::validate(file.reward_types, &catalog, &locate)?,
-            friend_code: file.friend_code.validate(&locate)?,
-            progression: file.progression.validate(&catalog, &locate)?,
-            quests: file.quests.validate(&catalog, &locate)?,
+        let p = &mut problems;
+        let catalog = match (
+            sections.items,
+            sections.packs,
+            sections.timed_deals,
+            sections.iaps,
+        ) {
+            (Some(items), Some(packs), Some(timed_deals), Some(iaps)) => kept(
+                p,
+                catalog::CatalogSections {
+                    items,
+                    packs,
+                    timed_deals,
+                    iaps,
+                }
+                .validate(&locate),
+            ),
+            _ => None,
+        };
+        let tracks = (sections.tracks)
+            .zip(catalog.as_ref())
+            .and_then(|(tracks, catalog)| kept(p, tracks::validate(tracks, catalog, &locate)));
+        let client = (sections.client).and_then(|client| kept(p, client.validate(&locate)));
+        let extras = (sections.extras)
+            .zip(tracks.as_deref())
+            .and_then(|(extras, tracks)| kept(p, extras.validate(tracks, &locate)));
+        let reward_types = (sections.reward_types)
+            .zip(catalog.as_ref())
+            .and_then(|(types, catalog)| kept(p, reward_types::validate(types, catalog, &locate)));
+        let friend_code = (sections.friend_code).and_then(|rules| kept(p, rules.validate(&locate)));
+        let progression = (sections.progression)
+            .zip(catalog.as_ref())
+            .and_then(|(progression, catalog)| kept(p, progression.validate(catalog, &locate)));
+        let quests = (sections.quests)
+            .zip(catalog.as_ref())
+            .and_then(|(quests, catalog)| kept(p, quests.validate(catalog, &locate)));
+        match (
+            client,
+            extras,
+            reward_types,
+            friend_code,
+            progression,
+            quests,
             tracks,
             catalog,
-            text: Arc::from(text),
-        })
+        ) {
+            (
+                Some(client),
+                Some(extras),
+                Some(reward_types),
+                Some(friend_code),
+                Some(progression),
+                Some(quests),
+                Some(tracks),
+                Some(catalog),
+            ) if problems.is_empty() => Ok(Self {
+                client,
+                extras,
+                reward_types,
+                friend_code,
+                progression,
+                quests,
+                tracks,
+                catalog,
+                text: Arc::from(text),
+            }),
+            // A section is missing only with a problem: its own or that of one it needs.
+            _ => Err(ContentError::merge(problems)),
+        }
     }
 
     /// The text of the content file this content was read from (its fields may have been
@@ -198,6 +223,11 @@ impl Content {
             .iter()
             .filter_map(move |track| track.running_at(now))
     }
+}
+
+/// The value of `result`, or `None` with its problem added to `problems`.
+fn kept<T>(problems: &mut Vec<ContentError>, result: Result<T, ContentError>) -> Option<T> {
+    result.map_err(|error| problems.push(error)).ok()
 }
 
 /// Turns a spanned problem into a [`ContentError`]; given to each section's validation.
@@ -340,5 +370,38 @@ mod tests {
         let error = Content::parse(&text, "test.toml").unwrap_err().to_string();
         assert!(error.contains("maintenence"), "{error}");
         assert!(error.contains("line "), "{error}");
+    }
+
+    /// The line of the first appearance of `at` in `text`.
+    fn line_of(text: &str, at: &str) -> usize {
+        text[..text.find(at).unwrap()].matches('\n').count() + 1
+    }
+
+    #[test]
+    fn every_section_reports_its_problem() {
+        let text = SHIPPED
+            .replacen("maintenance = false", "maintenance = 3", 1)
+            .replacen("sku = \"outfit-ranger\"", "sku = \"Outfit Ranger\"", 1)
+            .replacen("rename_cost_gems = ", "rename_cost_gems = -", 1)
+            .replacen("[client]", "surprise = 1\n[client]", 1);
+        let error = Content::parse(&text, "test.toml").unwrap_err();
+        let lines: Vec<_> = error.problems().iter().map(ContentProblem::line).collect();
+        let expected = [
+            line_of(&text, "surprise"),
+            line_of(&text, "maintenance = 3"),
+            line_of(&text, "Outfit Ranger"),
+            line_of(&text, "rename_cost_gems"),
+        ];
+        assert_eq!(lines, expected.map(Some), "{error}");
+        assert_eq!(error.line(), Some(expected[0]));
+        assert!(error.to_string().contains("surprise"), "{error}");
+        assert_eq!(error.to_string().lines().count(), 4, "{error}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_toml_has_one_problem() {
+        let error = Content::parse("[client\nmaintenance = 3\n", "test.toml").unwrap_err();
+        assert_eq!(error.problems().len(), 1, "{error}");
+        assert_eq!(error.line(), Some(1));
     }
 }

@@ -192,6 +192,10 @@ error_codes! {
     NoEarlierContent = "no_earlier_content",
     /// 409: the published version to roll back to does not load with this version of Safezone.
     ContentUnreadable = "content_unreadable",
+    /// 404: no content version has this number.
+    UnknownContentVersion = "unknown_content_version",
+    /// 409: the version to roll back to has the content served now.
+    ContentAlreadyServed = "content_already_served",
     /// 410: the endpoint is obsolete and answers no more; the message says what to use.
     Gone = "gone",
     /// 429: a rate limit of this node is spent (`Retry-After` says when to ask again).

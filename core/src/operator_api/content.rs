@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::audited::{self, Audit, Reasoned, Write};
 use super::{OperatorState, auth, views};
-use crate::content::{Content, ContentError};
-use crate::content_publication::{self, Named, PublishError, RolledBack};
+use crate::content::{Content, ContentProblem};
+use crate::content_publication::{self, Named, PublishError, Publisher, RolledBack};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 
 /// How many published versions `GET /content` lists.
@@ -42,10 +42,10 @@ pub(super) async fn status(state: OperatorState, incoming: Incoming) -> Result<R
     })))
 }
 
-/// A content check's error as the API lists it: its line (when it has one) and the message
+/// A content check's problem as the API lists it: its line (when it has one) and the message
 /// `check-content` prints.
-fn error_view(error: &ContentError) -> Value {
-    json!({ "line": error.line(), "message": error.to_string() })
+fn error_view(problem: &ContentProblem) -> Value {
+    json!({ "line": problem.line(), "message": problem.message() })
 }
 
 /// The body of `diff`.
@@ -74,10 +74,11 @@ pub(super) async fn diff(state: OperatorState, incoming: Incoming) -> Result<Rep
         name: UPLOADED.to_owned(),
         text: &body.text,
     };
-    let errors: Vec<Value> = Content::parse(&body.text, UPLOADED)
+    let checked = content_publication::normalise_line_ends(&body.text);
+    let errors: Vec<Value> = Content::parse(&checked, UPLOADED)
         .err()
         .iter()
-        .map(error_view)
+        .flat_map(|error| error.problems().iter().map(error_view))
         .collect();
     Ok(Reply::success(&json!({
         "running": running.version,
@@ -112,11 +113,27 @@ fn refused(error: PublishError) -> ApiError {
             code: ErrorCode::NoEarlierContent,
             message: error.to_string(),
         },
+        PublishError::UnknownVersion(_) => ApiError::NotFound {
+            code: ErrorCode::UnknownContentVersion,
+            message: error.to_string(),
+        },
+        PublishError::AlreadyServed(..) => ApiError::Conflict {
+            code: ErrorCode::ContentAlreadyServed,
+            message: error.to_string(),
+        },
         PublishError::Unreadable { .. } => ApiError::Conflict {
             code: ErrorCode::ContentUnreadable,
             message: error.to_string(),
         },
         PublishError::Store(error) => error.into(),
+    }
+}
+
+/// The caller's token, with its reason, as the publisher.
+fn publisher<'a>(token: &'a str, reason: &'a str) -> Publisher<'a> {
+    Publisher {
+        by: Some(token),
+        reason: Some(reason.trim()),
     }
 }
 
@@ -141,8 +158,8 @@ pub(super) async fn publish(state: OperatorState, incoming: Incoming) -> Result<
         |state, write: Write<(), PublishBody>| async move {
             let now = state.app.clock.now();
             let store = state.app.store.as_ref();
-            let text = &write.body.text;
-            content_publication::publish(store, text, UPLOADED, now, write.audit())
+            let by = publisher(&write.token.name, &write.body.reason);
+            content_publication::publish(store, &write.body.text, UPLOADED, by, now, write.audit())
                 .await
                 .map_err(refused)
         },
@@ -158,6 +175,10 @@ pub(super) async fn publish(state: OperatorState, incoming: Incoming) -> Result<
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RollbackBody {
+    /// The version to publish again; without it, the one before the version the newest
+    /// descends from.
+    #[serde(default)]
+    to: Option<i64>,
     reason: String,
 }
 
@@ -167,9 +188,11 @@ impl Reasoned for RollbackBody {
     }
 }
 
-/// `POST /content/rollback` `{reason}`: publishes again, as a new version, the version before
-/// the newest (409 `no_earlier_content` without one); answers `{version, from, running}`;
-/// audited `content-rollback` on `content:VERSION`.
+/// `POST /content/rollback` `{to?, reason}`: publishes again, as a new version, version `to`,
+/// or the version before the one the newest descends from (409 `no_earlier_content` without
+/// one; 404 `unknown_content_version` for an unknown `to`; 409 `content_already_served` when it
+/// has the content served now); answers `{version, from, running}`; audited
+/// `content-rollback` on `content:VERSION`.
 pub(super) async fn rollback(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
     let audit = |_: &Value| Audit {
         action: "content-rollback",
@@ -182,7 +205,9 @@ pub(super) async fn rollback(state: OperatorState, incoming: Incoming) -> Result
         Ok(()),
         |state, write: Write<(), RollbackBody>| async move {
             let now = state.app.clock.now();
-            content_publication::rollback(state.app.store.as_ref(), now, write.audit())
+            let by = publisher(&write.token.name, &write.body.reason);
+            let store = state.app.store.as_ref();
+            content_publication::rollback(store, write.body.to, by, now, write.audit())
                 .await
                 .map_err(refused)
         },

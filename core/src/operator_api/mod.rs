@@ -12,6 +12,7 @@ mod audit;
 mod audited;
 mod auth;
 mod content;
+mod content_versions;
 mod fields;
 mod players;
 mod polls;
@@ -192,6 +193,20 @@ fn community_routes(routes: Routes<OperatorState>) -> Routes<OperatorState> {
     let routes = route(routes, post, &whitelist, handler(tournaments::whitelist));
     let routes = route(routes, get, "/content", handler(content::status));
     let routes = route(routes, post, "/content/diff", handler(content::diff));
+    let routes = route(
+        routes,
+        get,
+        "/content/running",
+        handler(content_versions::running),
+    );
+    let routes = route(
+        routes,
+        get,
+        "/content/versions",
+        handler(content_versions::list),
+    );
+    let one = "/content/versions/{version}";
+    let routes = route(routes, get, one, handler(content_versions::show));
     let routes = route(routes, post, "/content/publish", handler(content::publish));
     route(
         routes,

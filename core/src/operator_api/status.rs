@@ -6,7 +6,9 @@ use serde_json::json;
 use super::{OperatorState, auth};
 use crate::http::{ApiError, Incoming, Reply};
 
-/// This node's version, published content version (0: the content it started with), whether
+/// This node's version, published content version (0: the content it started with), the
+/// content file it was started with (`null`: the shipped one) and whether it is what it serves
+/// (a published version wins over it), whether
 /// its leaderboards are loaded, and whether its database answers, with its pools; and the
 /// caller's token, its name and role (what the console shows and which forms it offers).
 pub(super) async fn status(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
@@ -31,6 +33,10 @@ pub(super) async fn status(state: OperatorState, incoming: Incoming) -> Result<R
         "token": { "name": token.name, "role": token.role.as_str() },
         "version": env!("CARGO_PKG_VERSION"),
         "content_version": app.content.current().version,
+        "content_file": {
+            "path": app.settings.content_file,
+            "served": app.content.current().version == 0,
+        },
         "leaderboards": {
             "ready": boards.ready,
             "loaded_results": boards.loaded_results,

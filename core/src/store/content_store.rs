@@ -15,27 +15,46 @@ pub struct PublishedContent {
     pub text: String,
     /// When it was published.
     pub published_at: OffsetDateTime,
+    /// Who published it, why, and what it restores.
+    pub about: Publication,
 }
 
 /// A published version without its text: what a list of them shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContentVersion {
     /// Its version.
     pub version: i64,
     /// When it was published.
     pub published_at: OffsetDateTime,
+    /// Who published it, why, and what it restores.
+    pub about: Publication,
+}
+
+/// Who published a version, why, and whether it is a rollback.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Publication {
+    /// The operator token that published it through the operator API; `None`: the command
+    /// line (or a version published before this was recorded, with no audit row naming it).
+    pub by: Option<String>,
+    /// The operator's reason, when one was given.
+    pub reason: Option<String>,
+    /// For a rollback, the version first published with this text (never itself a rollback),
+    /// whose content it publishes again; `None` for a new file.
+    pub restores: Option<i64>,
 }
 
 /// The content files an operator published, which every node follows.
 #[async_trait]
 pub trait ContentStore: Send + Sync {
-    /// Publishes `text`, a content file that passed validation, as the newest version;
-    /// answers its version. With `audit` (an operator's publication), its audit row (and
-    /// `operator_action` event) is appended in the same transaction, on the version published
-    /// ([`NewAuditEntry::on_created`]: `content` becomes `content:12`).
+    /// Publishes `text`, a content file that passed validation, as the newest version, with
+    /// who published it and why; answers its version. With `audit` (an operator's
+    /// publication), its audit row (and `operator_action` event) is appended in the same
+    /// transaction, on the version published ([`NewAuditEntry::on_created`]: `content` becomes
+    /// `content:12`).
     async fn publish_content(
         &self,
         text: &str,
+        about: &Publication,
         now: OffsetDateTime,
         audit: Option<&NewAuditEntry>,
     ) -> Result<i64, StoreError>;
@@ -49,6 +68,7 @@ pub trait ContentStore: Send + Sync {
     async fn published_content(&self, at_most: i64)
     -> Result<Option<PublishedContent>, StoreError>;
 
-    /// The newest published versions (at most `limit`), newest first, without their texts.
+    /// The newest published versions (at most `limit`), newest first, without their texts:
+    /// each with who published it, why, and what it restores.
     async fn content_versions(&self, limit: i64) -> Result<Vec<ContentVersion>, StoreError>;
 }

@@ -51,7 +51,7 @@ pub use community_edit::{
     Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
 };
 pub use community_store::CommunityStore;
-pub use content_store::{ContentStore, ContentVersion, PublishedContent};
+pub use content_store::{ContentStore, ContentVersion, Publication, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
 pub use event_store::{

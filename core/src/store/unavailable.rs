@@ -343,6 +343,7 @@ impl ContentStore for UnavailableStore {
     async fn publish_content(
         &self,
         _: &str,
+        _: &super::Publication,
         _: OffsetDateTime,
         _: Option<&NewAuditEntry>,
     ) -> Result<i64, StoreError> {

@@ -7,6 +7,7 @@ mod buy;
 mod clans;
 mod client_input;
 mod config;
+mod content_versions;
 mod device;
 mod economy_concurrency;
 mod events;

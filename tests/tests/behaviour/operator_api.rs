@@ -575,7 +575,12 @@ async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) 
     );
 
     app.store
-        .publish_content(&shipped_with_maintenance(true), app.now(), None)
+        .publish_content(
+            &shipped_with_maintenance(true),
+            &safezone_core::store::Publication::default(),
+            app.now(),
+            None,
+        )
         .await
         .expect("published");
     app.await_maintenance(true).await;

@@ -41,6 +41,7 @@ each_combination!(
     content_is_diffed_refused_and_published_through_the_console,
     a_read_only_token_sees_no_community_or_content_form,
     a_player_page_shows_names_and_readable_times,
+    content_versions_are_shown_and_rolled_back_to_through_the_console,
 );
 
 each_combination!(
@@ -1106,4 +1107,66 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
         "{}",
         page.text
     );
+}
+
+async fn content_versions_are_shown_and_rolled_back_to_through_the_console(app: TestApp) {
+    let console = Console::serve(&app).await;
+    let cookie = console
+        .sign_in(&app.operator_token("alice", "full").await)
+        .await;
+    // The editor starts from the running text (HTML-escaped in the page).
+    let page = console.page("/content", &cookie).await;
+    assert!(
+        page.text.contains("id=\"text\" name=\"text\"")
+            && page.text.contains("rename_cost_gems = 40"),
+        "{}",
+        page.text
+    );
+    let on = shipped_with_maintenance(true).replace('\n', "\r\n");
+    let fields = [("text", on.as_str()), ("reason", "maintenance window")];
+    console
+        .submit(&cookie, &page, "/content/publish", &fields)
+        .await;
+    let stored = app.store.published_content(1).await.expect("reads");
+    assert_eq!(
+        stored.expect("version 1").text,
+        shipped_with_maintenance(true)
+    );
+    let off = shipped_with_maintenance(false);
+    let fields = [("text", off.as_str()), ("reason", "maintenance over")];
+    let page = console.page("/content", &cookie).await;
+    let page = console
+        .submit(&cookie, &page, "/content/publish", &fields)
+        .await;
+    assert!(
+        page.text
+            .contains("href=\"/operator/console/content/versions/1\""),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("maintenance window"), "{}", page.text);
+
+    let one = console.page("/content/versions/1", &cookie).await;
+    assert!(
+        one.text.contains("id=\"content-version-by\">alice<"),
+        "{}",
+        one.text
+    );
+    assert!(
+        one.text
+            .contains("id=\"content-version-reason\">maintenance window<"),
+        "{}",
+        one.text
+    );
+    assert!(one.text.contains("maintenance = true"), "{}", one.text);
+    let fields = [("to", "1"), ("reason", "back to version 1")];
+    console
+        .submit(&cookie, &one, "/content/rollback", &fields)
+        .await;
+    let three = app.store.published_content(3).await.expect("reads");
+    let three = three.expect("version 3");
+    assert_eq!(three.about.restores, Some(1));
+    assert_eq!(three.about.by.as_deref(), Some("alice"));
+    let missing = console.get("/content/versions/9", &[&cookie]).await;
+    assert_eq!(missing.status, 404, "{}", missing.text);
 }
