@@ -103,10 +103,6 @@ macro_rules! impl_matches {
                     };
                     add_stats(&mut tx, record).await?;
                     let happened = safezone_core::events::match_events(record, changes, &granted);
-                    let happened: Vec<_> = happened
-                        .into_iter()
-                        .map(|(account, event)| (Some(account), event))
-                        .collect();
                     events::append(&mut tx, record.reported, &happened).await?;
                     let stored = serde_json::to_string(&granted)
                         .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use futures_util::future::join_all;
 use safezone_core::domain::{GameMode, PackId};
-use safezone_core::events::{DomainEvent, EventPayload};
+use safezone_core::events::{DomainEvent, EventPayload, MatchPlayer};
 use safezone_core::store::{
     AccountId, Applied, Change, Currency, Granted, MatchApplied, MatchId, MatchRecord,
     NewAuditEntry, NewOperatorToken, OperatorRole, PlayerResult, SequenceRound, Settlement, Step,
@@ -23,7 +23,7 @@ safezone_storage::store_conformance!(
     a_sign_up_writes_account_created_then_signed_in,
     committed_changes_write_their_events_and_refused_ones_none,
     renames_bans_and_deletions_write_their_events,
-    a_match_report_writes_each_players_result_levels_and_tiers,
+    a_match_report_writes_one_event_with_every_result_then_levels_and_tiers,
     an_operator_action_writes_its_event,
     concurrent_changes_of_one_account_are_in_commit_order,
     the_relay_sequences_committed_events_in_id_order,
@@ -285,7 +285,9 @@ fn record(id: &str, players: &[AccountId]) -> MatchRecord {
     }
 }
 
-async fn a_match_report_writes_each_players_result_levels_and_tiers(store: Arc<dyn Store>) {
+async fn a_match_report_writes_one_event_with_every_result_then_levels_and_tiers(
+    store: Arc<dyn Store>,
+) {
     let ann = account(&store, "Ann#0001").await;
     let bob = account(&store, "Bob#0001").await;
     let first = record("m-1", &[bob, ann]);
@@ -310,28 +312,46 @@ async fn a_match_report_writes_each_players_result_levels_and_tiers(store: Arc<d
         .await
         .expect("the report runs");
     assert!(matches!(applied, MatchApplied::Done(_)));
-    let result = |placement, granted| EventPayload::MatchRecorded {
-        match_id: "m-1".to_owned(),
-        mode: "solo".to_owned(),
+    // One report event on no account carries both players' results, in the report's order;
+    // each player's levels and tiers follow on their account.
+    let report: Vec<EventPayload> = all_events(&store)
+        .await
+        .into_iter()
+        .filter(|event| event.account.is_none())
+        .map(|event| event.payload)
+        .collect();
+    let player = |account, placement, granted| MatchPlayer {
+        account,
         placement,
         kills: 3,
         time_alive_secs: 600,
         granted,
     };
-    assert_eq!(events_of(&store, bob).await, [result(1, vec![])]);
+    assert_eq!(
+        report,
+        [EventPayload::MatchReported {
+            match_id: "m-1".to_owned(),
+            mode: "solo".to_owned(),
+            players: vec![
+                player(bob, 1, vec![]),
+                player(
+                    ann,
+                    2,
+                    vec![
+                        Granted::Experience { amount: 100 },
+                        Granted::Currency {
+                            currency: Currency::Coins,
+                            amount: 7
+                        }
+                    ]
+                ),
+            ],
+        }]
+    );
+    assert_eq!(events_of(&store, bob).await, []);
     assert_eq!(
         events_of(&store, ann).await,
         [
-            result(
-                2,
-                vec![
-                    Granted::Experience { amount: 100 },
-                    Granted::Currency {
-                        currency: Currency::Coins,
-                        amount: 7
-                    }
-                ]
-            ),
             EventPayload::LevelReached { level: 2 },
             EventPayload::TierReached { track: 1, tier: 1 },
         ]

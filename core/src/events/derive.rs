@@ -2,7 +2,7 @@
 //! store calls these inside the change's transaction, after its steps, and writes what they
 //! answer with it. Nothing here waits on anything.
 
-use super::{EventPayload, Price};
+use super::{EventPayload, MatchPlayer, Price};
 use crate::progression::tier_of_claim;
 use crate::store::{AccountId, Change, Granted, MatchRecord, NewAuditEntry, Step};
 
@@ -41,42 +41,46 @@ pub fn change_events(change: &Change, granted: &[Granted]) -> Vec<EventPayload> 
     events
 }
 
-/// The events of a recorded match report, `(account, event)`: each player's result (with what
-/// their change granted), then the levels and tiers their change reached. `granted` holds
-/// what each of `changes` granted, in order.
+/// The events of a recorded match report, `(account, event)`: one report event carrying every
+/// player's result with what their change granted (on no account), then the levels and tiers
+/// each player's change reached. `granted` holds what each of `changes` granted, in order.
 pub fn match_events(
     record: &MatchRecord,
     changes: &[Change],
     granted: &[Vec<Granted>],
-) -> Vec<(AccountId, EventPayload)> {
-    let mut events = Vec::with_capacity(record.players.len());
+) -> Vec<(Option<AccountId>, EventPayload)> {
+    let mut players = Vec::with_capacity(record.players.len());
+    let mut reached = Vec::new();
     for player in &record.players {
         let change = changes
             .iter()
             .position(|change| change.account == player.account);
-        let player_granted = change
-            .and_then(|at| granted.get(at))
-            .cloned()
-            .unwrap_or_default();
-        events.push((
-            player.account,
-            EventPayload::MatchRecorded {
-                match_id: record.id.as_str().to_owned(),
-                mode: record.mode.as_str().to_owned(),
-                placement: player.placement,
-                kills: player.kills,
-                time_alive_secs: player.time_alive_secs,
-                granted: player_granted,
-            },
-        ));
+        players.push(MatchPlayer {
+            account: player.account,
+            placement: player.placement,
+            kills: player.kills,
+            time_alive_secs: player.time_alive_secs,
+            granted: change
+                .and_then(|at| granted.get(at))
+                .cloned()
+                .unwrap_or_default(),
+        });
         if let Some(change) = change.and_then(|at| changes.get(at)) {
-            events.extend(
+            reached.extend(
                 progress_events(&change.steps)
                     .into_iter()
-                    .map(|event| (player.account, event)),
+                    .map(|event| (Some(player.account), event)),
             );
         }
     }
+    let report = EventPayload::MatchReported {
+        match_id: record.id.as_str().to_owned(),
+        mode: record.mode.as_str().to_owned(),
+        players,
+    };
+    let mut events = Vec::with_capacity(1 + reached.len());
+    events.push((None, report));
+    events.extend(reached);
     events
 }
 

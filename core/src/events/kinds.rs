@@ -42,6 +42,22 @@ pub struct Price {
     pub amount: i64,
 }
 
+/// One player's result in a [`EventPayload::MatchReported`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchPlayer {
+    /// The player's account.
+    pub account: AccountId,
+    /// The player's placement (1 = won).
+    pub placement: i64,
+    /// The player's kills.
+    pub kills: i64,
+    /// Seconds the player stayed alive.
+    pub time_alive_secs: i64,
+    /// What the match gave the player (empty for a banned player, whose change is refused).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub granted: Vec<Drop>,
+}
+
 /// What a pack, a reward or a purchase gave: the store's [`Granted`].
 pub type Drop = Granted;
 
@@ -107,20 +123,15 @@ pub enum EventPayload {
         /// The tier reached.
         tier: i64,
     },
-    /// A game server's match report recorded this player's result.
-    MatchRecorded {
+    /// A game server's match report was recorded: one event per report (not tied to one
+    /// account), carrying each player's result and what it gave them.
+    MatchReported {
         /// The match's id.
         match_id: String,
         /// The game mode (`solo`, `duo`, ...).
         mode: String,
-        /// The player's placement (1 = won).
-        placement: i64,
-        /// The player's kills.
-        kills: i64,
-        /// Seconds the player stayed alive.
-        time_alive_secs: i64,
-        /// What the match gave the player.
-        granted: Vec<Drop>,
+        /// Each player's result, in the report's order.
+        players: Vec<MatchPlayer>,
     },
     /// An operator banned (`banned: true`) or unbanned the account.
     Banned {
@@ -156,7 +167,7 @@ impl EventPayload {
             Self::Renamed { .. } => "renamed",
             Self::LevelReached { .. } => "level_reached",
             Self::TierReached { .. } => "tier_reached",
-            Self::MatchRecorded { .. } => "match_recorded",
+            Self::MatchReported { .. } => "match_reported",
             Self::Banned { .. } => "banned",
             Self::Deleted => "deleted",
             Self::OperatorAction { .. } => "operator_action",

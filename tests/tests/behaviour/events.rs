@@ -121,7 +121,6 @@ async fn every_change_through_the_api_is_one_event_in_order(app: TestApp) {
         "pack_opened",
         "reward_claimed",
         "renamed",
-        "match_recorded",
         "banned",
         "operator_action",
     ];
@@ -143,11 +142,17 @@ async fn every_change_through_the_api_is_one_event_in_order(app: TestApp) {
         })
         .expect("a purchase");
     assert_eq!(purchase, ("pack:1x1".to_owned(), 1));
-    assert!(mine.iter().any(|event| matches!(
-        &event.payload,
-        EventPayload::MatchRecorded { match_id, placement: 1, kills: 4, .. }
-            if match_id == "events:1"
-    )));
+    // The report is one event on no account, carrying every player's result.
+    assert!(received.iter().any(|event| event.account.is_none()
+        && matches!(
+            &event.payload,
+            EventPayload::MatchReported { match_id, players, .. }
+                if match_id == "events:1"
+                    && players.iter().any(|player| player.account == account
+                        && player.placement == 1
+                        && player.kills == 4
+                        && !player.granted.is_empty())
+        )));
     assert!(mine.iter().any(|event| matches!(
         &event.payload,
         EventPayload::Renamed { friend_code } if friend_code.starts_with("Eventful#")
