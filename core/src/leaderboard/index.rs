@@ -38,6 +38,17 @@ pub(crate) struct Board {
     version: u64,
 }
 
+impl Board {
+    /// A board with this histogram and top list, at version 0.
+    pub(crate) fn new(histogram: ScoreHistogram, top: TopList) -> Self {
+        Self {
+            histogram,
+            top,
+            version: 0,
+        }
+    }
+}
+
 /// The players, their totals and the boards: everything but the pending expiries.
 #[derive(Debug, Default)]
 pub(crate) struct Tables {
@@ -71,21 +82,23 @@ impl BoardIndex {
         }
     }
 
-    /// An index of these players and totals whose results pending expiry are `expiry`: the
-    /// boards are built from the totals (a snapshot's load).
-    pub(crate) fn from_parts(players: Players, modes: [ModeTotals; 4], expiry: Expiry) -> Self {
-        let mut index = Self {
+    /// An index of these players, totals, boards and results pending expiry, as a snapshot
+    /// holds them.
+    pub(crate) fn from_parts(
+        players: Players,
+        modes: [ModeTotals; 4],
+        boards: Vec<Board>,
+        expiry: Expiry,
+    ) -> Self {
+        Self {
             tables: Tables {
                 players,
                 modes,
-                boards: (0..BoardId::COUNT).map(|_| Board::default()).collect(),
-                loading: true,
+                boards,
                 ..Tables::default()
             },
             expiry,
-        };
-        index.finish_loading();
-        index
+        }
     }
 
     /// Builds every board from the totals loaded so far; from now on results move the boards.

@@ -16,6 +16,7 @@ pub mod kinds;
 pub mod live;
 pub mod packed;
 pub mod players;
+pub mod snapshot;
 pub mod top;
 pub mod totals;
 
