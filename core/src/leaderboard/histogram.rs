@@ -53,9 +53,13 @@ impl ScoreHistogram {
 
     /// Every distinct score with its players, in ascending score order.
     pub fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        self.blocks
-            .iter()
-            .flat_map(|block| block.scores.iter().copied().zip(block.counts.iter().copied()))
+        self.blocks.iter().flat_map(|block| {
+            block
+                .scores
+                .iter()
+                .copied()
+                .zip(block.counts.iter().copied())
+        })
     }
 
     /// A histogram of these distinct scores (ascending) and their players, as

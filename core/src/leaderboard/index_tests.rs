@@ -122,7 +122,10 @@ fn assert_same(left: &BoardIndex, right: &BoardIndex, players: i64) {
                 };
                 assert_eq!(left.top(id), right.top(id), "{id:?}");
                 for account in (1..=players).map(AccountId) {
-                    assert_eq!(left.standing_of(id, account), right.standing_of(id, account));
+                    assert_eq!(
+                        left.standing_of(id, account),
+                        right.standing_of(id, account)
+                    );
                 }
             }
         }
@@ -239,8 +242,8 @@ fn long_run(snapshot_every: Option<u64>) {
                 match_seq: step as i64,
                 account_seq: 3,
             };
-            let (restored, read_covered) = snapshot::read(&snapshot::write(&index, covered))
-                .expect("the snapshot reads back");
+            let (restored, read_covered) =
+                snapshot::read(&snapshot::write(&index, covered)).expect("the snapshot reads back");
             assert_eq!(read_covered, covered);
             assert_same(&index, &restored, players);
             index = restored;

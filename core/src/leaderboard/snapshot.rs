@@ -8,8 +8,8 @@
 //! every length and every reference between the parts, so damaged bytes are refused, never
 //! half loaded.
 
-use std::collections::BTreeMap;
 use std::cmp::Reverse;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use super::expiry::{Expiry, Kept};
@@ -140,7 +140,9 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
     }
     let format = input.u32()?;
     if format != FORMAT {
-        return Err(Damaged(format!("format {format}, this node reads {FORMAT}")));
+        return Err(Damaged(format!(
+            "format {format}, this node reads {FORMAT}"
+        )));
     }
     let covered = Covered {
         match_seq: input.i64()?,
@@ -151,7 +153,9 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
         *edge = input.i64()?;
     }
     let count = input.len(8 + NAME_MAX_CHARS + 2 + 1 + 16)?;
-    let accounts = (0..count).map(|_| input.i64()).collect::<Result<Vec<_>, _>>()?;
+    let accounts = (0..count)
+        .map(|_| input.i64())
+        .collect::<Result<Vec<_>, _>>()?;
     let mut codes = Vec::with_capacity(count);
     for _ in 0..count {
         let mut name = [0; NAME_MAX_CHARS];
@@ -183,7 +187,13 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
                 .map(|_| {
                     let counters = (input.u16()?, input.u16()?, input.u16()?, input.u16()?);
                     let (rounds, wins, top10, kills) = counters;
-                    Ok(Narrow::from_parts((rounds, wins, top10, kills, input.u32()?)))
+                    Ok(Narrow::from_parts((
+                        rounds,
+                        wins,
+                        top10,
+                        kills,
+                        input.u32()?,
+                    )))
                 })
                 .collect::<Result<_, Damaged>>()?;
             check_owners(&table.owners, &rows, mode_index, table_index as u32)?;
@@ -255,7 +265,10 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
     }
     let players = Players::from_columns(accounts, codes, flags, rows);
     let expiry = Expiry::from_parts(edges, hours);
-    Ok((BoardIndex::from_parts(players, modes, boards, expiry), covered))
+    Ok((
+        BoardIndex::from_parts(players, modes, boards, expiry),
+        covered,
+    ))
 }
 
 fn damaged(what: &str) -> Damaged {
