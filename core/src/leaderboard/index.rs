@@ -155,12 +155,9 @@ impl BoardIndex {
         };
         let mode = mode_index(entry.mode);
         let ended = entry.ended.unix_timestamp();
-        for window in TimeWindow::ALL {
-            if self.expiry.counts(window, ended) {
-                self.tables
-                    .change_totals(slot, mode, window.index(), |totals| totals.add(result));
-            }
-        }
+        let windows = TimeWindow::ALL.map(|window| self.expiry.counts(window, ended));
+        self.tables
+            .change_totals(slot, mode, windows, |totals| totals.add(result));
         self.expiry.remember(
             ended,
             Pending {
@@ -195,12 +192,11 @@ impl BoardIndex {
         let tables = &mut self.tables;
         self.expiry.advance(now, |window, pending| {
             if !tables.players.is_deleted(pending.slot) {
-                tables.change_totals(
-                    pending.slot,
-                    usize::from(pending.mode),
-                    window.index(),
-                    |totals| totals.remove(pending.result),
-                );
+                let mut windows = [false; 5];
+                windows[window.index()] = true;
+                tables.change_totals(pending.slot, usize::from(pending.mode), windows, |totals| {
+                    totals.remove(pending.result)
+                });
             }
         });
     }
@@ -297,19 +293,26 @@ impl Tables {
         (row != NO_ROW).then(|| RowRef::from_bits(row))
     }
 
-    /// Changes one player's totals in one mode and window, and moves them on its boards.
+    /// Changes one player's totals in one mode and the windows marked, and moves them on its
+    /// boards.
     fn change_totals(
         &mut self,
         slot: u32,
         mode: usize,
-        window: usize,
-        change: impl FnOnce(&mut Totals),
+        windows: [bool; 5],
+        change: impl Fn(&mut Totals),
     ) {
+        if !windows.contains(&true) {
+            return;
+        }
         let row = self.row(slot, mode);
-        let mut totals: WindowTotals = row.map(|row| self.modes[mode].get(row)).unwrap_or_default();
-        let before = totals[window];
-        change(&mut totals[window]);
-        let after = totals[window];
+        let before: WindowTotals = row.map(|row| self.modes[mode].get(row)).unwrap_or_default();
+        let mut totals = before;
+        for (totals, counted) in totals.iter_mut().zip(windows) {
+            if counted {
+                change(totals);
+            }
+        }
         let (row, moved) = self.modes[mode].set(row, slot, &totals);
         self.players.rows[slot as usize][mode] = row.to_bits();
         if let Some(moved) = moved {
@@ -319,17 +322,19 @@ impl Tables {
             return;
         }
         let account = self.players.account(slot);
-        for category in Category::ALL {
-            let places = |totals: Totals| {
-                totals
-                    .score(category)
-                    .map(|score| place(score, account.0, slot))
-            };
-            self.move_on_board(
-                board_position(mode, window, category.index()),
-                places(before),
-                places(after),
-            );
+        for window in (0..windows.len()).filter(|window| windows[*window]) {
+            for category in Category::ALL {
+                let places = |totals: Totals| {
+                    totals
+                        .score(category)
+                        .map(|score| place(score, account.0, slot))
+                };
+                self.move_on_board(
+                    board_position(mode, window, category.index()),
+                    places(before[window]),
+                    places(totals[window]),
+                );
+            }
         }
     }
 

@@ -243,7 +243,8 @@ fn long_run(snapshot_every: Option<u64>) {
                 account_seq: 3,
             };
             let (restored, read_covered) =
-                snapshot::read(&snapshot::write(&index, covered)).expect("the snapshot reads back");
+                snapshot::read(&snapshot::write(&index, covered, 4_096).concat())
+                    .expect("the snapshot reads back");
             assert_eq!(read_covered, covered);
             assert_same(&index, &restored, players);
             index = restored;

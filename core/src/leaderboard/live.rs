@@ -263,36 +263,37 @@ impl Leaderboards {
     async fn load(&self) -> Result<(), StoreError> {
         let started = Instant::now();
         match self.load_snapshot().await {
-            Ok(Some((id, bytes))) => {
-                let read = started.elapsed();
-                *self.write() = None;
-                let covered = self.install(&id, &bytes);
-                drop(bytes);
-                if covered.is_some() {
-                    let installed = started.elapsed();
-                    let tail = self.catch_up_tail().await;
-                    if let Err(BoardsError::Store(error)) = tail {
-                        *self.write() = None;
-                        return Err(error);
-                    }
-                    self.started_from
-                        .store(u64::try_from(id).unwrap_or(0), Ordering::Relaxed);
-                    self.ready.send_replace(true);
-                    let players = self
-                        .read()
-                        .as_ref()
-                        .map_or(0, |loaded| loaded.index.players());
-                    tracing::info!(
-                        snapshot = id,
-                        players,
-                        millis = started.elapsed().as_millis() as u64,
-                        snapshot_read_millis = read.as_millis() as u64,
-                        snapshot_install_millis = (installed - read).as_millis() as u64,
-                        tail_millis = (started.elapsed() - installed).as_millis() as u64,
-                        "leaderboards ready"
-                    );
-                    return Ok(());
+            Ok(Some((id, Ok((index, covered))))) => {
+                let installed = started.elapsed();
+                *self.write() = Some(Loaded {
+                    index,
+                    match_seq: covered.match_seq,
+                    account_seq: covered.account_seq,
+                });
+                *self.last_snapshot_slot() = Some(covered);
+                if let Err(BoardsError::Store(error)) = self.catch_up_tail().await {
+                    *self.write() = None;
+                    return Err(error);
                 }
+                self.started_from
+                    .store(u64::try_from(id).unwrap_or(0), Ordering::Relaxed);
+                self.ready.send_replace(true);
+                let players = self
+                    .read()
+                    .as_ref()
+                    .map_or(0, |loaded| loaded.index.players());
+                tracing::info!(
+                    snapshot = id,
+                    players,
+                    millis = started.elapsed().as_millis() as u64,
+                    snapshot_millis = installed.as_millis() as u64,
+                    tail_millis = (started.elapsed() - installed).as_millis() as u64,
+                    "leaderboards ready"
+                );
+                return Ok(());
+            }
+            Ok(Some((id, Err(error)))) => {
+                tracing::warn!(snapshot = id, %error, "reading the whole log instead");
             }
             Ok(None) => {}
             Err(error) => {
@@ -302,40 +303,43 @@ impl Leaderboards {
         self.load_log().await
     }
 
-    /// The newest complete snapshot's id and bytes, if there is one (`None` as well when it
-    /// was deleted while read).
-    async fn load_snapshot(&self) -> Result<Option<(i64, Vec<u8>)>, StoreError> {
+    /// The newest complete snapshot's id and what its bytes read as, if there is one (`None`
+    /// as well when it was deleted while read). The parts are read one after the other into a
+    /// reader on a blocking thread, so the whole snapshot is never held at once.
+    async fn load_snapshot(&self) -> Result<Option<(i64, SnapshotRead)>, StoreError> {
         let Some(info) = self.store.newest_board_snapshot().await? else {
             return Ok(None);
         };
-        let mut bytes = Vec::new();
+        let (parts, mut received) = mpsc::channel::<Vec<u8>>(2);
+        let bound = (info.parts as usize).saturating_mul(SNAPSHOT_PART);
+        let reader = tokio::task::spawn_blocking(move || {
+            snapshot::read_parts(bound, &mut || received.blocking_recv())
+        });
+        let mut complete = true;
         for part in 0..info.parts {
-            match self.store.board_snapshot_part(info.id, part).await? {
-                Some(part) => bytes.extend_from_slice(&part),
-                None => return Ok(None),
+            match self.store.board_snapshot_part(info.id, part).await {
+                // A reader that stopped found the bytes damaged: it answers why.
+                Ok(Some(bytes)) => {
+                    if parts.send(bytes).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => {
+                    complete = false;
+                    break;
+                }
+                Err(error) => {
+                    drop(parts);
+                    let _ = reader.await;
+                    return Err(error);
+                }
             }
         }
-        Ok(Some((info.id, bytes)))
-    }
-
-    /// Reads snapshot `id`'s bytes into the boards (not ready yet); answers the positions it
-    /// covers, `None` (with a warning) when the bytes cannot be read.
-    fn install(&self, id: &i64, bytes: &[u8]) -> Option<Covered> {
-        match snapshot::read(bytes) {
-            Ok((index, covered)) => {
-                *self.write() = Some(Loaded {
-                    index,
-                    match_seq: covered.match_seq,
-                    account_seq: covered.account_seq,
-                });
-                *self.last_snapshot_slot() = Some(covered);
-                Some(covered)
-            }
-            Err(error) => {
-                tracing::warn!(snapshot = id, %error, "reading the whole log instead");
-                None
-            }
-        }
+        drop(parts);
+        let read = reader.await.map_err(|error| {
+            StoreError::Internal(format!("the snapshot reader failed: {error}"))
+        })?;
+        Ok(complete.then_some((info.id, read)))
     }
 
     /// Applies the logs' entries after the installed snapshot, and moves the windows to now.
@@ -367,7 +371,10 @@ impl Leaderboards {
                 match_seq: loaded.match_seq,
                 account_seq: loaded.account_seq,
             };
-            (snapshot::write(&loaded.index, covered), covered)
+            (
+                snapshot::write(&loaded.index, covered, SNAPSHOT_PART),
+                covered,
+            )
         }) else {
             return Ok(None);
         };
@@ -381,9 +388,11 @@ impl Leaderboards {
             return Ok(None);
         };
         let mut parts = 0;
-        for part in bytes.chunks(SNAPSHOT_PART) {
+        let size: usize = bytes.iter().map(Vec::len).sum();
+        // Each part is dropped once stored.
+        for part in bytes {
             self.store
-                .write_board_snapshot_part(id, parts, part)
+                .write_board_snapshot_part(id, parts, &part)
                 .await?;
             parts += 1;
         }
@@ -397,7 +406,7 @@ impl Leaderboards {
         *self.last_snapshot_slot() = Some(covered);
         tracing::info!(
             snapshot = id,
-            bytes = bytes.len(),
+            bytes = size,
             match_seq = covered.match_seq,
             account_seq = covered.account_seq,
             "boards' snapshot written"
@@ -630,6 +639,9 @@ impl Leaderboards {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
+
+/// What a snapshot's bytes read as.
+type SnapshotRead = Result<(BoardIndex, Covered), snapshot::Damaged>;
 
 /// A store read of one page after a cursor.
 type PageRead<T> = Pin<Box<dyn Future<Output = Result<Vec<T>, StoreError>> + Send>>;

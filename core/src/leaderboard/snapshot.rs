@@ -52,9 +52,13 @@ impl fmt::Display for Damaged {
 
 impl std::error::Error for Damaged {}
 
-/// The index as snapshot bytes, covering the logs up to `covered`.
-pub fn write(index: &BoardIndex, covered: Covered) -> Vec<u8> {
-    let mut out = Out::default();
+/// The index as snapshot bytes, covering the logs up to `covered`, cut into parts of
+/// `part_size` bytes (the last one shorter), so that no part is ever copied to grow.
+pub fn write(index: &BoardIndex, covered: Covered, part_size: usize) -> Vec<Vec<u8>> {
+    let mut out = Out {
+        parts: Vec::new(),
+        part_size: part_size.max(1),
+    };
     out.bytes(MAGIC);
     out.u32(FORMAT);
     out.i64(covered.match_seq);
@@ -129,13 +133,29 @@ pub fn write(index: &BoardIndex, covered: Covered) -> Vec<u8> {
         }
     }
     out.bytes(END);
-    out.0
+    out.parts
 }
 
 /// The index the bytes hold and the positions it covers; the boards' versions start again.
 pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
-    let mut input = In(bytes);
-    if input.take(MAGIC.len())? != MAGIC {
+    let mut whole = Some(bytes.to_vec());
+    read_parts(bytes.len(), &mut || whole.take())
+}
+
+/// The index the parts handed by `next` hold, read as they come (so that the whole snapshot is
+/// never held at once), and the positions it covers: `next` answers `None` after the last part;
+/// `size_bound` is at least the parts' total size (no damaged count allocates beyond it).
+pub fn read_parts(
+    size_bound: usize,
+    next: &mut dyn FnMut() -> Option<Vec<u8>>,
+) -> Result<(BoardIndex, Covered), Damaged> {
+    let mut input = In {
+        chunk: Vec::new(),
+        at: 0,
+        next,
+        left: size_bound,
+    };
+    if input.array::<8>()? != *MAGIC {
         return Err(damaged("no snapshot header"));
     }
     let format = input.u32()?;
@@ -158,8 +178,7 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut codes = Vec::with_capacity(count);
     for _ in 0..count {
-        let mut name = [0; NAME_MAX_CHARS];
-        name.copy_from_slice(input.take(NAME_MAX_CHARS)?);
+        let name = input.array::<NAME_MAX_CHARS>()?;
         let code = PackedCode {
             name,
             digits: input.u16()?,
@@ -169,7 +188,8 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
         }
         codes.push(code);
     }
-    let flags = input.take(count)?.to_vec();
+    let mut flags = vec![0; count];
+    input.fill(&mut flags)?;
     let mut rows = Vec::with_capacity(count);
     for _ in 0..count {
         let mut row = [0; 4];
@@ -230,7 +250,7 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
         let places = (0..listed)
             .map(|_| read_place(&mut input, count))
             .collect::<Result<Vec<_>, Damaged>>()?;
-        let boundary = match input.take(1)?[0] {
+        let boundary = match input.u8()? {
             0 => None,
             1 => Some(read_place(&mut input, count)?),
             _ => return Err(damaged("a top list")),
@@ -249,8 +269,8 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
                     slot: input.u32()?,
                     time_alive: input.u32()?,
                     at: input.u16()?,
-                    placement: input.take(1)?[0],
-                    kills: input.take(1)?[0],
+                    placement: input.u8()?,
+                    kills: input.u8()?,
                 };
                 if kept.slot as usize >= count || kept.at & 0x0fff >= 3_600 {
                     return Err(damaged("a result pending expiry"));
@@ -260,7 +280,7 @@ pub fn read(bytes: &[u8]) -> Result<(BoardIndex, Covered), Damaged> {
             .collect::<Result<Vec<_>, Damaged>>()?;
         hours.insert(hour, kept);
     }
-    if input.take(END.len())? != END || !input.0.is_empty() {
+    if input.array::<8>()? != *END || !input.at_end() {
         return Err(damaged("no end mark where the snapshot ends"));
     }
     let players = Players::from_columns(accounts, codes, flags, rows);
@@ -319,13 +339,27 @@ fn read_place(input: &mut In<'_>, players: usize) -> Result<Place, Damaged> {
     Ok(place)
 }
 
-/// The bytes being written.
-#[derive(Default)]
-struct Out(Vec<u8>);
+/// The bytes being written, in parts.
+struct Out {
+    parts: Vec<Vec<u8>>,
+    part_size: usize,
+}
 
 impl Out {
-    fn bytes(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
+    fn bytes(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self
+                .parts
+                .last()
+                .is_none_or(|part| part.len() == self.part_size)
+            {
+                self.parts.push(Vec::with_capacity(self.part_size));
+            }
+            let part = self.parts.last_mut().expect("a part");
+            let room = (self.part_size - part.len()).min(bytes.len());
+            part.extend_from_slice(&bytes[..room]);
+            bytes = &bytes[room..];
+        }
     }
 
     fn u16(&mut self, value: u16) {
@@ -349,23 +383,56 @@ impl Out {
     }
 }
 
-/// The bytes still to read.
-struct In<'a>(&'a [u8]);
+/// The bytes being read: the part at hand, and where the next ones come from.
+struct In<'a> {
+    chunk: Vec<u8>,
+    at: usize,
+    next: &'a mut dyn FnMut() -> Option<Vec<u8>>,
+    /// At least the bytes still to read.
+    left: usize,
+}
 
-impl<'a> In<'a> {
-    fn take(&mut self, count: usize) -> Result<&'a [u8], Damaged> {
-        if self.0.len() < count {
-            return Err(damaged("the snapshot"));
+impl In<'_> {
+    /// Fills `out` with the next bytes, across parts.
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Damaged> {
+        let mut filled = 0;
+        while filled < out.len() {
+            if self.at == self.chunk.len() {
+                self.chunk = (self.next)().ok_or_else(|| damaged("the snapshot"))?;
+                self.at = 0;
+                continue;
+            }
+            let count = (out.len() - filled).min(self.chunk.len() - self.at);
+            out[filled..filled + count].copy_from_slice(&self.chunk[self.at..self.at + count]);
+            filled += count;
+            self.at += count;
         }
-        let (taken, rest) = self.0.split_at(count);
-        self.0 = rest;
-        Ok(taken)
+        self.left = self.left.saturating_sub(out.len());
+        Ok(())
+    }
+
+    /// Whether every byte was read.
+    fn at_end(&mut self) -> bool {
+        while self.at == self.chunk.len() {
+            match (self.next)() {
+                Some(chunk) => {
+                    self.chunk = chunk;
+                    self.at = 0;
+                }
+                None => return true,
+            }
+        }
+        false
     }
 
     fn array<const N: usize>(&mut self) -> Result<[u8; N], Damaged> {
         let mut array = [0; N];
-        array.copy_from_slice(self.take(N)?);
+        self.fill(&mut array)?;
         Ok(array)
+    }
+
+    fn u8(&mut self) -> Result<u8, Damaged> {
+        Ok(self.array::<1>()?[0])
     }
 
     fn u16(&mut self) -> Result<u16, Damaged> {
@@ -388,7 +455,7 @@ impl<'a> In<'a> {
     /// them (so a damaged count never allocates beyond the snapshot's size).
     fn len(&mut self, item_bytes: usize) -> Result<usize, Damaged> {
         let count = usize::try_from(self.u64()?).map_err(|_| damaged("a count"))?;
-        if count.saturating_mul(item_bytes) > self.0.len() {
+        if count.saturating_mul(item_bytes) > self.left {
             return Err(damaged("a count"));
         }
         Ok(count)
@@ -434,7 +501,19 @@ mod tests {
             match_seq: 9,
             account_seq: 2,
         };
-        let bytes = write(&small_index(), covered);
+        let parts = write(&small_index(), covered, 100);
+        assert!(
+            parts.len() > 10
+                && parts[..parts.len() - 1]
+                    .iter()
+                    .all(|part| part.len() == 100)
+        );
+        let mut given = parts.clone().into_iter();
+        assert_eq!(
+            read_parts(usize::MAX, &mut || given.next()).map(|(_, covered)| covered),
+            Ok(covered)
+        );
+        let bytes = parts.concat();
         assert_eq!(read(&bytes).map(|(_, covered)| covered), Ok(covered));
         for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
             assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
