@@ -179,7 +179,7 @@ async fn a_writer_stopped_midway_leaves_the_previous_snapshot(store: Arc<dyn Sto
 async fn report(store: &Arc<dyn Store>, id: &str, players: &[AccountId], ended: OffsetDateTime) {
     let record = MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
-        mode: if id.len() % 2 == 0 {
+        mode: if id.len().is_multiple_of(2) {
             GameMode::Solo
         } else {
             GameMode::Duo
