@@ -8,7 +8,9 @@
 #    log rows (1M and 10M by default) into a fresh database, migrated by starting the server once.
 # 3. Rebuild: the warp binary started on the seeded database, on CPU 0: time from its start to
 #    its address and to its `leaderboards ready` log line (and the line's own fields), and its
-#    RSS (VmRSS, VmHWM) right after; the difference with (1) is the boards' memory.
+#    RSS (VmRSS, VmHWM) right after; the difference with (1) is the boards' memory. The node
+#    writes a snapshot of its boards soon after (BOARDS_REUSE=1 deletes an earlier run's
+#    first), so the restart in (5) starts from it: its time to ready and its memory.
 # 4. Ingestion: BOARDS_DEVICES device accounts signed in over HTTP, then 100-player solo reports
 #    over POST /internal/matches with wrk -c$MATCH_CONNECTIONS for $DURATION, as the matches
 #    section does: player results per second with the boards loaded and following the log.
@@ -167,6 +169,9 @@ if [ -n "${BOARDS_REUSE:-}" ] && psql -qAt "$postgres_admin" \
   -c "SELECT 1 FROM pg_database WHERE datname = '$boards_db'" | grep -q 1; then
   seeded=$(psql -qAt "$boards_url" -c "SELECT count(*) FROM accounts WHERE provider = 'seed'")
   [ "$seeded" = "$boards_players" ] && echo "  reusing the seeded database $boards_db" || seeded=0
+  # The boards' snapshots of an earlier run go: the first start reads the whole log.
+  [ "$seeded" = 0 ] || psql -q "$boards_url" -c "DELETE FROM board_snapshot_parts" \
+    -c "DELETE FROM board_snapshots" -c "UPDATE board_snapshot_claim SET claimed_at = 0"
 fi
 if [ "$seeded" = 0 ]; then
   quiet_psql "$postgres_admin" -c "DROP DATABASE IF EXISTS $boards_db" -c "CREATE DATABASE $boards_db"
@@ -308,7 +313,8 @@ quiet_ready_ms=
 if [ "$boards_quiet" = 1 ]; then
   boards_log=info,safezone_core::http::access=warn boards_start boards-quiet "$boards_url"
   boards_report_start "restart, no request log:"
-  quiet_ready_ms=$ready_ms quiet_millis=$(ready_field millis)
+  quiet_ready_ms=$ready_ms quiet_millis=$(ready_field millis) quiet_rss=$start_rss
+  quiet_snapshot=$(ready_field snapshot)
   board_reads quiet "warp boards, no request log"
   stop
 fi
@@ -401,6 +407,7 @@ row "redis sorted set (used_memory)" "$(mib $((redis_set / 1024))) for $redis_me
 row "redis, all 140 boards (estimate)" "$(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
 row "rebuild (start to ready line; line's millis)" "${boards_ready_ms:-none} ms; ${boards_millis:-none} ms${quiet_ready_ms:+ (restart: $quiet_ready_ms ms; $quiet_millis ms)}; server CPU $boards_cpu s"
 row "rebuild phases (the ready line's)" "$boards_phases"
+[ -n "${quiet_snapshot:-}" ] && row "restart from snapshot $quiet_snapshot" "$quiet_ready_ms ms to ready (snapshot read $(ready_field snapshot_millis) ms, logs' tail $(ready_field tail_millis) ms); memory $(mib $((quiet_rss - empty_rss)))"
 row "ingestion" "$ingest_results player results/s ($ingest_reports reports/s of 100)"
 row "report visible on its board after" "${visible[*]} ms"
 [ -n "${seed_seconds:-}" ] && row "seed" "$seed_seconds s"

@@ -6,6 +6,7 @@
 
 mod account_log;
 mod accounts;
+mod board_snapshots;
 mod bulk;
 mod community;
 mod content;
@@ -46,6 +47,7 @@ pub use sqlite::SqliteStore;
 /// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
 /// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
+/// [`BoardSnapshotStore`](safezone_core::store::BoardSnapshotStore) ([`board_snapshots`]),
 /// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)),
 /// [`OperatorSessionStore`](safezone_core::store::OperatorSessionStore)
 /// ([`operator_sessions`]),
@@ -67,6 +69,7 @@ macro_rules! impl_store {
         crate::community::impl_community!($store, $db);
         crate::matches::impl_matches!($store, $db);
         crate::account_log::impl_account_log!($store, $db);
+        crate::board_snapshots::impl_board_snapshots!($store);
         crate::content::impl_content!($store);
         crate::operator::impl_operator!($store, $db);
         crate::operator_sessions::impl_operator_sessions!($store);

@@ -3,6 +3,7 @@
 
 pub(crate) mod account_log;
 pub(crate) mod accounts;
+pub(crate) mod board_snapshots;
 pub(crate) mod community;
 pub(crate) mod content;
 pub(crate) mod economy;

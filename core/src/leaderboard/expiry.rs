@@ -1,4 +1,4 @@
-//! The results still due to leave a window, by the minute their match ended, and where each
+//! The results still due to leave a window, by the hour their match ended, and where each
 //! window's rolling edge stands.
 
 use std::collections::BTreeMap;
@@ -19,16 +19,28 @@ pub struct Pending {
     pub result: Contribution,
 }
 
-/// A [`Pending`] result as kept in a minute's list: 12 bytes.
-#[derive(Debug, Clone, Copy)]
-struct Kept {
-    slot: u32,
-    time_alive: u32,
-    /// Seconds past the minute.
-    second: u8,
-    mode: u8,
-    placement: u8,
-    kills: u8,
+/// Seconds in an hour, the span of one list of kept results.
+const HOUR: i64 = 3_600;
+
+/// A [`Pending`] result as kept in an hour's list: 12 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kept {
+    /// The player's slot.
+    pub slot: u32,
+    /// Seconds alive.
+    pub time_alive: u32,
+    /// Seconds past the hour (12 bits), and the mode above them.
+    pub at: u16,
+    /// Final placement.
+    pub placement: u8,
+    /// Kills.
+    pub kills: u8,
+}
+
+impl Kept {
+    fn second(&self) -> i64 {
+        i64::from(self.at & 0x0fff)
+    }
 }
 
 /// The windows' edges and the results within the longest finite window.
@@ -37,8 +49,8 @@ pub struct Expiry {
     /// Per finite window (in [`TimeWindow::ALL`] order), the latest end time (unix seconds)
     /// already out of it: a result is in the window while its match ended after this.
     edges: [i64; 4],
-    /// The results that ended within the last year, by the minute they ended.
-    minutes: BTreeMap<i64, Vec<Kept>>,
+    /// The results that ended within the last year, by the hour they ended.
+    hours: BTreeMap<i64, Vec<Kept>>,
 }
 
 impl Expiry {
@@ -51,8 +63,24 @@ impl Expiry {
         }
         Self {
             edges,
-            minutes: BTreeMap::new(),
+            hours: BTreeMap::new(),
         }
+    }
+
+    /// Windows with these edges (unix seconds, as [`Expiry::edges`] tells them) keeping these
+    /// hours' results: a snapshot's.
+    pub fn from_parts(edges: [i64; 4], hours: BTreeMap<i64, Vec<Kept>>) -> Self {
+        Self { edges, hours }
+    }
+
+    /// The finite windows' edges, in [`TimeWindow::ALL`] order.
+    pub fn edges(&self) -> [i64; 4] {
+        self.edges
+    }
+
+    /// The results kept, by the hour they ended.
+    pub fn hours(&self) -> &BTreeMap<i64, Vec<Kept>> {
+        &self.hours
     }
 
     /// Whether a result whose match ended at `ended` (unix seconds) is in `window` now.
@@ -68,17 +96,16 @@ impl Expiry {
         if !self.counts(TimeWindow::Year, ended) {
             return;
         }
-        let minute = ended.div_euclid(60);
-        // Results mostly come in the order their matches ended: the last minute first.
-        let kept = match self.minutes.last_entry() {
-            Some(last) if *last.key() == minute => last.into_mut(),
-            _ => self.minutes.entry(minute).or_default(),
+        let hour = ended.div_euclid(HOUR);
+        // Results mostly come in the order their matches ended: the last hour first.
+        let kept = match self.hours.last_entry() {
+            Some(last) if *last.key() == hour => last.into_mut(),
+            _ => self.hours.entry(hour).or_default(),
         };
         kept.push(Kept {
             slot: pending.slot,
             time_alive: pending.result.time_alive,
-            second: ended.rem_euclid(60) as u8,
-            mode: pending.mode,
+            at: ended.rem_euclid(HOUR) as u16 | u16::from(pending.mode & 3) << 12,
             placement: pending.result.placement,
             kills: pending.result.kills,
         });
@@ -98,10 +125,10 @@ impl Expiry {
             if new_edge <= *edge {
                 continue;
             }
-            let minutes = edge.div_euclid(60)..=new_edge.div_euclid(60);
-            for (minute, kept) in self.minutes.range(minutes) {
+            let hours = edge.div_euclid(HOUR)..=new_edge.div_euclid(HOUR);
+            for (hour, kept) in self.hours.range(hours) {
                 for kept in kept {
-                    let ended = minute * 60 + i64::from(kept.second);
+                    let ended = hour * HOUR + kept.second();
                     if ended > *edge && ended <= new_edge {
                         leave(window, pending_of(kept));
                     }
@@ -109,20 +136,20 @@ impl Expiry {
             }
             *edge = new_edge;
         }
-        let oldest_kept = self.edges[TimeWindow::Year.index()].div_euclid(60);
-        self.minutes = self.minutes.split_off(&oldest_kept);
+        let oldest_kept = self.edges[TimeWindow::Year.index()].div_euclid(HOUR);
+        self.hours = self.hours.split_off(&oldest_kept);
     }
 
     /// Gives back the room the lists grew into while loading.
     pub fn shrink(&mut self) {
-        for kept in self.minutes.values_mut() {
+        for kept in self.hours.values_mut() {
             kept.shrink_to_fit();
         }
     }
 
     /// How many results are kept.
     pub fn kept(&self) -> usize {
-        self.minutes.values().map(Vec::len).sum()
+        self.hours.values().map(Vec::len).sum()
     }
 }
 
@@ -136,7 +163,7 @@ fn edge_at(window: TimeWindow, now: i64) -> i64 {
 fn pending_of(kept: &Kept) -> Pending {
     Pending {
         slot: kept.slot,
-        mode: kept.mode,
+        mode: (kept.at >> 12) as u8,
         result: Contribution {
             placement: kept.placement,
             kills: kept.kills,

@@ -51,6 +51,37 @@ impl ScoreHistogram {
         histogram
     }
 
+    /// Every distinct score with its players, in ascending score order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.blocks.iter().flat_map(|block| {
+            block
+                .scores
+                .iter()
+                .copied()
+                .zip(block.counts.iter().copied())
+        })
+    }
+
+    /// A histogram of these distinct scores (ascending) and their players, as
+    /// [`ScoreHistogram::entries`] told them.
+    pub fn from_entries(entries: impl IntoIterator<Item = (u64, u32)>) -> Self {
+        let mut histogram = Self::default();
+        let mut block = Block::default();
+        for (score, count) in entries {
+            if block.scores.len() == BLOCK_FILL {
+                histogram.blocks.push(std::mem::take(&mut block));
+            }
+            block.scores.push(score);
+            block.counts.push(count);
+            block.players += u64::from(count);
+            histogram.players += u64::from(count);
+        }
+        if !block.scores.is_empty() {
+            histogram.blocks.push(block);
+        }
+        histogram
+    }
+
     /// How many players the board holds.
     pub fn players(&self) -> u64 {
         self.players

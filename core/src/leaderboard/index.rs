@@ -1,28 +1,22 @@
 //! The in-memory index of every board: each player's totals per mode and window, each board's
 //! score histogram and top list, and the results still due to leave a window.
 //!
-//! Memory for a player is one `Player` (about 64 bytes) and, per mode played, 120 bytes of
-//! totals; a result within the last year is 12 bytes in [`Expiry`]; a board holds 12 bytes per
-//! distinct score and at most [`TOP_KEPT`] places. No board copies the
-//! players' totals.
-
-use std::collections::HashMap;
+//! Memory for a player is 47 bytes in [`Players`] and, per mode played, 4 bytes plus 12 per
+//! window holding results ([`ModeTotals`]); a result within the last year is 12 bytes in
+//! [`Expiry`]; a board holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No
+//! board copies the players' totals.
 
 use time::OffsetDateTime;
 
 use super::expiry::{Expiry, Pending};
 use super::histogram::ScoreHistogram;
 use super::kinds::{BoardId, Category, TimeWindow, board_position, mode_index};
+use super::packed::{ModeTotals, RowRef, WindowTotals};
+use super::players::{NO_ROW, Players};
 use super::top::{Place, TOP_KEPT, TOP_ROWS, TopList, place};
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
 use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry};
-
-/// Marks a mode a player has never played.
-const NO_ROW: u32 = u32::MAX;
-
-/// The totals of one player in every window of one mode, in [`TimeWindow::ALL`] order.
-pub type WindowTotals = [Totals; 5];
 
 /// One row of a board, ready to show.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,39 +29,32 @@ pub struct Standing {
     pub totals: Totals,
 }
 
-#[derive(Debug)]
-struct Player {
-    account: AccountId,
-    friend_code: FriendCode,
-    /// Banned or deleted: kept off every board.
-    hidden: bool,
-    deleted: bool,
-    /// The player's row in each mode's table, or [`NO_ROW`].
-    rows: [u32; 4],
-}
-
+/// One board's ranking state.
 #[derive(Debug, Default)]
-struct ModeTable {
-    /// The player slot of each row.
-    owners: Vec<u32>,
-    totals: Vec<WindowTotals>,
-}
-
-#[derive(Debug, Default)]
-struct Board {
-    histogram: ScoreHistogram,
-    top: TopList,
+pub(crate) struct Board {
+    pub(crate) histogram: ScoreHistogram,
+    pub(crate) top: TopList,
     /// Moves on whenever a row the board lists may have changed.
     version: u64,
 }
 
+impl Board {
+    /// A board with this histogram and top list, at version 0.
+    pub(crate) fn new(histogram: ScoreHistogram, top: TopList) -> Self {
+        Self {
+            histogram,
+            top,
+            version: 0,
+        }
+    }
+}
+
 /// The players, their totals and the boards: everything but the pending expiries.
 #[derive(Debug, Default)]
-struct Tables {
-    players: Vec<Player>,
-    slots: HashMap<AccountId, u32>,
-    modes: [ModeTable; 4],
-    boards: Vec<Board>,
+pub(crate) struct Tables {
+    pub(crate) players: Players,
+    pub(crate) modes: [ModeTotals; 4],
+    pub(crate) boards: Vec<Board>,
     /// Boards whose top lists ran short, to refill once the current batch is applied.
     refills: Vec<usize>,
     /// While loading, only totals are kept; the boards are built once at the end.
@@ -77,8 +64,8 @@ struct Tables {
 /// Every board of one node, and the players behind them.
 #[derive(Debug)]
 pub struct BoardIndex {
-    tables: Tables,
-    expiry: Expiry,
+    pub(crate) tables: Tables,
+    pub(crate) expiry: Expiry,
 }
 
 impl BoardIndex {
@@ -95,11 +82,37 @@ impl BoardIndex {
         }
     }
 
+    /// An index of these players, totals, boards and results pending expiry, as a snapshot
+    /// holds them.
+    pub(crate) fn from_parts(
+        players: Players,
+        modes: [ModeTotals; 4],
+        boards: Vec<Board>,
+        expiry: Expiry,
+    ) -> Self {
+        Self {
+            tables: Tables {
+                players,
+                modes,
+                boards,
+                ..Tables::default()
+            },
+            expiry,
+        }
+    }
+
     /// Builds every board from the totals loaded so far; from now on results move the boards.
     pub fn finish_loading(&mut self) {
         self.tables.loading = false;
-        for board in 0..self.tables.boards.len() {
-            self.tables.rebuild_board(board, true);
+        self.tables.players.sort();
+        self.tables.players.shrink();
+        for mode in &mut self.tables.modes {
+            mode.shrink();
+        }
+        for mode in 0..GameMode::ALL.len() {
+            for window in 0..TimeWindow::ALL.len() {
+                self.tables.rebuild_window(mode, window);
+            }
         }
         self.expiry.shrink();
     }
@@ -114,14 +127,14 @@ impl BoardIndex {
         self.tables
             .modes
             .iter()
-            .flat_map(|table| &table.totals)
-            .map(|totals| u64::from(totals[window.index()].rounds))
+            .flat_map(|mode| mode.in_window(window.index()))
+            .map(|(_, totals)| u64::from(totals.rounds))
             .sum()
     }
 
     /// Whether the index knows the account (it has results, and is not deleted).
     pub fn knows(&self, account: AccountId) -> bool {
-        self.tables.slots.contains_key(&account)
+        self.tables.players.slot_of(account).is_some()
     }
 
     /// Adds a player, or brings a known one's friend code and ban state up to date.
@@ -132,7 +145,7 @@ impl BoardIndex {
     /// Adds one result from the match log, in the windows it is still within. Answers `false`
     /// (adding nothing) when its player is unknown: add the player first.
     pub fn add_result(&mut self, entry: &MatchLogEntry) -> bool {
-        let Some(&slot) = self.tables.slots.get(&entry.account) else {
+        let Some(slot) = self.tables.players.slot_of(entry.account) else {
             return false;
         };
         let result = Contribution {
@@ -142,12 +155,9 @@ impl BoardIndex {
         };
         let mode = mode_index(entry.mode);
         let ended = entry.ended.unix_timestamp();
-        for window in TimeWindow::ALL {
-            if self.expiry.counts(window, ended) {
-                self.tables
-                    .change_totals(slot, mode, window.index(), |totals| totals.add(result));
-            }
-        }
+        let windows = TimeWindow::ALL.map(|window| self.expiry.counts(window, ended));
+        self.tables
+            .change_totals(slot, mode, windows, |totals| totals.add(result));
         self.expiry.remember(
             ended,
             Pending {
@@ -164,7 +174,7 @@ impl BoardIndex {
     /// place is retired (results still due to leave a window skip it) and the account is
     /// unknown again, so its later results start it afresh.
     pub fn apply_change(&mut self, account: AccountId, change: &AccountChange) {
-        let Some(&slot) = self.tables.slots.get(&account) else {
+        let Some(slot) = self.tables.players.slot_of(account) else {
             return;
         };
         match change {
@@ -172,9 +182,7 @@ impl BoardIndex {
             AccountChange::Banned(banned) => self.tables.set_hidden(slot, *banned),
             AccountChange::Deleted | AccountChange::ResultsRemoved { .. } => {
                 self.tables.set_hidden(slot, true);
-                let player = &mut self.tables.players[slot as usize];
-                player.deleted = true;
-                self.tables.slots.remove(&account);
+                self.tables.players.retire(slot);
             }
         }
     }
@@ -183,13 +191,12 @@ impl BoardIndex {
     pub fn expire(&mut self, now: OffsetDateTime) {
         let tables = &mut self.tables;
         self.expiry.advance(now, |window, pending| {
-            if !tables.players[pending.slot as usize].deleted {
-                tables.change_totals(
-                    pending.slot,
-                    usize::from(pending.mode),
-                    window.index(),
-                    |totals| totals.remove(pending.result),
-                );
+            if !tables.players.is_deleted(pending.slot) {
+                let mut windows = [false; 5];
+                windows[window.index()] = true;
+                tables.change_totals(pending.slot, usize::from(pending.mode), windows, |totals| {
+                    totals.remove(pending.result)
+                });
             }
         });
     }
@@ -203,7 +210,7 @@ impl BoardIndex {
     pub fn refill(&mut self) {
         let refills = std::mem::take(&mut self.tables.refills);
         for board in refills {
-            self.tables.rebuild_board(board, false);
+            self.tables.rebuild_top(board);
         }
     }
 
@@ -231,11 +238,14 @@ impl BoardIndex {
         let mode = mode_index(id.mode);
         let window = id.window.index();
         let board = &self.tables.boards[id.position()];
-        let slot = *self.tables.slots.get(&account)?;
-        if self.tables.players[slot as usize].hidden {
+        let slot = self.tables.players.slot_of(account)?;
+        if self.tables.players.is_hidden(slot) {
             return None;
         }
-        let score = self.tables.totals(slot, mode)?[window].score(id.category)?;
+        let row = self.tables.row(slot, mode)?;
+        let score = self.tables.modes[mode]
+            .window(row, window)
+            .score(id.category)?;
         let rank = board.histogram.players_above(score) + 1;
         Some(self.tables.standing(slot, mode, window, rank))
     }
@@ -248,11 +258,12 @@ impl BoardIndex {
     /// The account's totals per window and mode (zeros where it has none).
     pub fn totals_of(&self, account: AccountId) -> [[Totals; 4]; 5] {
         let mut all = [[Totals::default(); 4]; 5];
-        if let Some(&slot) = self.tables.slots.get(&account) {
+        if let Some(slot) = self.tables.players.slot_of(account) {
             for mode in 0..GameMode::ALL.len() {
-                if let Some(totals) = self.tables.totals(slot, mode) {
+                if let Some(row) = self.tables.row(slot, mode) {
+                    let totals = self.tables.modes[mode].get(row);
                     for (per_mode, totals) in all.iter_mut().zip(totals) {
-                        per_mode[mode] = *totals;
+                        per_mode[mode] = totals;
                     }
                 }
             }
@@ -265,64 +276,65 @@ impl Tables {
     /// Adds a player; a known one takes the given friend code and ban state (read after the
     /// account log entries applied so far, so at least as recent).
     fn add_player(&mut self, player: &BoardPlayer) {
-        if let Some(&slot) = self.slots.get(&player.account) {
-            if self.players[slot as usize].friend_code != player.friend_code {
+        if let Some(slot) = self.players.slot_of(player.account) {
+            if !self.players.has_code(slot, &player.friend_code) {
                 self.rename(slot, &player.friend_code);
             }
             self.set_hidden(slot, player.is_banned);
             return;
         }
-        let slot = u32::try_from(self.players.len()).unwrap_or(u32::MAX);
-        self.players.push(Player {
-            account: player.account,
-            friend_code: player.friend_code.clone(),
-            hidden: player.is_banned,
-            deleted: false,
-            rows: [NO_ROW; 4],
-        });
-        self.slots.insert(player.account, slot);
+        self.players
+            .push(player.account, &player.friend_code, player.is_banned);
     }
 
-    fn totals(&self, slot: u32, mode: usize) -> Option<&WindowTotals> {
-        let row = self.players[slot as usize].rows[mode];
-        self.modes[mode].totals.get(row as usize)
+    /// The player's row in a mode, if it played it.
+    fn row(&self, slot: u32, mode: usize) -> Option<RowRef> {
+        let row = self.players.rows[slot as usize][mode];
+        (row != NO_ROW).then(|| RowRef::from_bits(row))
     }
 
-    /// Changes one player's totals in one mode and window, and moves them on its boards.
+    /// Changes one player's totals in one mode and the windows marked, and moves them on its
+    /// boards.
     fn change_totals(
         &mut self,
         slot: u32,
         mode: usize,
-        window: usize,
-        change: impl FnOnce(&mut Totals),
+        windows: [bool; 5],
+        change: impl Fn(&mut Totals),
     ) {
-        let player = &mut self.players[slot as usize];
-        if player.rows[mode] == NO_ROW {
-            let table = &mut self.modes[mode];
-            player.rows[mode] = u32::try_from(table.totals.len()).unwrap_or(u32::MAX);
-            table.owners.push(slot);
-            table.totals.push(WindowTotals::default());
-        }
-        let row = player.rows[mode] as usize;
-        let (account, hidden) = (player.account, player.hidden);
-        let totals = &mut self.modes[mode].totals[row][window];
-        let before = *totals;
-        change(totals);
-        let after = *totals;
-        if self.loading || hidden {
+        if !windows.contains(&true) {
             return;
         }
-        for category in Category::ALL {
-            let places = |totals: Totals| {
-                totals
-                    .score(category)
-                    .map(|score| place(score, account.0, slot))
-            };
-            self.move_on_board(
-                board_position(mode, window, category.index()),
-                places(before),
-                places(after),
-            );
+        let row = self.row(slot, mode);
+        let before: WindowTotals = row.map(|row| self.modes[mode].get(row)).unwrap_or_default();
+        let mut totals = before;
+        for (totals, counted) in totals.iter_mut().zip(windows) {
+            if counted {
+                change(totals);
+            }
+        }
+        let (row, moved) = self.modes[mode].set(row, slot, &totals);
+        self.players.rows[slot as usize][mode] = row.to_bits();
+        if let Some(moved) = moved {
+            self.players.rows[moved.owner as usize][mode] = moved.to.to_bits();
+        }
+        if self.loading || self.players.is_hidden(slot) {
+            return;
+        }
+        let account = self.players.account(slot);
+        for window in (0..windows.len()).filter(|window| windows[*window]) {
+            for category in Category::ALL {
+                let places = |totals: Totals| {
+                    totals
+                        .score(category)
+                        .map(|score| place(score, account.0, slot))
+                };
+                self.move_on_board(
+                    board_position(mode, window, category.index()),
+                    places(before[window]),
+                    places(totals[window]),
+                );
+            }
         }
     }
 
@@ -349,19 +361,19 @@ impl Tables {
 
     /// Puts a player on or takes them off every board they have games on.
     fn set_hidden(&mut self, slot: u32, hidden: bool) {
-        let player = &mut self.players[slot as usize];
-        if player.hidden == hidden || player.deleted {
+        if self.players.is_hidden(slot) == hidden || self.players.is_deleted(slot) {
             return;
         }
-        player.hidden = hidden;
+        self.players.set_hidden(slot, hidden);
         if self.loading {
             return;
         }
-        let (account, rows) = (player.account, player.rows);
-        for (mode, row) in rows.into_iter().enumerate() {
-            let Some(totals) = self.modes[mode].totals.get(row as usize).copied() else {
+        let account = self.players.account(slot);
+        for mode in 0..GameMode::ALL.len() {
+            let Some(row) = self.row(slot, mode) else {
                 continue;
             };
+            let totals = self.modes[mode].get(row);
             for (window, totals) in totals.into_iter().enumerate() {
                 for category in Category::ALL {
                     let shown = totals
@@ -380,17 +392,16 @@ impl Tables {
 
     /// Gives a player a new friend code; the boards listing them show it from now on.
     fn rename(&mut self, slot: u32, code: &FriendCode) {
-        let player = &mut self.players[slot as usize];
-        player.friend_code = code.clone();
-        if self.loading || player.hidden {
+        self.players.set_code(slot, code);
+        if self.loading || self.players.is_hidden(slot) {
             return;
         }
-        let (account, rows) = (player.account, player.rows);
-        for (mode, row) in rows.into_iter().enumerate() {
-            let Some(totals) = self.modes[mode].totals.get(row as usize) else {
+        let account = self.players.account(slot);
+        for mode in 0..GameMode::ALL.len() {
+            let Some(row) = self.row(slot, mode) else {
                 continue;
             };
-            for (window, totals) in totals.iter().enumerate() {
+            for (window, totals) in self.modes[mode].get(row).iter().enumerate() {
                 for category in Category::ALL {
                     let Some(score) = totals.score(category) else {
                         continue;
@@ -404,49 +415,65 @@ impl Tables {
         }
     }
 
-    /// Builds a board's top list (and, `with_histogram`, its histogram) afresh from the
+    /// The places of every shown player with a score on the board of `mode`, `window` and
+    /// `category`.
+    fn places(&self, mode: usize, window: usize, category: Category) -> Vec<Place> {
+        self.modes[mode]
+            .in_window(window)
+            .filter(|(slot, _)| !self.players.is_hidden(*slot))
+            .filter_map(|(slot, totals)| {
+                totals
+                    .score(category)
+                    .map(|score| place(score, self.players.accounts[slot as usize], slot))
+            })
+            .collect()
+    }
+
+    /// Builds the histograms and top lists of every board of a mode and window afresh from the
     /// players' totals.
-    fn rebuild_board(&mut self, index: usize, with_histogram: bool) {
+    fn rebuild_window(&mut self, mode: usize, window: usize) {
+        for category in Category::ALL {
+            let mut places = self.places(mode, window, category);
+            let mut scores: Vec<u64> = places.iter().map(|(score, _, _)| score.0).collect();
+            scores.sort_unstable();
+            let board = &mut self.boards[board_position(mode, window, category.index())];
+            board.histogram = ScoreHistogram::from_sorted(&scores);
+            drop(scores);
+            board.top = top_of(&mut places);
+            board.version += 1;
+        }
+    }
+
+    /// Builds a board's top list afresh from the players' totals.
+    fn rebuild_top(&mut self, index: usize) {
         let per_mode = TimeWindow::ALL.len() * Category::ALL.len();
         let mode = index / per_mode;
         let window = (index % per_mode) / Category::ALL.len();
         let category = Category::ALL[index % Category::ALL.len()];
-        let table = &self.modes[mode];
-        let mut places: Vec<Place> = table
-            .owners
-            .iter()
-            .zip(&table.totals)
-            .filter(|(slot, _)| !self.players[**slot as usize].hidden)
-            .filter_map(|(slot, totals)| {
-                let account = self.players[*slot as usize].account;
-                totals[window]
-                    .score(category)
-                    .map(|score| place(score, account.0, *slot))
-            })
-            .collect();
+        let mut places = self.places(mode, window, category);
         let board = &mut self.boards[index];
-        if with_histogram {
-            let mut scores: Vec<u64> = places.iter().map(|(score, _, _)| score.0).collect();
-            scores.sort_unstable();
-            board.histogram = ScoreHistogram::from_sorted(&scores);
-        }
-        let whole_board = places.len() <= TOP_KEPT;
-        if !whole_board {
-            places.select_nth_unstable(TOP_KEPT - 1);
-            places.truncate(TOP_KEPT);
-        }
-        board.top = TopList::from_places(places, whole_board);
+        board.top = top_of(&mut places);
         board.version += 1;
     }
 
     fn standing(&self, slot: u32, mode: usize, window: usize, rank: u64) -> Standing {
         Standing {
             rank,
-            friend_code: self.players[slot as usize].friend_code.clone(),
+            friend_code: self.players.friend_code(slot),
             totals: self
-                .totals(slot, mode)
-                .map(|totals| totals[window])
+                .row(slot, mode)
+                .map(|row| self.modes[mode].window(row, window))
                 .unwrap_or_default(),
         }
     }
+}
+
+/// The top list of a board whose places (in no order) are `places`.
+fn top_of(places: &mut Vec<Place>) -> TopList {
+    let whole_board = places.len() <= TOP_KEPT;
+    if !whole_board {
+        places.select_nth_unstable(TOP_KEPT - 1);
+        places.truncate(TOP_KEPT);
+    }
+    TopList::from_places(std::mem::take(places), whole_board)
 }

@@ -8,6 +8,7 @@ use time::{Duration, OffsetDateTime};
 
 use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, Category, TimeWindow};
+use super::snapshot::{self, Covered};
 use super::top::TOP_ROWS;
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
@@ -101,6 +102,44 @@ fn code(account: i64, version: u64) -> FriendCode {
 
 #[test]
 fn the_index_agrees_with_a_recount_through_a_long_run() {
+    long_run(None);
+}
+
+#[test]
+fn an_index_read_back_from_its_snapshot_agrees_and_goes_on_alike() {
+    long_run(Some(97));
+}
+
+/// Every board and every account's row and totals of two indexes, compared.
+fn assert_same(left: &BoardIndex, right: &BoardIndex, players: i64) {
+    for mode in GameMode::ALL {
+        for window in TimeWindow::ALL {
+            for category in Category::ALL {
+                let id = BoardId {
+                    mode,
+                    window,
+                    category,
+                };
+                assert_eq!(left.top(id), right.top(id), "{id:?}");
+                for account in (1..=players).map(AccountId) {
+                    assert_eq!(
+                        left.standing_of(id, account),
+                        right.standing_of(id, account)
+                    );
+                }
+            }
+        }
+    }
+    for account in (1..=players).map(AccountId) {
+        assert_eq!(left.totals_of(account), right.totals_of(account));
+        assert_eq!(left.knows(account), right.knows(account));
+    }
+    assert_eq!(left.players(), right.players());
+}
+
+/// The run, checked against the model at each step; with `snapshot_every`, the index is
+/// replaced every so many steps by the one its snapshot reads back as (compared whole first).
+fn long_run(snapshot_every: Option<u64>) {
     let mut draw = Draw(42);
     let mut model = Model::default();
     let mut index = BoardIndex::loading(START);
@@ -196,6 +235,20 @@ fn the_index_agrees_with_a_recount_through_a_long_run() {
             }
         }
         index.refill();
+        if let Some(every) = snapshot_every
+            && step % every == 0
+        {
+            let covered = Covered {
+                match_seq: step as i64,
+                account_seq: 3,
+            };
+            let (restored, read_covered) =
+                snapshot::read(&snapshot::write(&index, covered, 4_096).concat())
+                    .expect("the snapshot reads back");
+            assert_eq!(read_covered, covered);
+            assert_same(&index, &restored, players);
+            index = restored;
+        }
         let caller = AccountId(1 + draw.below(players as u64) as i64);
         let id = BoardId {
             mode: GameMode::ALL[draw.below(2) as usize],

@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 
 use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, TimeWindow};
+use super::snapshot::{self, Covered};
 use super::totals::Totals;
 use crate::clock::Clock;
 use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
@@ -31,6 +32,16 @@ const LOADING_PATIENCE: Duration = Duration::from_secs(1);
 
 /// How long the follower waits after the store failed before trying again.
 const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(1);
+
+/// How often a node offers to write a snapshot of its boards (the node that claims the turn
+/// writes it; the others skip), and how soon after it starts from the whole log.
+const SNAPSHOT_EVERY: Duration = Duration::from_secs(15 * 60);
+
+/// The bytes of one stored part of a snapshot.
+const SNAPSHOT_PART: usize = 4 << 20;
+
+/// The complete snapshots kept (the newest, and one before it).
+const SNAPSHOTS_KEPT: u32 = 2;
 
 /// Why the boards cannot answer.
 #[derive(Debug)]
@@ -81,6 +92,8 @@ pub struct BoardsStatus {
     pub players: usize,
     /// The results counted in each window, in [`TimeWindow::ALL`] order (0 while loading).
     pub results: [u64; 5],
+    /// The snapshot the boards started from (its id), `None` when they read the whole log.
+    pub started_from: Option<i64>,
 }
 
 /// The loaded index and how far into each log it is.
@@ -105,6 +118,10 @@ pub struct Leaderboards {
     caught_up: AtomicU64,
     loaded_results: AtomicU64,
     started: AtomicBool,
+    /// The snapshot the boards started from (0: none).
+    started_from: AtomicU64,
+    /// The positions of the last snapshot this node read or wrote.
+    last_snapshot: StdMutex<Option<Covered>>,
     /// The last first rows made for each board.
     top_rows: Vec<StdMutex<Option<Arc<TopRows>>>>,
 }
@@ -122,6 +139,8 @@ impl Leaderboards {
             caught_up: AtomicU64::new(0),
             loaded_results: AtomicU64::new(0),
             started: AtomicBool::new(false),
+            started_from: AtomicU64::new(0),
+            last_snapshot: StdMutex::new(None),
             top_rows: (0..BoardId::COUNT).map(|_| StdMutex::new(None)).collect(),
         })
     }
@@ -149,6 +168,10 @@ impl Leaderboards {
             players: index.map_or(0, BoardIndex::players),
             results: TimeWindow::ALL
                 .map(|window| index.map_or(0, |index| index.results_in(window))),
+            started_from: match self.started_from.load(Ordering::Relaxed) {
+                0 => None,
+                id => i64::try_from(id).ok(),
+            },
         }
     }
 
@@ -235,8 +258,185 @@ impl Leaderboards {
         }
     }
 
-    /// Loads every board from the store's match log; answers once the boards are ready.
+    /// Loads the boards from the newest snapshot and the logs' tail after it, or, without a
+    /// readable snapshot, from the whole match log; answers once the boards are ready.
     async fn load(&self) -> Result<(), StoreError> {
+        let started = Instant::now();
+        match self.load_snapshot().await {
+            Ok(Some((id, Ok((index, covered))))) => {
+                let installed = started.elapsed();
+                *self.write() = Some(Loaded {
+                    index,
+                    match_seq: covered.match_seq,
+                    account_seq: covered.account_seq,
+                });
+                *self.last_snapshot_slot() = Some(covered);
+                if let Err(BoardsError::Store(error)) = self.catch_up_tail().await {
+                    *self.write() = None;
+                    return Err(error);
+                }
+                self.started_from
+                    .store(u64::try_from(id).unwrap_or(0), Ordering::Relaxed);
+                self.ready.send_replace(true);
+                let players = self
+                    .read()
+                    .as_ref()
+                    .map_or(0, |loaded| loaded.index.players());
+                tracing::info!(
+                    snapshot = id,
+                    players,
+                    millis = started.elapsed().as_millis() as u64,
+                    snapshot_millis = installed.as_millis() as u64,
+                    tail_millis = (started.elapsed() - installed).as_millis() as u64,
+                    "leaderboards ready"
+                );
+                return Ok(());
+            }
+            Ok(Some((id, Err(error)))) => {
+                tracing::warn!(snapshot = id, %error, "reading the whole log instead");
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::warn!(%error, "cannot read the boards' snapshot; reading the whole log");
+            }
+        }
+        self.load_log().await
+    }
+
+    /// The newest complete snapshot's id and what its bytes read as, if there is one (`None`
+    /// as well when it was deleted while read). The parts are read one after the other into a
+    /// reader on a blocking thread, so the whole snapshot is never held at once.
+    async fn load_snapshot(&self) -> Result<Option<(i64, SnapshotRead)>, StoreError> {
+        let Some(info) = self.store.newest_board_snapshot().await? else {
+            return Ok(None);
+        };
+        let (parts, mut received) = mpsc::channel::<Vec<u8>>(2);
+        let bound = (info.parts as usize).saturating_mul(SNAPSHOT_PART);
+        let reader = tokio::task::spawn_blocking(move || {
+            snapshot::read_parts(bound, &mut || received.blocking_recv())
+        });
+        let mut complete = true;
+        for part in 0..info.parts {
+            match self.store.board_snapshot_part(info.id, part).await {
+                // A reader that stopped found the bytes damaged: it answers why.
+                Ok(Some(bytes)) => {
+                    if parts.send(bytes).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => {
+                    complete = false;
+                    break;
+                }
+                Err(error) => {
+                    drop(parts);
+                    let _ = reader.await;
+                    return Err(error);
+                }
+            }
+        }
+        drop(parts);
+        let read = reader.await.map_err(|error| {
+            StoreError::Internal(format!("the snapshot reader failed: {error}"))
+        })?;
+        Ok(complete.then_some((info.id, read)))
+    }
+
+    /// Applies the logs' entries after the installed snapshot, and moves the windows to now.
+    async fn catch_up_tail(&self) -> Result<(), BoardsError> {
+        let _turn = self.catching_up.lock().await;
+        let now = self.clock.now();
+        self.apply(|loaded| loaded.index.expire(now));
+        self.catch_up().await
+    }
+
+    /// Writes a snapshot of the boards now, unless another node began one since `unless_since`
+    /// ([`Leaderboards::write_snapshot`] with the current time: unless one was begun in the
+    /// same instant). Answers the snapshot's id, `None` when another node had the turn or the
+    /// boards are not loaded.
+    pub async fn write_snapshot_now(&self) -> Result<Option<i64>, BoardsError> {
+        let now = self.clock.now();
+        self.write_snapshot(now).await
+    }
+
+    /// Writes a snapshot of the boards as they are, caught up, unless a snapshot was begun
+    /// after `unless_since`; it becomes the newest only once every part is stored.
+    async fn write_snapshot(
+        &self,
+        unless_since: time::OffsetDateTime,
+    ) -> Result<Option<i64>, BoardsError> {
+        let turn = self.catching_up.lock().await;
+        let Some((bytes, covered)) = self.read().as_ref().map(|loaded| {
+            let covered = Covered {
+                match_seq: loaded.match_seq,
+                account_seq: loaded.account_seq,
+            };
+            (
+                snapshot::write(&loaded.index, covered, SNAPSHOT_PART),
+                covered,
+            )
+        }) else {
+            return Ok(None);
+        };
+        drop(turn);
+        let now = self.clock.now();
+        let Some(id) = self
+            .store
+            .begin_board_snapshot(covered.match_seq, covered.account_seq, now, unless_since)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let mut parts = 0;
+        let size: usize = bytes.iter().map(Vec::len).sum();
+        // Each part is dropped once stored.
+        for part in bytes {
+            self.store
+                .write_board_snapshot_part(id, parts, &part)
+                .await?;
+            parts += 1;
+        }
+        if !self
+            .store
+            .finish_board_snapshot(id, parts, SNAPSHOTS_KEPT)
+            .await?
+        {
+            return Ok(None);
+        }
+        *self.last_snapshot_slot() = Some(covered);
+        tracing::info!(
+            snapshot = id,
+            bytes = size,
+            match_seq = covered.match_seq,
+            account_seq = covered.account_seq,
+            "boards' snapshot written"
+        );
+        Ok(Some(id))
+    }
+
+    /// Offers to write a snapshot when the logs moved since the last one this node read or
+    /// wrote, unless another node began one within [`SNAPSHOT_EVERY`].
+    async fn offer_snapshot(&self) -> Result<(), BoardsError> {
+        let current = self.read().as_ref().map(|loaded| Covered {
+            match_seq: loaded.match_seq,
+            account_seq: loaded.account_seq,
+        });
+        if current.is_none() || current == *self.last_snapshot_slot() {
+            return Ok(());
+        }
+        let every = time::Duration::try_from(SNAPSHOT_EVERY).unwrap_or(time::Duration::HOUR);
+        self.write_snapshot(self.clock.now() - every).await?;
+        Ok(())
+    }
+
+    fn last_snapshot_slot(&self) -> std::sync::MutexGuard<'_, Option<Covered>> {
+        self.last_snapshot
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Loads every board from the store's whole match log.
+    async fn load_log(&self) -> Result<(), StoreError> {
         let started = Instant::now();
         let account_seq = self.store.account_log_head().await?;
         let mut index = BoardIndex::loading(self.clock.now());
@@ -440,6 +640,9 @@ impl Leaderboards {
     }
 }
 
+/// What a snapshot's bytes read as.
+type SnapshotRead = Result<(BoardIndex, Covered), snapshot::Damaged>;
+
 /// A store read of one page after a cursor.
 type PageRead<T> = Pin<Box<dyn Future<Output = Result<Vec<T>, StoreError>> + Send>>;
 
@@ -493,11 +696,24 @@ async fn follow(boards: Weak<Leaderboards>) {
         drop(strong);
         tokio::time::sleep(RETRY_AFTER_FAILURE).await;
     }
+    // The first offer right after the load (a node that read the whole log saves the next
+    // one the work), then one every SNAPSHOT_EVERY.
+    let mut next_offer = Instant::now();
     loop {
         tokio::time::sleep(FOLLOW_EVERY).await;
         let Some(strong) = boards.upgrade() else {
             return;
         };
+        if Instant::now() >= next_offer {
+            next_offer = Instant::now() + SNAPSHOT_EVERY;
+            let offered = Arc::clone(&strong);
+            // In a task of its own: storing the parts takes a while, and following goes on.
+            tokio::spawn(async move {
+                if let Err(error) = offered.offer_snapshot().await {
+                    tracing::warn!(?error, "cannot write the boards' snapshot");
+                }
+            });
+        }
         let turn = strong.catching_up.lock().await;
         let caught_up = strong.catch_up().await;
         drop(turn);

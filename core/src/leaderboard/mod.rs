@@ -14,6 +14,9 @@ pub mod histogram;
 pub mod index;
 pub mod kinds;
 pub mod live;
+pub mod packed;
+pub mod players;
+pub mod snapshot;
 pub mod top;
 pub mod totals;
 

@@ -55,6 +55,20 @@ impl TopList {
         }
     }
 
+    /// A list of these places (sorted or not) covering the board up to `boundary` (`None`: the
+    /// whole board), as [`TopList::places`] and [`TopList::boundary`] told them.
+    pub fn from_parts(places: Vec<Place>, boundary: Option<Place>) -> Self {
+        Self {
+            places: places.into_iter().collect(),
+            boundary,
+        }
+    }
+
+    /// The last place the list is sure to cover; `None` when it holds the whole board.
+    pub fn boundary(&self) -> Option<Place> {
+        self.boundary
+    }
+
     /// Whether `place` is within the part of the board the list covers.
     pub fn covers(&self, place: &Place) -> bool {
         self.boundary.is_none_or(|boundary| *place <= boundary)

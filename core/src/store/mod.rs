@@ -15,6 +15,7 @@
 
 mod account_log_store;
 mod account_store;
+mod board_snapshot_store;
 mod change;
 mod community;
 mod community_edit;
@@ -35,6 +36,7 @@ mod unavailable;
 
 pub use account_log_store::AccountLogStore;
 pub use account_store::AccountStore;
+pub use board_snapshot_store::{BoardSnapshotInfo, BoardSnapshotStore};
 
 pub use change::{
     Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, PACKS_MAX, Refusal, Step,
@@ -89,6 +91,7 @@ pub trait Store:
     + CommunityStore
     + MatchStore
     + AccountLogStore
+    + BoardSnapshotStore
     + ContentStore
     + OperatorStore
     + OperatorSessionStore
@@ -104,6 +107,7 @@ impl<T> Store for T where
         + CommunityStore
         + MatchStore
         + AccountLogStore
+        + BoardSnapshotStore
         + ContentStore
         + OperatorStore
         + OperatorSessionStore

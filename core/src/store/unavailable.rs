@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
-    AuditEntry, AuditFilter, BoardPlayer, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
+    AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
     CommunityStore, ContentStore, EconomyStore, EventConsumer, EventStore, HealthStore, Holdings,
     KeySession, LedgerEntry, MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore,
     NewAuditEntry, NewClan, NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore,
@@ -327,6 +327,31 @@ impl AccountLogStore for UnavailableStore {
         unavailable()
     }
     async fn account_log_head(&self) -> Result<i64, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl BoardSnapshotStore for UnavailableStore {
+    async fn begin_board_snapshot(
+        &self,
+        _: i64,
+        _: i64,
+        _: OffsetDateTime,
+        _: OffsetDateTime,
+    ) -> Result<Option<i64>, StoreError> {
+        unavailable()
+    }
+    async fn write_board_snapshot_part(&self, _: i64, _: u32, _: &[u8]) -> Result<(), StoreError> {
+        unavailable()
+    }
+    async fn finish_board_snapshot(&self, _: i64, _: u32, _: u32) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn newest_board_snapshot(&self) -> Result<Option<BoardSnapshotInfo>, StoreError> {
+        unavailable()
+    }
+    async fn board_snapshot_part(&self, _: i64, _: u32) -> Result<Option<Vec<u8>>, StoreError> {
         unavailable()
     }
 }
