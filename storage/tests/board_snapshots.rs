@@ -207,17 +207,20 @@ async fn report(store: &Arc<dyn Store>, id: &str, players: &[AccountId], ended: 
 
 async fn rename(store: &Arc<dyn Store>, account: AccountId, name: &str, now: OffsetDateTime) {
     store
-        .apply(Change {
-            account,
-            now,
-            reason: "test".to_owned(),
-            reference: "rename".to_owned(),
-            idempotency: None,
-            steps: vec![Step::ChangeFriendCode {
-                name: name.to_owned(),
-                digits: vec![77],
-            }],
-        })
+        .apply(
+            Change {
+                account,
+                now,
+                reason: "test".to_owned(),
+                reference: "rename".to_owned(),
+                idempotency: None,
+                steps: vec![Step::ChangeFriendCode {
+                    name: name.to_owned(),
+                    digits: vec![77],
+                }],
+            },
+            None,
+        )
         .await
         .expect("the rename runs");
 }
@@ -277,12 +280,18 @@ async fn boards_from_a_snapshot_agree_with_boards_from_the_log(store: Arc<dyn St
         report(&store, &format!("m{round}"), &players, ended).await;
     }
     rename(&store, accounts[3], "Renamed", NOW).await;
-    store.set_banned(accounts[4], true).await.expect("ban");
     store
-        .remove_results(accounts[5], NOW)
+        .set_banned(accounts[4], true, None)
+        .await
+        .expect("ban");
+    store
+        .remove_results(accounts[5], NOW, None)
         .await
         .expect("removal");
-    store.delete_account(accounts[6]).await.expect("deletion");
+    store
+        .delete_account(accounts[6], None)
+        .await
+        .expect("deletion");
     // A node that reads the whole log, and its snapshot.
     let from_log = Leaderboards::new(Arc::clone(&store), Arc::clone(&clock_dyn));
     from_log.start();
@@ -311,9 +320,12 @@ async fn boards_from_a_snapshot_agree_with_boards_from_the_log(store: Arc<dyn St
     )
     .await;
     rename(&store, accounts[7], "Later", now).await;
-    store.set_banned(accounts[4], false).await.expect("unban");
     store
-        .remove_results(accounts[8], now)
+        .set_banned(accounts[4], false, None)
+        .await
+        .expect("unban");
+    store
+        .remove_results(accounts[8], now, None)
         .await
         .expect("removal");
     report(
@@ -323,7 +335,10 @@ async fn boards_from_a_snapshot_agree_with_boards_from_the_log(store: Arc<dyn St
         now - Duration::minutes(1),
     )
     .await;
-    store.delete_account(accounts[9]).await.expect("deletion");
+    store
+        .delete_account(accounts[9], None)
+        .await
+        .expect("deletion");
     // A node started now reads the snapshot and the tail.
     let from_snapshot = Leaderboards::new(Arc::clone(&store), Arc::clone(&clock_dyn));
     from_snapshot.start();

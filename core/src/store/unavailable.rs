@@ -8,14 +8,15 @@ use time::OffsetDateTime;
 
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
-    AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan, ClanId, ClanLeft, ClanRefusal, Closing,
-    CommunityStore, ContentStore, EconomyStore, EventConsumer, EventStore, HealthStore, Holdings,
-    KeySession, LedgerEntry, MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore,
-    NewAuditEntry, NewClan, NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore,
-    OperatorToken, Poll, PollId, PollResults, Progress, PublishedContent, RecordedMatch,
-    RemovedResults, Role, SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament,
-    TournamentCode, TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt,
-    WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
+    AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan,
+    ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, ContentStore, EconomyStore,
+    EventConsumer, EventStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied,
+    MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan, NewOperatorToken,
+    NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll, PollId, PollResults,
+    Progress, PublishedContent, RecordedMatch, RemovedResults, Role, SequenceRound, SessionView,
+    Settlement, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
+    TournamentStanding, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery, WebhookOutcome,
+    WhitelistEdit, WhitelistEdited,
 };
 use super::{
     ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
