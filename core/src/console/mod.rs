@@ -14,7 +14,7 @@
 //! `HttpOnly; SameSite=Strict` cookie of `/operator/console`. Every request asks the API again,
 //! so a session ended (signing out, on any node), expired, or of a revoked token stops working
 //! at once. Every POST must come from the console's own pages (`Sec-Fetch-Site`, `Origin`,
-//! `Referer`: [`origin`]), and every form carries a token derived from the session's id
+//! `Referer`: `origin.rs`), and every form carries a token derived from the session's id
 //! (HMAC-SHA256), which every POST but the sign-in must return.
 
 mod api_call;

@@ -351,7 +351,7 @@ impl Leaderboards {
     }
 
     /// Writes a snapshot of the boards now, unless another node began one since `unless_since`
-    /// ([`Leaderboards::write_snapshot`] with the current time: unless one was begun in the
+    /// (`Leaderboards::write_snapshot` with the current time: unless one was begun in the
     /// same instant). Answers the snapshot's id, `None` when another node had the turn or the
     /// boards are not loaded.
     pub async fn write_snapshot_now(&self) -> Result<Option<i64>, BoardsError> {
