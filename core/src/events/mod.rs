@@ -2,8 +2,8 @@
 //! change itself (a transactional outbox) and relayed to the sinks at least once.
 //!
 //! A committed change has its events in the store's `events` table; a refused or rolled-back
-//! one has none. The relay (`relay.rs`) gives the committed events their relay positions (one node at
-//! a time, in id order among those it finds); every sink follows positions on its own: each
+//! one has none. The relay (`relay.rs`) gives the committed events their relay positions (one
+//! node at a time, in id order among those it finds); every sink follows positions on its own: each
 //! webhook URL and NATS with a durable cursor, retries and backoff of its own (a dead receiver
 //! delays no other), every node's in-process
 //! [`subscription`](crate::SafezoneService::subscribe_events) with a cursor in memory. A crash

@@ -208,8 +208,8 @@ pub(crate) fn declares_form(headers: &HeaderMap) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(FORM))
 }
 
-/// Whether `body` is one JSON object (surrounding white space allowed): a form's fields never
-/// are, since a form field's name cannot start with `{` and end the body with `}` and parse.
+/// Whether `body` is one JSON object (surrounding white space allowed). A real form's fields
+/// (`name=value&...`) never parse as one, so such a body is JSON sent with a form's type.
 pub(crate) fn is_json_object(body: &[u8]) -> bool {
     body.trim_ascii().starts_with(b"{")
         && serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body).is_ok()
