@@ -9,8 +9,8 @@ macro_rules! impl_operator {
         mod operator {
             use async_trait::async_trait;
             use safezone_core::store::{
-                AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole,
-                OperatorStore, OperatorToken, StoreError,
+                AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorStore,
+                OperatorToken, StoreError,
             };
             use sqlx::Transaction;
             use time::OffsetDateTime;
@@ -18,27 +18,12 @@ macro_rules! impl_operator {
             use super::{events, $store};
             use crate::error::store_error;
             use crate::micros::{from_micros, to_micros};
+            use crate::row::{OperatorTokenRow, operator_token};
             use crate::statements::operator as sql;
-
-            /// A token as read: id, name, role, created at, revoked at.
-            type TokenRow = (i64, String, String, i64, Option<i64>);
 
             /// An audit row as read: id, token name, token id, at, action, target, reason,
             /// result.
             type AuditRow = (i64, String, i64, i64, String, String, String, String);
-
-            fn token(row: TokenRow) -> Result<OperatorToken, StoreError> {
-                let (id, name, role, created_at, revoked_at) = row;
-                Ok(OperatorToken {
-                    id,
-                    name,
-                    role: OperatorRole::parse(&role).ok_or_else(|| {
-                        StoreError::Internal(format!("operator token {id} has the role `{role}`"))
-                    })?,
-                    created_at: from_micros(created_at)?,
-                    revoked_at: revoked_at.map(from_micros).transpose()?,
-                })
-            }
 
             fn audit_entry(row: AuditRow) -> Result<AuditEntry, StoreError> {
                 let (id, token_name, token, at, action, target, reason, result) = row;
@@ -121,12 +106,12 @@ macro_rules! impl_operator {
                     &self,
                     secret_hash: &str,
                 ) -> Result<Option<OperatorToken>, StoreError> {
-                    sqlx::query_as::<_, TokenRow>(sql::TOKEN_BY_HASH)
+                    sqlx::query_as::<_, OperatorTokenRow>(sql::TOKEN_BY_HASH)
                         .bind(secret_hash)
                         .fetch_optional(&self.pool)
                         .await
                         .map_err(store_error)?
-                        .map(token)
+                        .map(operator_token)
                         .transpose()
                 }
 
@@ -149,12 +134,12 @@ macro_rules! impl_operator {
                 }
 
                 async fn operator_tokens(&self) -> Result<Vec<OperatorToken>, StoreError> {
-                    sqlx::query_as::<_, TokenRow>(sql::TOKENS)
+                    sqlx::query_as::<_, OperatorTokenRow>(sql::TOKENS)
                         .fetch_all(&self.pool)
                         .await
                         .map_err(store_error)?
                         .into_iter()
-                        .map(token)
+                        .map(operator_token)
                         .collect()
                 }
 

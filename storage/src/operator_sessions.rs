@@ -10,30 +10,15 @@ macro_rules! impl_operator_sessions {
         mod operator_sessions {
             use async_trait::async_trait;
             use safezone_core::store::{
-                NewOperatorSession, OperatorRole, OperatorSessionStore, OperatorToken, StoreError,
+                NewOperatorSession, OperatorSessionStore, OperatorToken, StoreError,
             };
             use time::OffsetDateTime;
 
             use super::$store;
             use crate::error::store_error;
-            use crate::micros::{from_micros, to_micros};
+            use crate::micros::to_micros;
+            use crate::row::{OperatorTokenRow, operator_token};
             use crate::statements::operator_sessions as sql;
-
-            /// A session's token as read: id, name, role, created at, revoked at.
-            type TokenRow = (i64, String, String, i64, Option<i64>);
-
-            fn token(row: TokenRow) -> Result<OperatorToken, StoreError> {
-                let (id, name, role, created_at, revoked_at) = row;
-                Ok(OperatorToken {
-                    id,
-                    name,
-                    role: OperatorRole::parse(&role).ok_or_else(|| {
-                        StoreError::Internal(format!("operator token {id} has the role `{role}`"))
-                    })?,
-                    created_at: from_micros(created_at)?,
-                    revoked_at: revoked_at.map(from_micros).transpose()?,
-                })
-            }
 
             #[async_trait]
             impl OperatorSessionStore for $store {
@@ -61,13 +46,13 @@ macro_rules! impl_operator_sessions {
                     id_hash: &str,
                     now: OffsetDateTime,
                 ) -> Result<Option<OperatorToken>, StoreError> {
-                    sqlx::query_as::<_, TokenRow>(sql::SESSION_TOKEN)
+                    sqlx::query_as::<_, OperatorTokenRow>(sql::SESSION_TOKEN)
                         .bind(id_hash)
                         .bind(to_micros(now))
                         .fetch_optional(&self.pool)
                         .await
                         .map_err(store_error)?
-                        .map(token)
+                        .map(operator_token)
                         .transpose()
                 }
 

@@ -3,8 +3,8 @@
 use safezone_core::domain::{FriendCode, GameMode, IapId, ItemId, PackId};
 use safezone_core::store::{
     Account, AccountChange, AccountId, AccountLogEntry, AccountView, BoardPlayer, Currency,
-    Holdings, IapPurchase, KeySession, LedgerEntry, License, MatchLogEntry, PackStock, Role,
-    StoreError, Subscription,
+    Holdings, IapPurchase, KeySession, LedgerEntry, License, MatchLogEntry, OperatorRole,
+    OperatorToken, PackStock, Role, StoreError, Subscription,
 };
 use safezone_core::store::{
     Clan, ClanId, ClanMember, Entrant, Poll, PollId, PollOption, PollOptionId, PollResults,
@@ -644,4 +644,22 @@ impl WebhookRow {
             },
         })
     }
+}
+
+/// An operator token as read, by [`crate::operator`] and [`crate::operator_sessions`]: id, name,
+/// role, created at, revoked at.
+pub(crate) type OperatorTokenRow = (i64, String, String, i64, Option<i64>);
+
+/// The token of an [`OperatorTokenRow`]; an unknown role is corrupt data.
+pub(crate) fn operator_token(row: OperatorTokenRow) -> Result<OperatorToken, StoreError> {
+    let (id, name, role, created_at, revoked_at) = row;
+    Ok(OperatorToken {
+        id,
+        name,
+        role: OperatorRole::parse(&role).ok_or_else(|| {
+            StoreError::Internal(format!("operator token {id} has the role `{role}`"))
+        })?,
+        created_at: from_micros(created_at)?,
+        revoked_at: revoked_at.map(from_micros).transpose()?,
+    })
 }
