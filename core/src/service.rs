@@ -9,10 +9,10 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
-use crate::auth::{Auth, AuthConfig, RecentCallers};
+use crate::auth::{Auth, AuthConfig, RecentCallers, UserKeys};
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
-use crate::domain::KeyHash;
+use crate::domain::UserKey;
 #[cfg(feature = "nats")]
 use crate::events::nats::Nats;
 use crate::events::subscription::{EventSubscriber, Subscription};
@@ -44,6 +44,8 @@ pub struct AppState {
     pub leaderboards: Arc<Leaderboards>,
     /// Keys resolved a moment ago, for the leaderboards' callers and the rate limits.
     pub recent_callers: RecentCallers,
+    /// The signer of this node's user keys.
+    pub user_keys: UserKeys,
     /// This service's metrics.
     pub metrics: Arc<Metrics>,
     /// This node's rate limits at work.
@@ -56,12 +58,14 @@ pub type App = Arc<AppState>;
 impl KeyAccounts for AppState {
     /// From `recent_callers` at the clock's now, or else the store's session, which is then
     /// remembered there.
-    async fn key_account(&self, hash: KeyHash) -> Result<Option<AccountId>, StoreError> {
+    async fn key_account(&self, key: &UserKey) -> Result<Option<AccountId>, StoreError> {
         let now = self.clock.now();
+        let hash = key.hash();
         if let Some(account) = self.recent_callers.account(&hash, now) {
             return Ok(Some(account));
         }
-        let Some(session) = self.store.session(&hash, now).await? else {
+        let lookup = self.user_keys.lookup(self.store.as_ref(), key).await?;
+        let Some(session) = self.store.session(&lookup, now).await? else {
             return Ok(None);
         };
         self.recent_callers
@@ -153,6 +157,7 @@ impl Safezone {
         let rate_limiter = Arc::new(RateLimiter::new(&self.settings.rate_limits));
         rate_limiter.start_sweeping();
         let content = self.content.unwrap_or_else(Content::shipped);
+        let user_keys = UserKeys::new(self.settings.user_key_signer.clone());
         let app = Arc::new(AppState {
             store: self.store,
             content: LiveContent::new(content),
@@ -161,6 +166,7 @@ impl Safezone {
             auth: Auth::new(self.auth),
             leaderboards,
             recent_callers: RecentCallers::default(),
+            user_keys,
             metrics: Arc::clone(&metrics),
             rate_limiter,
         });

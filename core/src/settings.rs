@@ -32,6 +32,9 @@ pub struct Settings {
     /// How long a new user key stays valid.
     #[builder(default = time::Duration::days(30))]
     pub key_lifetime: time::Duration,
+    /// The secrets that sign user keys (the current one, and the previous one while its keys
+    /// may still be in use); without them, a secret kept in the database.
+    pub user_key_signer: Option<crate::domain::KeySigner>,
     /// How long an idempotency key is remembered: a repeat within this time of the first
     /// application replays it; the retention sweep forgets older keys.
     #[builder(default = time::Duration::days(7))]

@@ -13,11 +13,11 @@ macro_rules! impl_accounts {
     ($store:ident, $db:ty) => {
         mod accounts {
             use async_trait::async_trait;
-            use safezone_core::domain::{FriendCode, KeyHash};
+            use safezone_core::domain::{FriendCode, KEY_GENERATIONS};
             use safezone_core::events::EventPayload;
             use safezone_core::store::{
-                Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeySession,
-                NewAuditEntry, NewSignIn, Role, SessionView, SignedIn, StoreError,
+                Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeyLookup,
+                KeySession, NewAuditEntry, NewSignIn, Role, SessionView, SignedIn, StoreError,
             };
             use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
@@ -61,6 +61,18 @@ macro_rules! impl_accounts {
                     None => None,
                 };
                 head.into_view(held, clan).map(Some).map_err(decode)
+            }
+
+            /// A stored key generation as a key carries it.
+            fn generation_of(stored: i64) -> Result<u32, sqlx::Error> {
+                u32::try_from(stored)
+                    .ok()
+                    .filter(|generation| *generation < KEY_GENERATIONS)
+                    .ok_or_else(|| {
+                        decode(StoreError::Internal(format!(
+                            "key generation {stored} is out of range"
+                        )))
+                    })
             }
 
             /// A record that breaks its rules, as the error of a statement.
@@ -115,12 +127,12 @@ macro_rules! impl_accounts {
             }
 
             /// Locks the row of the signing-in identity's account, if it has one, and
-            /// answers its id.
+            /// answers its id and key generation.
             async fn lock_identity(
                 connection: &mut <$db as Database>::Connection,
                 sign_in: &NewSignIn,
-            ) -> Result<Option<i64>, sqlx::Error> {
-                sqlx::query_scalar::<_, i64>(sql::LOCK_ACCOUNT_OF_IDENTITY)
+            ) -> Result<Option<(i64, i64)>, sqlx::Error> {
+                sqlx::query_as::<_, (i64, i64)>(sql::LOCK_ACCOUNT_OF_IDENTITY)
                     .bind(&sign_in.provider)
                     .bind(&sign_in.identifier)
                     .fetch_optional(connection)
@@ -149,15 +161,58 @@ macro_rules! impl_accounts {
                     deleted.await.map_err(store_error)
                 }
 
-                /// One sign-in transaction, offering `code` if the identity has no account yet.
-                /// An existing account is looked for first (most sign-ins are of one) and its
-                /// row locked before the key is written; a new account holds nothing yet, so
-                /// only an existing one's view is read.
+                /// The sign-in of an existing identity (most sign-ins): its account's view
+                /// read, then its event appended in one statement; `None` when the identity
+                /// has no account (or it was deleted between the two, and nothing was written).
+                async fn sign_in_existing(
+                    &self,
+                    sign_in: &NewSignIn,
+                ) -> Result<Option<Attempt>, sqlx::Error> {
+                    let mut reader = self.pool.acquire().await?;
+                    let query = sqlx::query(sql::ACCOUNT_VIEW_OF_IDENTITY)
+                        .bind(&sign_in.provider)
+                        .bind(&sign_in.identifier);
+                    let Some((view, _)) = read_view(&mut reader, query).await? else {
+                        return Ok(None);
+                    };
+                    drop(reader);
+                    let happened = EventPayload::SignedIn {
+                        provider: sign_in.provider.clone(),
+                        first_login: false,
+                    };
+                    let payload = happened
+                        .to_json()
+                        .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
+                    let mut writer = self.write_connection().await?;
+                    let generation = sqlx::query_scalar::<_, i64>(sql::SIGN_IN_EXISTING)
+                        .bind(view.account.id.0)
+                        .bind(happened.kind())
+                        .bind(payload)
+                        .bind(to_micros(sign_in.now))
+                        .fetch_optional(&mut *writer)
+                        .await?;
+                    let Some(generation) = generation else {
+                        return Ok(None);
+                    };
+                    Ok(Some(Attempt::SignedIn(
+                        Box::new(view),
+                        false,
+                        generation_of(generation)?,
+                    )))
+                }
+
+                /// One sign-in transaction, offering `code` if the identity has no account yet:
+                /// the account is created (or, created meanwhile by a concurrent sign-in,
+                /// locked) and its events appended; a new account holds nothing yet, so only
+                /// an existing one's view is read.
                 async fn attempt(
                     &self,
                     sign_in: &NewSignIn,
                     code: Option<&FriendCode>,
                 ) -> Result<Attempt, sqlx::Error> {
+                    if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
+                        return Ok(signed_in);
+                    }
                     let mut tx = self.begin().await?;
                     let mut existing = lock_identity(&mut tx, sign_in).await?;
                     let mut created = None;
@@ -187,21 +242,14 @@ macro_rules! impl_accounts {
                             other => created = other?,
                         }
                     }
-                    let id = match (&created, existing) {
-                        (Some(account), _) => account.id(),
-                        (None, Some(id)) => id,
+                    let (id, generation) = match (&created, existing) {
+                        (Some(account), _) => (account.id(), 0),
+                        (None, Some(found)) => found,
                         (None, None) => {
                             tx.rollback().await?;
                             return Ok(Attempt::NoAccount);
                         }
                     };
-                    sqlx::query(sql::INSERT_KEY)
-                        .bind(sign_in.key_hash.as_str())
-                        .bind(id)
-                        .bind(to_micros(sign_in.now))
-                        .bind(to_micros(sign_in.key_expires))
-                        .execute(&mut *tx)
-                        .await?;
                     let first_login = created.is_some();
                     let mut happened = Vec::new();
                     if let (true, Some(code)) = (first_login, code) {
@@ -230,7 +278,11 @@ macro_rules! impl_accounts {
                         }
                     };
                     tx.commit().await?;
-                    Ok(Attempt::SignedIn(Box::new(view), first_login))
+                    Ok(Attempt::SignedIn(
+                        Box::new(view),
+                        first_login,
+                        generation_of(generation)?,
+                    ))
                 }
             }
 
@@ -245,12 +297,26 @@ macro_rules! impl_accounts {
 
                 async fn session(
                     &self,
-                    key: &KeyHash,
+                    key: &KeyLookup,
                     now: OffsetDateTime,
                 ) -> Result<Option<KeySession>, StoreError> {
-                    sqlx::query_as::<_, SessionRow>(sql::SESSION)
-                        .bind(key.as_str())
-                        .bind(to_micros(now))
+                    let query = match key {
+                        KeyLookup::Stored(hash) => sqlx::query_as::<_, SessionRow>(sql::SESSION)
+                            .bind(hash.as_str())
+                            .bind(to_micros(now)),
+                        KeyLookup::Signed { expires, .. } if *expires <= now => return Ok(None),
+                        KeyLookup::Signed {
+                            account,
+                            generation,
+                            expires,
+                            hash,
+                        } => sqlx::query_as::<_, SessionRow>(sql::SIGNED_SESSION)
+                            .bind(account.0)
+                            .bind(i64::from(*generation))
+                            .bind(to_micros(*expires))
+                            .bind(hash.as_str()),
+                    };
+                    query
                         .fetch_optional(&self.pool)
                         .await
                         .map_err(store_error)?
@@ -260,14 +326,27 @@ macro_rules! impl_accounts {
 
                 async fn session_view(
                     &self,
-                    key: &KeyHash,
+                    key: &KeyLookup,
                     now: OffsetDateTime,
                 ) -> Result<Option<SessionView>, StoreError> {
+                    let query = match key {
+                        KeyLookup::Stored(hash) => sqlx::query(sql::SESSION_VIEW)
+                            .bind(hash.as_str())
+                            .bind(to_micros(now)),
+                        KeyLookup::Signed { expires, .. } if *expires <= now => return Ok(None),
+                        KeyLookup::Signed {
+                            account,
+                            generation,
+                            expires,
+                            hash,
+                        } => sqlx::query(sql::SIGNED_SESSION_VIEW)
+                            .bind(account.0)
+                            .bind(i64::from(*generation))
+                            .bind(to_micros(*expires))
+                            .bind(hash.as_str()),
+                    };
                     let read = async {
                         let mut connection = self.pool.acquire().await?;
-                        let query = sqlx::query(sql::SESSION_VIEW)
-                            .bind(key.as_str())
-                            .bind(to_micros(now));
                         read_view(&mut connection, query).await
                     };
                     Ok(match read.await.map_err(store_error)? {
@@ -315,59 +394,79 @@ macro_rules! impl_accounts {
                         .transpose()
                 }
 
-                async fn live_key_count(
-                    &self,
-                    account: AccountId,
-                    now: OffsetDateTime,
-                ) -> Result<u64, StoreError> {
-                    let count: i64 = sqlx::query_scalar(sql::LIVE_KEY_COUNT)
-                        .bind(account.0)
-                        .bind(to_micros(now))
-                        .fetch_one(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    Ok(u64::try_from(count).unwrap_or_default())
+                async fn stored_key_secret(&self, candidate: &str) -> Result<String, StoreError> {
+                    let stored = async {
+                        let mut tx = self.begin().await?;
+                        sqlx::query(sql::STORE_KEY_SECRET)
+                            .bind(candidate)
+                            .execute(&mut *tx)
+                            .await?;
+                        let secret = sqlx::query_scalar::<_, String>(sql::KEY_SECRET)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(secret)
+                    };
+                    stored.await.map_err(store_error)
                 }
 
-                async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError> {
-                    let done = sqlx::query(sql::DELETE_KEY)
-                        .bind(key.as_str())
-                        .execute(&self.pool)
+                async fn key_generation(
+                    &self,
+                    account: AccountId,
+                ) -> Result<Option<u32>, StoreError> {
+                    sqlx::query_scalar::<_, i64>(sql::KEY_GENERATION)
+                        .bind(account.0)
+                        .fetch_optional(&self.pool)
                         .await
-                        .map_err(store_error)?;
+                        .and_then(|found| found.map(generation_of).transpose())
+                        .map_err(store_error)
+                }
+
+                async fn revoke_key(&self, key: &KeyLookup) -> Result<bool, StoreError> {
+                    let query = match key {
+                        KeyLookup::Stored(hash) => sqlx::query(sql::DELETE_KEY).bind(hash.as_str()),
+                        KeyLookup::Signed {
+                            account,
+                            generation,
+                            expires,
+                            hash,
+                        } => sqlx::query(sql::REVOKE_SIGNED_KEY)
+                            .bind(hash.as_str())
+                            .bind(to_micros(*expires))
+                            .bind(account.0)
+                            .bind(i64::from(*generation)),
+                    };
+                    let done = query.execute(&self.pool).await.map_err(store_error)?;
                     Ok(done.rows_affected() > 0)
                 }
 
-                /// Without `audit`, one statement; with one, a transaction that locks the
-                /// account's row (its events keep their commit order), revokes and appends the
-                /// audit row.
+                /// One transaction: moves the account's key generation on (which locks its
+                /// row, so its events keep their commit order), deletes its stored keys and,
+                /// with `audit`, appends the audit row.
                 async fn revoke_all_keys(
                     &self,
                     account: AccountId,
                     audit: Option<&NewAuditEntry>,
-                ) -> Result<u64, StoreError> {
-                    let Some(entry) = audit else {
-                        let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
-                            .bind(account.0)
-                            .execute(&self.pool)
-                            .await
-                            .map_err(store_error)?;
-                        return Ok(done.rows_affected());
-                    };
+                ) -> Result<bool, StoreError> {
                     let revoked = async {
                         let mut tx = self.begin().await?;
-                        sqlx::query(economy_sql::LOCK_ACCOUNT)
-                            .bind(account.0)
-                            .bind(to_micros(entry.at))
-                            .fetch_optional(&mut *tx)
-                            .await?;
-                        let done = sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                        let moved = sqlx::query(sql::NEXT_KEY_GENERATION)
                             .bind(account.0)
                             .execute(&mut *tx)
                             .await?;
-                        operator::append(&mut tx, entry).await?;
+                        if moved.rows_affected() == 0 {
+                            tx.rollback().await?;
+                            return Ok(false);
+                        }
+                        sqlx::query(sql::DELETE_KEYS_OF_ACCOUNT)
+                            .bind(account.0)
+                            .execute(&mut *tx)
+                            .await?;
+                        if let Some(entry) = audit {
+                            operator::append(&mut tx, entry).await?;
+                        }
                         tx.commit().await?;
-                        Ok::<_, sqlx::Error>(done.rows_affected())
+                        Ok::<_, sqlx::Error>(true)
                     };
                     revoked.await.map_err(store_error)
                 }
@@ -377,8 +476,13 @@ macro_rules! impl_accounts {
                     now: OffsetDateTime,
                     limit: u32,
                 ) -> Result<u64, StoreError> {
-                    self.delete_batch(sql::DELETE_EXPIRED_KEYS, now, limit)
-                        .await
+                    let stored = self
+                        .delete_batch(sql::DELETE_EXPIRED_KEYS, now, limit)
+                        .await?;
+                    let revocations = self
+                        .delete_batch(sql::DELETE_EXPIRED_REVOCATIONS, now, limit)
+                        .await?;
+                    Ok(stored + revocations)
                 }
 
                 async fn forget_idempotency_keys(

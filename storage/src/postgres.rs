@@ -8,6 +8,7 @@ use safezone_core::DatabaseSettings;
 use safezone_core::database::{DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::PoolStatus;
 use sqlx::migrate::{Migrate, Migrator};
+use sqlx::pool::PoolConnection;
 use sqlx::postgres::PgConnectOptions;
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
@@ -94,6 +95,11 @@ impl PostgresStore {
     /// Opens a write transaction at the server's default isolation, READ COMMITTED.
     async fn begin(&self) -> Result<Transaction<'_, Postgres>, sqlx::Error> {
         self.pool.begin().await
+    }
+
+    /// A connection for a write of one statement (committed on its own).
+    async fn write_connection(&self) -> Result<PoolConnection<Postgres>, sqlx::Error> {
+        self.pool.acquire().await
     }
 
     /// The one pool (`main`).

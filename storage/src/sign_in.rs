@@ -7,8 +7,9 @@ use crate::error::store_error;
 
 /// How one sign-in transaction ended.
 pub(crate) enum Attempt {
-    /// The transaction committed: the account's view after the sign-in, and whether it is new.
-    SignedIn(Box<AccountView>, bool),
+    /// The sign-in committed: the account's view after it, whether it is new, and its key
+    /// generation.
+    SignedIn(Box<AccountView>, bool, u32),
     /// The identity has no account and the offered friend code is taken; nothing was written.
     CodeTaken,
     /// The identity has no account; nothing was written. Offered a code, this means the
@@ -31,7 +32,7 @@ where
     let mut code = codes.next();
     loop {
         match attempt(code).await.map_err(store_error)? {
-            Attempt::SignedIn(view, first_login) => {
+            Attempt::SignedIn(view, first_login, key_generation) => {
                 let AccountView {
                     account,
                     holdings,
@@ -42,6 +43,7 @@ where
                     holdings,
                     clan,
                     first_login,
+                    key_generation,
                 });
             }
             Attempt::CodeTaken => {

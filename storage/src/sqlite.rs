@@ -10,6 +10,7 @@ use safezone_core::DatabaseSettings;
 use safezone_core::database::{DatabaseError, Migration, Migrations, Schema};
 use safezone_core::store::PoolStatus;
 use sqlx::migrate::{Migrate, Migrator};
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool, Transaction};
 
@@ -173,6 +174,12 @@ impl SqliteStore {
     /// write lock at once, so it never fails when it would upgrade from reading to writing.
     async fn begin(&self) -> Result<Transaction<'_, Sqlite>, sqlx::Error> {
         self.writer.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// The writer connection, for a write of one statement (committed on its own), in turn
+    /// with the write transactions.
+    async fn write_connection(&self) -> Result<PoolConnection<Sqlite>, sqlx::Error> {
+        self.writer.acquire().await
     }
 
     /// The readers' pool (`main`) and the writer's (`writer`).

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use safezone_core::domain::{FriendCode, UserKey};
-use safezone_core::store::{Account, NewSignIn, Store};
+use safezone_core::store::{Account, KeyLookup, NewSignIn, SignedIn, Store};
 use sqlx::{AssertSqlSafe, Connection, PgConnection};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 use uuid::Uuid;
 
 /// The environment variable naming the PostgreSQL server tests create their databases on.
@@ -14,7 +14,7 @@ pub const POSTGRES_URL_VAR: &str = "SAFEZONE_TEST_POSTGRES_URL";
 pub const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 
 /// Signs up a device account with the friend code `code` (`Name#0001`) at `now`: identifier
-/// `device-{code}`, the code's name as display name, a key valid for 30 days.
+/// `device-{code}`, the code's name as display name.
 ///
 /// # Panics
 ///
@@ -30,13 +30,23 @@ pub async fn new_account(store: &dyn Store, code: &str, now: OffsetDateTime) -> 
             avatar: None,
             email: None,
             friend_code_candidates: vec![friend_code],
-            key_hash: UserKey::generate().hash(),
-            key_expires: now + Duration::days(30),
             now,
         })
         .await
         .unwrap_or_else(|err| panic!("signing up {code} failed: {err}"))
         .account
+}
+
+/// How the store finds a fresh signed key of the account `signed_in` answered, issued under
+/// its key generation and expiring at `expires`: what the service looks up for a key whose
+/// signature checked (the store never sees the signature).
+pub fn signed_key(signed_in: &SignedIn, expires: OffsetDateTime) -> KeyLookup {
+    KeyLookup::Signed {
+        account: signed_in.account.id,
+        generation: signed_in.key_generation,
+        expires,
+        hash: UserKey::generate().hash(),
+    }
 }
 
 /// Creates an empty database `safezone_test_<uuid>` on the server of `SAFEZONE_TEST_POSTGRES_URL`

@@ -4,8 +4,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use safezone_core::domain::{FriendCode, KeyHash, UserKey};
-use safezone_core::store::{AccountId, NewSignIn, Role, SignedIn, Store, StoreError};
+use safezone_core::domain::FriendCode;
+use safezone_core::store::{AccountId, KeyLookup, NewSignIn, Role, SignedIn, Store, StoreError};
+use safezone_storage::test_support;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -18,7 +19,7 @@ safezone_storage::store_conformance!(
     existing_account_needs_no_free_code,
     expired_keys_do_not_resolve,
     revoke_key_revokes_one_key,
-    revoke_all_keys_counts,
+    revoke_all_keys_revokes_every_key,
     delete_account_removes_account_and_keys,
     concurrent_first_sign_ins_create_one_account,
     concurrent_new_accounts_get_distinct_codes,
@@ -32,10 +33,9 @@ fn days(n: i64) -> Duration {
     Duration::days(n)
 }
 
-/// A device sign-in of `identifier` at `now`, offering `codes`, with a fresh key valid 30 days.
-fn device(identifier: &str, codes: &[&str], now: OffsetDateTime) -> (NewSignIn, KeyHash) {
-    let key = UserKey::generate().hash();
-    let sign_in = NewSignIn {
+/// A device sign-in of `identifier` at `now`, offering `codes`.
+fn device(identifier: &str, codes: &[&str], now: OffsetDateTime) -> NewSignIn {
+    NewSignIn {
         provider: "device".to_owned(),
         identifier: identifier.to_owned(),
         name: Some(format!("Player {identifier}")),
@@ -45,28 +45,28 @@ fn device(identifier: &str, codes: &[&str], now: OffsetDateTime) -> (NewSignIn, 
             .iter()
             .map(|code| FriendCode::parse(code).expect("a valid friend code"))
             .collect(),
-        key_hash: key.clone(),
-        key_expires: now + days(30),
         now,
-    };
-    (sign_in, key)
+    }
 }
 
-/// Signs in and returns the result with the new key's hash.
+/// Signs in and returns the result with a new signed key valid 30 days.
 async fn sign_in(
     store: &Arc<dyn Store>,
     identifier: &str,
     codes: &[&str],
     now: OffsetDateTime,
-) -> (SignedIn, KeyHash) {
-    let (request, key) = device(identifier, codes, now);
-    let signed_in = store.sign_in(request).await.expect("sign-in succeeds");
+) -> (SignedIn, KeyLookup) {
+    let signed_in = store
+        .sign_in(device(identifier, codes, now))
+        .await
+        .expect("sign-in succeeds");
+    let key = test_support::signed_key(&signed_in, now + days(30));
     (signed_in, key)
 }
 
 async fn resolves_to(
     store: &Arc<dyn Store>,
-    key: &KeyHash,
+    key: &KeyLookup,
     now: OffsetDateTime,
 ) -> Option<AccountId> {
     store
@@ -144,16 +144,18 @@ async fn exhausted_candidates_write_nothing(store: Arc<dyn Store>) {
     sign_in(&store, "b", &["Ace#0002"], NOW).await;
 
     for codes in [&["Ace#0001", "Ace#0002"][..], &[]] {
-        let (request, key) = device("c", codes, NOW);
-        let refused = store.sign_in(request).await;
+        let refused = store.sign_in(device("c", codes, NOW)).await;
         assert!(
             matches!(refused, Err(StoreError::FriendCodesExhausted)),
             "{codes:?} gave {refused:?}"
         );
         assert_eq!(
-            resolves_to(&store, &key, NOW).await,
+            store
+                .account_by_identity("device", "c")
+                .await
+                .expect("read"),
             None,
-            "no key was stored"
+            "no account was stored"
         );
     }
 
@@ -193,7 +195,7 @@ async fn revoke_key_revokes_one_key(store: Arc<dyn Store>) {
     assert!(!store.revoke_key(&first).await.expect("revoke succeeds"));
 }
 
-async fn revoke_all_keys_counts(store: Arc<dyn Store>) {
+async fn revoke_all_keys_revokes_every_key(store: Arc<dyn Store>) {
     let mut keys = Vec::new();
     let mut id = None;
     for _ in 0..3 {
@@ -204,24 +206,36 @@ async fn revoke_all_keys_counts(store: Arc<dyn Store>) {
     let (b, b_key) = sign_in(&store, "b", &["Bee#0001"], NOW).await;
     let id = id.expect("a signed in");
 
-    assert_eq!(
+    assert!(
         store
             .revoke_all_keys(id, None)
             .await
-            .expect("revoke succeeds"),
-        3
+            .expect("revoke succeeds")
     );
+    assert_eq!(store.key_generation(id).await.expect("read"), Some(1));
     for key in &keys {
         assert_eq!(resolves_to(&store, key, NOW).await, None);
     }
     assert_eq!(resolves_to(&store, &b_key, NOW).await, Some(b.account.id));
     assert!(store.account(id).await.expect("lookup succeeds").is_some());
-    assert_eq!(
+    assert!(
         store
             .revoke_all_keys(id, None)
             .await
+            .expect("revoke succeeds")
+    );
+    let (again, key) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    assert_eq!(
+        again.key_generation, 2,
+        "a new key carries the new generation"
+    );
+    assert_eq!(resolves_to(&store, &key, NOW).await, Some(id));
+    assert!(
+        !store
+            .revoke_all_keys(AccountId(id.0 + 1_000), None)
+            .await
             .expect("revoke succeeds"),
-        0
+        "no such account"
     );
 }
 
@@ -260,16 +274,19 @@ async fn concurrent_first_sign_ins_create_one_account(store: Arc<dyn Store>) {
         .map(|_| {
             let store = Arc::clone(&store);
             tokio::spawn(async move {
-                let (request, key) = device("shared", &["Ace#0001", "Ace#0002"], NOW);
-                (store.sign_in(request).await, key)
+                let request = device("shared", &["Ace#0001", "Ace#0002"], NOW);
+                store.sign_in(request).await
             })
         })
         .collect();
     let mut ids = HashSet::new();
     let mut first_logins = 0;
     for task in tasks {
-        let (signed_in, key) = task.await.expect("the task completes");
-        let signed_in = signed_in.expect("every sign-in succeeds");
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        let key = test_support::signed_key(&signed_in, NOW + days(30));
         first_logins += usize::from(signed_in.first_login);
         ids.insert(signed_in.account.id);
         assert_eq!(
@@ -289,7 +306,7 @@ async fn concurrent_new_accounts_get_distinct_codes(store: Arc<dyn Store>) {
             let codes = codes.clone();
             tokio::spawn(async move {
                 let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
-                let (request, _) = device(&format!("dev-{n}"), &codes, NOW);
+                let request = device(&format!("dev-{n}"), &codes, NOW);
                 store.sign_in(request).await
             })
         })
@@ -308,19 +325,19 @@ async fn concurrent_new_accounts_get_distinct_codes(store: Arc<dyn Store>) {
 
 async fn concurrent_sign_ins_of_an_existing_account(store: Arc<dyn Store>) {
     let (a, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
-    // Offering no code, each transaction reads before it writes its key.
+    // Offering no code, each sign-in finds the account.
     let tasks: Vec<_> = (0..20)
         .map(|_| {
             let store = Arc::clone(&store);
-            tokio::spawn(async move {
-                let (request, key) = device("a", &[], NOW);
-                (store.sign_in(request).await, key)
-            })
+            tokio::spawn(async move { store.sign_in(device("a", &[], NOW)).await })
         })
         .collect();
     for task in tasks {
-        let (signed_in, key) = task.await.expect("the task completes");
-        let signed_in = signed_in.expect("every sign-in succeeds");
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        let key = test_support::signed_key(&signed_in, NOW + days(30));
         assert!(!signed_in.first_login);
         assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
     }
@@ -337,8 +354,8 @@ async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store:
         let signing_in: Vec<_> = (0..8)
             .map(|_| {
                 let store = Arc::clone(&store);
-                let (request, key) = device(&identifier, &[&code], NOW);
-                tokio::spawn(async move { (store.sign_in(request).await, key) })
+                let request = device(&identifier, &[&code], NOW);
+                tokio::spawn(async move { store.sign_in(request).await })
             })
             .collect();
         let deleting = {
@@ -347,8 +364,12 @@ async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store:
         };
         let mut answers = Vec::new();
         for task in signing_in {
-            let (signed_in, key) = task.await.expect("the task completes");
-            answers.push((signed_in.expect("the sign-in succeeds"), key));
+            let signed_in = task
+                .await
+                .expect("the task completes")
+                .expect("the sign-in succeeds");
+            let key = test_support::signed_key(&signed_in, NOW + days(30));
+            answers.push((signed_in, key));
         }
         assert!(
             deleting

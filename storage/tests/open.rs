@@ -1,9 +1,9 @@
 //! Opening stores: URL schemes, the SQLite file across restarts, repeated migrations.
 
 use safezone_core::domain::{FriendCode, UserKey};
-use safezone_core::store::NewSignIn;
+use safezone_core::store::{KeyLookup, NewSignIn};
 use safezone_storage::test_support::{
-    drop_postgres_database, fresh_postgres_url, fresh_sqlite_url,
+    drop_postgres_database, fresh_postgres_url, fresh_sqlite_url, signed_key,
 };
 use sqlx::Connection;
 use time::Duration;
@@ -35,7 +35,6 @@ async fn sqlite_file_keeps_its_data_across_restarts() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = fresh_sqlite_url(dir.path());
     let now = datetime!(2026-11-22 08:00 UTC);
-    let key = UserKey::generate().hash();
 
     let store = safezone_storage::open(&url).await.expect("the store opens");
     let signed_in = store
@@ -46,12 +45,11 @@ async fn sqlite_file_keeps_its_data_across_restarts() {
             avatar: None,
             email: None,
             friend_code_candidates: vec![FriendCode::parse("Ace#0001").expect("a friend code")],
-            key_hash: key.clone(),
-            key_expires: now + Duration::days(30),
             now,
         })
         .await
         .expect("sign-in succeeds");
+    let key = signed_key(&signed_in, now + Duration::days(30));
     drop(store);
 
     let reopened = safezone_storage::open(&url)
@@ -69,7 +67,7 @@ async fn sqlite_file_keeps_its_data_across_restarts() {
         .account(signed_in.account.id)
         .await
         .expect("lookup succeeds");
-    assert_eq!(account, Some(signed_in.account));
+    assert_eq!(account, Some(signed_in.account.clone()));
 
     let mut raw = sqlx::SqliteConnection::connect(&url)
         .await
@@ -79,6 +77,35 @@ async fn sqlite_file_keeps_its_data_across_restarts() {
         .await
         .expect("the pragma answers");
     assert_eq!(mode, "wal");
+
+    // A key recorded by a release before signed keys keeps opening its account until revoked.
+    let recorded = UserKey::generate().hash();
+    sqlx::query(
+        "INSERT INTO user_keys (key_hash, account_id, created, expires) VALUES (?, ?, 0, ?)",
+    )
+    .bind(recorded.as_str())
+    .bind(signed_in.account.id.0)
+    .bind((now + Duration::days(30)).unix_timestamp() * 1_000_000)
+    .execute(&mut raw)
+    .await
+    .expect("the old key is recorded");
+    let recorded = KeyLookup::Stored(recorded);
+    let session = reopened
+        .session(&recorded, now)
+        .await
+        .expect("lookup succeeds");
+    assert_eq!(
+        session.map(|session| session.account.id),
+        Some(signed_in.account.id)
+    );
+    assert!(reopened.revoke_key(&recorded).await.expect("revoked"));
+    assert_eq!(
+        reopened
+            .session(&recorded, now)
+            .await
+            .expect("lookup succeeds"),
+        None
+    );
 }
 
 #[tokio::test]

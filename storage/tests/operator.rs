@@ -306,12 +306,11 @@ async fn every_operator_change_appends_its_audit_row_in_its_transaction(store: A
             .expect("unban")
     );
     let revoke = row("revoke-keys", &target);
-    assert_eq!(
+    assert!(
         store
             .revoke_all_keys(ann.id, Some(&revoke))
             .await
-            .expect("revoke"),
-        1
+            .expect("revoke")
     );
     let results = row("remove-results", &target);
     let removed = store
@@ -534,7 +533,11 @@ async fn a_change_whose_audit_row_fails_is_not_made(store: Arc<dyn Store>) {
     );
     assert_eq!(store.content_head().await.expect("head"), 0);
     assert!(store.revoke_all_keys(ann.id, audit).await.is_err());
-    assert_eq!(store.live_key_count(ann.id, NOW).await.expect("keys"), 1);
+    assert_eq!(
+        store.key_generation(ann.id).await.expect("keys"),
+        Some(0),
+        "no key was revoked"
+    );
     assert!(store.delete_account(ann.id, audit).await.is_err());
     assert!(store.account(ann.id).await.expect("read").is_some());
 

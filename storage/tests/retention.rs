@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use safezone_core::domain::{FriendCode, KeyHash, UserKey};
+use safezone_core::domain::FriendCode;
 use safezone_core::store::{
-    AccountId, Applied, Change, Currency, Granted, Idempotency, NewSignIn, Step, Store,
+    AccountId, Applied, Change, Currency, Granted, Idempotency, KeyLookup, NewSignIn, Step, Store,
 };
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -27,16 +27,15 @@ const NOW: OffsetDateTime = datetime!(2026-11-22 08:00 UTC);
 /// A retention of 7 days: idempotency keys recorded before this are forgotten.
 const CUTOFF: OffsetDateTime = datetime!(2026-11-15 08:00 UTC);
 
-/// Signs `identifier`'s device account in (creating it with `Name#0001` the first time) with a
-/// new key that expires at `expires`; answers the key's hash.
-async fn key_expiring(
+/// A signed key of the identity's account (signed in long before) expiring at `expires`,
+/// revoked on its own: its revocation is kept until `expires`.
+async fn revoked_key_expiring(
     store: &Arc<dyn Store>,
     identifier: &str,
     expires: OffsetDateTime,
-) -> KeyHash {
-    let key = UserKey::generate().hash();
+) -> KeyLookup {
     let code = FriendCode::new(identifier, 1).expect("a friend code");
-    store
+    let signed_in = store
         .sign_in(NewSignIn {
             provider: "device".to_owned(),
             identifier: identifier.to_owned(),
@@ -44,22 +43,23 @@ async fn key_expiring(
             avatar: None,
             email: None,
             friend_code_candidates: vec![code],
-            key_hash: key.clone(),
-            key_expires: expires,
-            now: expires - Duration::days(30),
+            now: NOW - Duration::days(60),
         })
         .await
         .expect("the sign-in is stored");
+    let key = test_support::signed_key(&signed_in, expires);
+    assert!(store.revoke_key(&key).await.expect("revoked"));
     key
 }
 
-/// Whether the key's row is still there: a session as of long before any expiry finds it.
-async fn stored(store: &Arc<dyn Store>, key: &KeyHash) -> bool {
+/// Whether the key's revocation is still kept: as of long before any expiry, the key opens
+/// no session while it is.
+async fn revocation_kept(store: &Arc<dyn Store>, key: &KeyLookup) -> bool {
     store
         .session(key, NOW - Duration::days(365))
         .await
         .expect("the session query runs")
-        .is_some()
+        .is_none()
 }
 
 /// A coin credit of 10 under the idempotency key `key`, applied at `at`.
@@ -94,8 +94,9 @@ async fn account(store: &Arc<dyn Store>, code: &str) -> AccountId {
         .id
 }
 
-/// Keys that expired at or before now go, in batches no larger than asked; every key still
-/// valid (by as little as a microsecond) stays, and its session still answers.
+/// Revocations of keys that expired at or before now go, in batches no larger than asked;
+/// every revocation of a key still valid (by as little as a microsecond) stays, and the key
+/// still opens no session.
 async fn expired_keys_go_and_live_keys_stay(store: Arc<dyn Store>) {
     let mut expired = Vec::new();
     for (identifier, expires) in [
@@ -105,7 +106,7 @@ async fn expired_keys_go_and_live_keys_stay(store: Arc<dyn Store>) {
         ("Other", NOW - Duration::days(40)),
         ("Other", NOW - Duration::microseconds(1)),
     ] {
-        expired.push(key_expiring(&store, identifier, expires).await);
+        expired.push(revoked_key_expiring(&store, identifier, expires).await);
     }
     let mut live = Vec::new();
     for (identifier, expires) in [
@@ -113,7 +114,7 @@ async fn expired_keys_go_and_live_keys_stay(store: Arc<dyn Store>) {
         ("Exact", NOW + Duration::days(30)),
         ("Other", NOW + Duration::hours(1)),
     ] {
-        live.push(key_expiring(&store, identifier, expires).await);
+        live.push(revoked_key_expiring(&store, identifier, expires).await);
     }
 
     let delete = || store.delete_expired_keys(NOW, 2);
@@ -126,13 +127,13 @@ async fn expired_keys_go_and_live_keys_stay(store: Arc<dyn Store>) {
         "nothing left to delete"
     );
     for key in &expired {
-        assert!(!stored(&store, key).await, "an expired key stayed");
+        assert!(!revocation_kept(&store, key).await, "an expired key stayed");
     }
     for key in &live {
-        assert!(stored(&store, key).await, "a live key went");
+        assert!(revocation_kept(&store, key).await, "a live key went");
         assert!(
-            store.session(key, NOW).await.expect("a session").is_some(),
-            "a live key no longer opens its session"
+            store.session(key, NOW).await.expect("a session").is_none(),
+            "a revoked live key opens its session again"
         );
     }
 }
@@ -200,13 +201,12 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
             .await;
         assert!(matches!(applied, Ok(Applied::Done(_))));
     }
-    // The account's own key, from its sign-up 30 days before the cutoff, has expired too.
-    let mut expired = 1;
+    let mut expired = 0;
     for n in 0..OLD {
-        key_expiring(&store, &format!("Key{n}"), NOW - Duration::seconds(1)).await;
+        revoked_key_expiring(&store, &format!("Key{n}"), NOW - Duration::seconds(1)).await;
         expired += 1;
     }
-    let live = key_expiring(&store, "Live", NOW + Duration::days(1)).await;
+    let live = revoked_key_expiring(&store, "Live", NOW + Duration::days(1)).await;
 
     let sweeps = (0..6).map(|_| {
         let store = Arc::clone(&store);
@@ -234,7 +234,7 @@ async fn concurrent_sweeps_delete_each_row_once(store: Arc<dyn Store>) {
         .collect();
     assert_eq!(counts.iter().map(|c| c.0).sum::<u64>(), expired);
     assert_eq!(counts.iter().map(|c| c.1).sum::<u64>(), OLD);
-    assert!(stored(&store, &live).await);
+    assert!(revocation_kept(&store, &live).await);
     for n in 0..OLD {
         let again = store
             .apply(keyed_credit(id, &format!("new-{n}"), NOW), None)

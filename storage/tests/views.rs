@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
-use safezone_core::domain::{FriendCode, ItemId, KeyHash, PackId, UserKey};
+use safezone_core::domain::{FriendCode, ItemId, PackId, UserKey};
 use safezone_core::store::{
-    AccountView, Applied, Change, Currency, Idempotency, NewClan, NewSignIn, Refusal, SignedIn,
-    Step, Store,
+    AccountView, Applied, Change, Currency, Idempotency, KeyLookup, NewClan, NewSignIn, Refusal,
+    SignedIn, Step, Store,
 };
+use safezone_storage::test_support;
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
@@ -20,10 +21,9 @@ safezone_storage::store_conformance!(
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00 UTC);
 
-/// Signs in the device `code` names (creating its account the first time) with a fresh key;
-/// answers the sign-in and the key's hash.
-async fn sign_in(store: &Arc<dyn Store>, code: &str) -> (SignedIn, KeyHash) {
-    let key = UserKey::generate().hash();
+/// Signs in the device `code` names (creating its account the first time) with a fresh signed
+/// key; answers the sign-in and how the store finds the key.
+async fn sign_in(store: &Arc<dyn Store>, code: &str) -> (SignedIn, KeyLookup) {
     let signed_in = store
         .sign_in(NewSignIn {
             provider: "device".to_owned(),
@@ -32,12 +32,11 @@ async fn sign_in(store: &Arc<dyn Store>, code: &str) -> (SignedIn, KeyHash) {
             avatar: None,
             email: None,
             friend_code_candidates: vec![FriendCode::parse(code).expect("a friend code")],
-            key_hash: key.clone(),
-            key_expires: NOW + Duration::days(30),
             now: NOW,
         })
         .await
         .expect("sign-in succeeds");
+    let key = test_support::signed_key(&signed_in, NOW + Duration::days(30));
     (signed_in, key)
 }
 
@@ -52,7 +51,7 @@ async fn read_separately(store: &Arc<dyn Store>, view: &AccountView) -> AccountV
 }
 
 /// The view of `key`'s session, checked against the separate reads.
-async fn session_view(store: &Arc<dyn Store>, key: &KeyHash) -> AccountView {
+async fn session_view(store: &Arc<dyn Store>, key: &KeyLookup) -> AccountView {
     let found = store
         .session_view(key, NOW)
         .await
@@ -106,7 +105,7 @@ async fn an_account_that_holds_nothing_has_an_empty_view(store: Arc<dyn Store>) 
         .await
         .expect("read");
     assert_eq!(expired, None, "an expired key opens no view");
-    let unknown = UserKey::generate().hash();
+    let unknown = KeyLookup::Stored(UserKey::generate().hash());
     assert_eq!(store.session_view(&unknown, NOW).await.expect("read"), None);
 }
 

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration as StdDuration, Instant};
 
 use safezone_core::clock::Clock;
-use safezone_core::domain::{FriendCode, GameMode, UserKey};
+use safezone_core::domain::{FriendCode, GameMode, KeyClaims, KeySecret, KeySigner};
 use safezone_core::store::{AccountId, NewSignIn};
 use serde_json::{Map, Value, json};
 use time::{Duration, OffsetDateTime};
@@ -626,9 +626,9 @@ impl TestApp {
     }
 
     /// A new device account whose friend code is `code` (`Sneeza#0001`), signed in through the
-    /// store; its key works over HTTP like any other.
+    /// store, with a key signed by the database's secret (the server's, when none is
+    /// configured); its key works over HTTP like any other.
     pub async fn player_with_code(&self, code: &str) -> Player {
-        let key = UserKey::generate();
         let now = self.clock.now();
         let friend_code = FriendCode::parse(code).expect("a friend code");
         let signed_in = self
@@ -640,13 +640,23 @@ impl TestApp {
                 avatar: None,
                 email: None,
                 friend_code_candidates: vec![friend_code.clone()],
-                key_hash: key.hash(),
-                key_expires: now + Duration::days(30),
                 now,
             })
             .await
             .expect("the sign-in is stored");
         assert_eq!(signed_in.account.friend_code, friend_code);
+        let secret = self
+            .store
+            .stored_key_secret(&KeySecret::generate().to_hex())
+            .await
+            .expect("the secret is stored");
+        let key = KeySigner::new(KeySecret::parse(&secret).expect("a secret"), None)
+            .sign(&KeyClaims {
+                account: signed_in.account.id.0,
+                generation: signed_in.key_generation,
+                expires: now + Duration::days(30),
+            })
+            .expect("the account fits a key");
         Player {
             key: key.as_str().to_owned(),
             id: signed_in.account.id,

@@ -153,7 +153,8 @@ pub(super) async fn logout(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         .as_deref()
         .and_then(UserKey::parse)
     {
-        app.store.revoke_key(&key.hash()).await?;
+        let lookup = app.user_keys.lookup(app.store.as_ref(), &key).await?;
+        app.store.revoke_key(&lookup).await?;
     }
     Ok(Reply::html(StatusCode::OK, pages::logout_page())
         .with_header(

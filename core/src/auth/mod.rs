@@ -1,6 +1,7 @@
 //! Signing in through others: identity providers (OpenID Connect and plain OAuth2), the chat
 //! platform's bearer tokens, and the stores' in-app purchase receipt verifiers, all configured
-//! in the auth file ([`AuthConfig`]); and the keys resolved a moment ago ([`RecentCallers`]).
+//! in the auth file ([`AuthConfig`]); the keys resolved a moment ago ([`RecentCallers`]); and
+//! the signing of user keys ([`UserKeys`]).
 
 mod config;
 mod discovery;
@@ -8,6 +9,7 @@ mod login_state;
 mod providers;
 mod recent_callers;
 mod user_info;
+mod user_keys;
 
 use std::time::Duration;
 
@@ -21,6 +23,7 @@ pub use providers::{
 };
 pub use recent_callers::{REMEMBERED_FOR, RecentCallers};
 pub use user_info::{ProviderUser, is_truthy, read_user};
+pub use user_keys::UserKeys;
 
 /// How long a call to a provider, the chat platform or a verifier may take.
 const OUTBOUND_TIMEOUT: Duration = Duration::from_secs(10);

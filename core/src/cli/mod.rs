@@ -36,6 +36,7 @@ pub use traffic::TrafficArgs;
 use crate::auth::{AuthConfig, AuthConfigError};
 use crate::content::{Content, ContentError};
 use crate::database::{Database, Schema};
+use crate::domain::{KeySecret, KeySigner};
 use crate::store::Store;
 use crate::{DatabaseSettings, Safezone, SafezoneService, ServerToken, Settings};
 
@@ -170,6 +171,17 @@ pub struct ServerArgs {
     #[arg(long, env = "SAFEZONE_KEY_LIFETIME_DAYS", default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..))]
     pub key_lifetime_days: u16,
 
+    /// The secret that signs user keys: 64 hex characters (32 random bytes, e.g. from
+    /// `openssl rand -hex 32`), the same on every node. Without it, a secret kept in the
+    /// database signs them (a copy of the database can then sign keys).
+    #[arg(long, env = "SAFEZONE_USER_KEY_SECRET", value_parser = parse_key_secret, hide_env_values = true)]
+    pub user_key_secret: Option<KeySecret>,
+
+    /// The secret that signed user keys before the current one, while keys it signed may still
+    /// be in use (a rotation): they keep working until they expire.
+    #[arg(long, env = "SAFEZONE_PREVIOUS_USER_KEY_SECRET", value_parser = parse_key_secret, hide_env_values = true, requires = "user_key_secret")]
+    pub previous_user_key_secret: Option<KeySecret>,
+
     /// Hours an idempotency key is remembered: a repeat within them replays the first answer;
     /// older keys are forgotten.
     #[arg(long, env = "SAFEZONE_IDEMPOTENCY_RETENTION_HOURS", default_value_t = 7 * 24, value_parser = clap::value_parser!(u32).range(1..))]
@@ -229,6 +241,10 @@ impl ServerArgs {
     pub fn settings(&self) -> Settings {
         let mut settings = Settings {
             key_lifetime: time::Duration::days(i64::from(self.key_lifetime_days)),
+            user_key_signer: self
+                .user_key_secret
+                .clone()
+                .map(|current| KeySigner::new(current, self.previous_user_key_secret.clone())),
             idempotency_retention: time::Duration::hours(i64::from(
                 self.idempotency_retention_hours,
             )),
@@ -425,6 +441,11 @@ pub async fn run_server(
         "safezone stopped: every request in flight was answered"
     );
     ExitCode::SUCCESS
+}
+
+/// Reads a user-key secret flag: 64 hex characters.
+fn parse_key_secret(text: &str) -> Result<KeySecret, String> {
+    KeySecret::parse(text).ok_or_else(|| "must be 64 hex characters (32 bytes)".to_owned())
 }
 
 /// Logs to standard error in `format`, filtered by `RUST_LOG` (default `default_level`, e.g.

@@ -1,5 +1,5 @@
 //! `GET /operator/console/players?...`: one player as the API shows it (account, holdings,
-//! the ledger with running balances, live keys, recent matches, reward-track progress), with
+//! the ledger with running balances, key generation, recent matches, reward-track progress), with
 //! the forms that change it for a full token.
 
 use askama::Template;
@@ -29,8 +29,9 @@ pub(super) struct PlayerAnswer {
     packs: Vec<Holding>,
     #[serde(default)]
     ledger: Vec<LedgerRow>,
-    /// How many user keys still work.
-    keys: i64,
+    /// How many times all the account's keys were revoked.
+    #[serde(rename = "keyGeneration")]
+    key_generation: i64,
     /// The newest results.
     matches: Vec<MatchRow>,
     /// Progress on each reward track.

@@ -12,6 +12,7 @@ mod platform;
 pub mod player_names;
 mod secret_hex;
 mod shown_text;
+mod signed_key;
 mod user_key;
 
 pub use api_date::{ApiDate, format_plain_datetime};
@@ -24,4 +25,5 @@ pub use operator_secret::OperatorSecret;
 pub use operator_session_id::OperatorSessionId;
 pub use platform::Platform;
 pub use shown_text::{HiddenCharacter, check_shown_text};
+pub use signed_key::{KEY_GENERATIONS, KeyClaims, KeySecret, KeySigner};
 pub use user_key::{KeyHash, UserKey};

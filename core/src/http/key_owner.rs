@@ -20,18 +20,18 @@ use std::future::Future;
 
 use super::presented_keys::KeySource;
 use super::{ApiError, ErrorCode};
-use crate::domain::{KeyHash, UserKey};
+use crate::domain::UserKey;
 use crate::store::{AccountId, StoreError};
 
 /// Which account a key names, now: what resolving keys for the rate limits needs of the
 /// application.
 pub trait KeyAccounts: Send + Sync {
-    /// The account that the key whose hash is `hash` opens now, from the keys resolved a
-    /// moment ago or else the store, which then fills them: at most one query per key and 10
-    /// seconds. `None` for a key that opens no account.
+    /// The account that `key` opens now, from the keys resolved a moment ago or else the
+    /// store, which then fills them: at most one query per key and 10 seconds. `None` for a
+    /// key that opens no account.
     fn key_account(
         &self,
-        hash: KeyHash,
+        key: &UserKey,
     ) -> impl Future<Output = Result<Option<AccountId>, StoreError>> + Send;
 }
 
@@ -141,7 +141,7 @@ pub(crate) async fn recent_account<A: KeyAccounts>(
     let Some(key) = UserKey::parse(text) else {
         return Ok(None);
     };
-    accounts.key_account(key.hash()).await
+    accounts.key_account(&key).await
 }
 
 #[cfg(test)]

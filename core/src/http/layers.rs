@@ -266,6 +266,7 @@ mod tests {
             clock,
             auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
             recent_callers: crate::auth::RecentCallers::default(),
+            user_keys: crate::auth::UserKeys::new(None),
             rate_limiter: Arc::new(crate::http::RateLimiter::new(
                 &Settings::default().rate_limits,
             )),

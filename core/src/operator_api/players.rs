@@ -30,18 +30,17 @@ parameters! {
 }
 
 /// The account (by friend code, id, device id, or provider and subject), its items and
-/// packs, its ledger (oldest first, with the coin and gem balances after each row), how many
-/// user keys still work, its newest results and its reward-track progress; 404
-/// `unknown_user` for no such account.
+/// packs, its ledger (oldest first, with the coin and gem balances after each row), its key
+/// generation (how many times all its keys were revoked), its newest results and its
+/// reward-track progress; 404 `unknown_user` for no such account.
 pub(super) async fn player(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
     auth::caller(&state, &incoming).await?;
     let query = PlayerQuery::read(&incoming)?;
     let account = find(&state, query).await?.ok_or_else(unknown_account)?;
     let store = state.app.store.as_ref();
-    let now = state.app.clock.now();
     let holdings = store.holdings(account.id).await?;
     let ledger = store.ledger(account.id).await?;
-    let keys = store.live_key_count(account.id, now).await?;
+    let key_generation = store.key_generation(account.id).await?.unwrap_or_default();
     let results = store.recent_results(account.id, RECENT_RESULTS).await?;
     let progress = store.progress(&[account.id]).await?;
     let published = state.app.content.current();
@@ -55,7 +54,7 @@ pub(super) async fn player(state: OperatorState, incoming: Incoming) -> Result<R
         "items": items,
         "packs": packs,
         "ledger": views::ledger(&ledger),
-        "keys": keys,
+        "keyGeneration": key_generation,
         "matches": views::results(&results),
         "tracks": tracks,
     })))

@@ -5,29 +5,32 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    Account, AccountId, KeySession, NewAuditEntry, NewSignIn, Role, SessionView, SignedIn,
-    StoreError,
+    Account, AccountId, KeyLookup, KeySession, NewAuditEntry, NewSignIn, Role, SessionView,
+    SignedIn, StoreError,
 };
-use crate::domain::{FriendCode, KeyHash};
+use crate::domain::FriendCode;
 
 /// Accounts and what names them: sign-in identities, user keys and their sessions, roles, bans,
 /// the chat-platform link, deletion, and the retention sweep's bounded deletes.
 #[async_trait]
 pub trait AccountStore: Send + Sync {
-    /// Signs in the account of `(provider, identifier)`, creating it on first use.
+    /// Signs in the account of `(provider, identifier)`, creating it on first use, and
+    /// answers it with its key generation, for the caller to sign the new key with: a sign-in
+    /// records no key.
     ///
-    /// In one transaction: finds or creates the account (a new account takes the first free
-    /// friend code of `sign_in.friend_code_candidates`), then records the new key's hash with its
-    /// expiry. Concurrent first sign-ins of one identity create exactly one account. A
-    /// deletion of the account racing the sign-in either ends first, and the sign-in creates a
-    /// fresh account, or waits for it and takes the new key with the account.
+    /// An existing account's sign-in is one statement that appends its `signed_in` event,
+    /// then a read of its view. A new account takes the first free friend code of
+    /// `sign_in.friend_code_candidates`, in one transaction with its events; concurrent first
+    /// sign-ins of one identity create exactly one account. A deletion of the account racing
+    /// the sign-in either ends first, and the sign-in creates a fresh account, or ends after
+    /// it, and the key it answers opens nothing.
     /// Fails with [`StoreError::FriendCodesExhausted`] when every candidate is taken.
     async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError>;
 
     /// The account and expiry of an unexpired, unrevoked key (one query), or `None`.
     async fn session(
         &self,
-        key: &KeyHash,
+        key: &KeyLookup,
         now: OffsetDateTime,
     ) -> Result<Option<KeySession>, StoreError>;
 
@@ -37,9 +40,14 @@ pub trait AccountStore: Send + Sync {
     /// account is in no clan (two when it is).
     async fn session_view(
         &self,
-        key: &KeyHash,
+        key: &KeyLookup,
         now: OffsetDateTime,
     ) -> Result<Option<SessionView>, StoreError>;
+
+    /// The server's stored secret for signed user keys: `candidate`, stored now, unless a
+    /// secret was stored before (by this node or another), which is then answered. Used only
+    /// when no secret is configured.
+    async fn stored_key_secret(&self, candidate: &str) -> Result<String, StoreError>;
 
     /// The account with this id, or `None` when there is none (never existed or deleted).
     async fn account(&self, id: AccountId) -> Result<Option<Account>, StoreError>;
@@ -58,27 +66,27 @@ pub trait AccountStore: Send + Sync {
         identifier: &str,
     ) -> Result<Option<Account>, StoreError>;
 
-    /// How many of the account's user keys still work at `now`.
-    async fn live_key_count(
-        &self,
-        account: AccountId,
-        now: OffsetDateTime,
-    ) -> Result<u64, StoreError>;
+    /// The account's key generation: how many times all its keys were revoked (modulo
+    /// [`KEY_GENERATIONS`](crate::domain::KEY_GENERATIONS)); `None` without the account.
+    async fn key_generation(&self, account: AccountId) -> Result<Option<u32>, StoreError>;
 
-    /// Revokes one key. Answers whether a key was revoked.
-    async fn revoke_key(&self, key: &KeyHash) -> Result<bool, StoreError>;
+    /// Revokes one key: a stored key is deleted, a signed key's hash is recorded as revoked
+    /// until its expiry. Answers whether a key was revoked (`false` when it was already).
+    async fn revoke_key(&self, key: &KeyLookup) -> Result<bool, StoreError>;
 
-    /// Revokes every key of the account. Answers how many were revoked. With `audit` (an
-    /// operator's change), its audit row (and `operator_action` event) is appended in the same
-    /// transaction.
+    /// Revokes every key of the account: moves its key generation on (every signed key
+    /// issued before stops working) and deletes its stored keys. Answers whether the account
+    /// exists. With `audit` (an operator's change), its audit row (and `operator_action`
+    /// event) is appended in the same transaction.
     async fn revoke_all_keys(
         &self,
         account: AccountId,
         audit: Option<&NewAuditEntry>,
-    ) -> Result<u64, StoreError>;
+    ) -> Result<bool, StoreError>;
 
-    /// Deletes up to `limit` user keys that expired at or before `now` (keys no session
-    /// accepts any more), in one short transaction; answers how many went. Safe to run on
+    /// Deletes up to `limit` stored keys and up to `limit` revocations of signed keys that
+    /// expired at or before `now` (keys no session accepts any more), each in one short
+    /// transaction; answers how many went. Safe to run on
     /// several nodes at once: a key deleted by another is not counted.
     async fn delete_expired_keys(&self, now: OffsetDateTime, limit: u32)
     -> Result<u64, StoreError>;

@@ -73,7 +73,7 @@ pub use operator_store::{
     OperatorToken,
 };
 pub use records::{
-    Account, AccountId, AccountView, KeySession, NewSignIn, Role, SessionView, SignedIn,
+    Account, AccountId, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };
 #[cfg(test)]
 pub(crate) use unavailable::UnavailableStore;

@@ -92,10 +92,6 @@ pub struct NewSignIn {
     pub email: Option<String>,
     /// Friend codes to try, in order, when the account is new.
     pub friend_code_candidates: Vec<FriendCode>,
-    /// Hash of the freshly issued user key.
-    pub key_hash: KeyHash,
-    /// When the new key expires.
-    pub key_expires: OffsetDateTime,
     /// The time of the sign-in.
     pub now: OffsetDateTime,
 }
@@ -111,6 +107,28 @@ pub struct SignedIn {
     pub clan: Option<Clan>,
     /// Whether this sign-in created the account.
     pub first_login: bool,
+    /// The account's key generation, for the new key to carry.
+    pub key_generation: u32,
+}
+
+/// How the store finds the session of a presented user key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyLookup {
+    /// A key recorded by a release before signed keys, by its hash; it works until its
+    /// recorded expiry unless revoked.
+    Stored(KeyHash),
+    /// A signed key whose signature checked: it opens its account while unexpired, issued
+    /// under the account's current key generation and not revoked on its own.
+    Signed {
+        /// The account the key names.
+        account: AccountId,
+        /// The key generation it was issued under.
+        generation: u32,
+        /// When it expires.
+        expires: OffsetDateTime,
+        /// Its hash, under which a revocation of this one key is recorded.
+        hash: KeyHash,
+    },
 }
 
 /// An account with everything its wire view shows besides: what it holds and its clan.

@@ -10,19 +10,19 @@ use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan,
     ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, ContentStore, EconomyStore,
-    EventConsumer, EventStore, HealthStore, Holdings, KeySession, LedgerEntry, MatchApplied,
-    MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan, NewOperatorToken,
-    NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll, PollId, PollResults,
-    Progress, PublishedContent, RecordedMatch, RemovedResults, Role, SequenceRound, SessionView,
-    Settlement, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
-    TournamentStanding, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery, WebhookOutcome,
-    WhitelistEdit, WhitelistEdited,
+    EventConsumer, EventStore, HealthStore, Holdings, KeyLookup, KeySession, LedgerEntry,
+    MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
+    NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
+    PollId, PollResults, Progress, PublishedContent, RecordedMatch, RemovedResults, Role,
+    SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament, TournamentCode,
+    TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery,
+    WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
     ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
     TournamentEdit, TournamentEditRefusal,
 };
-use crate::domain::{FriendCode, GameMode, KeyHash};
+use crate::domain::{FriendCode, GameMode};
 use crate::events::{DomainEvent, RelayedEvent};
 
 /// A store without a database: every method answers [`StoreError::Unavailable`].
@@ -38,7 +38,10 @@ impl AccountStore for UnavailableStore {
     async fn account_by_identity(&self, _: &str, _: &str) -> Result<Option<Account>, StoreError> {
         unavailable()
     }
-    async fn live_key_count(&self, _: AccountId, _: OffsetDateTime) -> Result<u64, StoreError> {
+    async fn key_generation(&self, _: AccountId) -> Result<Option<u32>, StoreError> {
+        unavailable()
+    }
+    async fn stored_key_secret(&self, _: &str) -> Result<String, StoreError> {
         unavailable()
     }
     async fn sign_in(&self, _: NewSignIn) -> Result<SignedIn, StoreError> {
@@ -46,14 +49,14 @@ impl AccountStore for UnavailableStore {
     }
     async fn session(
         &self,
-        _: &KeyHash,
+        _: &KeyLookup,
         _: OffsetDateTime,
     ) -> Result<Option<KeySession>, StoreError> {
         unavailable()
     }
     async fn session_view(
         &self,
-        _: &KeyHash,
+        _: &KeyLookup,
         _: OffsetDateTime,
     ) -> Result<Option<SessionView>, StoreError> {
         unavailable()
@@ -64,14 +67,14 @@ impl AccountStore for UnavailableStore {
     async fn account_by_friend_code(&self, _: &FriendCode) -> Result<Option<Account>, StoreError> {
         unavailable()
     }
-    async fn revoke_key(&self, _: &KeyHash) -> Result<bool, StoreError> {
+    async fn revoke_key(&self, _: &KeyLookup) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn revoke_all_keys(
         &self,
         _: AccountId,
         _: Option<&NewAuditEntry>,
-    ) -> Result<u64, StoreError> {
+    ) -> Result<bool, StoreError> {
         unavailable()
     }
     async fn delete_expired_keys(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {

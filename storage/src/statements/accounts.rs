@@ -2,12 +2,19 @@
 //! deletion.
 
 /// Locks an identity's account row for the rest of the transaction (a no-op update) and
-/// returns its id; no row without the account. Locked, the account cannot be deleted before the
-/// sign-in's key is written: a deletion either ends first (and the sign-in creates a fresh
-/// account) or waits and takes the key with the account. Binds: provider, identifier.
+/// returns its id and key generation; no row without the account. Locked, the account cannot
+/// be deleted before the sign-in's events are written. Binds: provider, identifier.
 pub(crate) const LOCK_ACCOUNT_OF_IDENTITY: &str = "\
     UPDATE accounts SET is_banned = is_banned WHERE provider = $1 AND identifier = $2 \
-    RETURNING id";
+    RETURNING id, key_generation";
+
+/// The sign-in of an existing account in one statement: appends its event (kind and payload
+/// bound) when the account still exists, and answers its key generation; no row without the
+/// account. Binds: account id, kind, payload, now.
+pub(crate) const SIGN_IN_EXISTING: &str = "\
+    INSERT INTO events (account_id, kind, payload, created) \
+    SELECT id, $2, $3, $4 FROM accounts WHERE id = $1 \
+    RETURNING (SELECT key_generation FROM accounts WHERE accounts.id = events.account_id)";
 
 /// The columns of an account in the shape of [`AccountRow`](crate::row::AccountRow).
 macro_rules! account_columns {
@@ -81,6 +88,14 @@ pub(crate) const SESSION_VIEW: &str = select_account_view!(
 pub(crate) const ACCOUNT_VIEW: &str =
     select_account_view!("CAST(NULL AS BIGINT)", "accounts", "accounts.id = $1");
 
+/// The view of an identity's account (see `select_account_view!`), with a null
+/// `key_expires`; no row without the account. Binds: provider, identifier.
+pub(crate) const ACCOUNT_VIEW_OF_IDENTITY: &str = select_account_view!(
+    "CAST(NULL AS BIGINT)",
+    "accounts",
+    "accounts.provider = $1 AND accounts.identifier = $2"
+);
+
 /// Creates the account of an identity unless it exists; returns the new account in the shape
 /// of [`AccountRow`](crate::row::AccountRow), or no row.
 ///
@@ -105,15 +120,10 @@ pub(crate) const ACCOUNT_BY_FRIEND_CODE: &str =
 /// Binds: provider, identifier.
 pub(crate) const ACCOUNT_BY_IDENTITY: &str = select_account!("provider = $1 AND identifier = $2");
 
-/// How many of an account's keys are unexpired. Binds: account id, now.
-pub(crate) const LIVE_KEY_COUNT: &str =
-    "SELECT COUNT(*) FROM user_keys WHERE account_id = $1 AND expires > $2";
+/// An account's key generation. Binds: account id.
+pub(crate) const KEY_GENERATION: &str = "SELECT key_generation FROM accounts WHERE id = $1";
 
-/// Records a key. Binds: key hash, account id, now, expiry.
-pub(crate) const INSERT_KEY: &str =
-    "INSERT INTO user_keys (key_hash, account_id, created, expires) VALUES ($1, $2, $3, $4)";
-
-/// An unexpired key's account and expiry in one query, in the shape of
+/// An unexpired stored key's account and expiry in one query, in the shape of
 /// [`SessionRow`](crate::row::SessionRow). Binds: key hash, now.
 pub(crate) const SESSION: &str = select_account!(
     ", user_keys.expires AS key_expires",
@@ -121,11 +131,60 @@ pub(crate) const SESSION: &str = select_account!(
     "user_keys.key_hash = $1 AND user_keys.expires > $2"
 );
 
-/// Revokes one key. Binds: key hash.
+/// A working signed key's account with the key's expiry, in the shape of
+/// [`SessionRow`](crate::row::SessionRow): the account exists, the key was issued under its
+/// key generation and was not revoked on its own. Binds: account id, generation, expiry, key
+/// hash.
+pub(crate) const SIGNED_SESSION: &str = select_account!(
+    ", CAST($3 AS BIGINT) AS key_expires",
+    "accounts",
+    "accounts.id = $1 AND accounts.key_generation = $2 AND NOT EXISTS \
+     (SELECT 1 FROM revoked_user_keys WHERE revoked_user_keys.key_hash = $4)"
+);
+
+/// A working signed key's account view (see `select_account_view!`), its expiry as
+/// `key_expires`, by the rule of [`SIGNED_SESSION`]. Binds: account id, generation, expiry,
+/// key hash.
+pub(crate) const SIGNED_SESSION_VIEW: &str = select_account_view!(
+    "CAST($3 AS BIGINT)",
+    "accounts",
+    "accounts.id = $1 AND accounts.key_generation = $2 AND NOT EXISTS \
+     (SELECT 1 FROM revoked_user_keys WHERE revoked_user_keys.key_hash = $4)"
+);
+
+/// Revokes one stored key. Binds: key hash.
 pub(crate) const DELETE_KEY: &str = "DELETE FROM user_keys WHERE key_hash = $1";
 
-/// Revokes every key of an account. Binds: account id.
+/// Revokes one signed key until its expiry, when it still works but for its expiry (its
+/// account exists under its key generation) and is not revoked yet. Binds: key hash, expiry,
+/// account id, generation.
+pub(crate) const REVOKE_SIGNED_KEY: &str = "\
+    INSERT INTO revoked_user_keys (key_hash, expires) SELECT $1, $2 \
+    WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $3 AND key_generation = $4) \
+    ON CONFLICT (key_hash) DO NOTHING";
+
+/// Moves an account's key generation on, modulo
+/// [`KEY_GENERATIONS`](safezone_core::domain::KEY_GENERATIONS): every signed key issued
+/// before stops working. Binds: account id.
+pub(crate) const NEXT_KEY_GENERATION: &str = "\
+    UPDATE accounts SET key_generation = (key_generation + 1) % 16777216 WHERE id = $1";
+
+/// Revokes every stored key of an account. Binds: account id.
 pub(crate) const DELETE_KEYS_OF_ACCOUNT: &str = "DELETE FROM user_keys WHERE account_id = $1";
+
+/// Deletes up to a number of revocations of signed keys that expired at or before a time.
+/// Binds: now, the most rows.
+pub(crate) const DELETE_EXPIRED_REVOCATIONS: &str = "\
+    DELETE FROM revoked_user_keys WHERE key_hash IN \
+        (SELECT key_hash FROM revoked_user_keys WHERE expires <= $1 LIMIT $2)";
+
+/// Stores the user-key secret unless one is stored. Binds: the secret.
+pub(crate) const STORE_KEY_SECRET: &str = "\
+    INSERT INTO server_secrets (name, value) VALUES ('user_keys', $1) \
+    ON CONFLICT (name) DO NOTHING";
+
+/// The stored user-key secret.
+pub(crate) const KEY_SECRET: &str = "SELECT value FROM server_secrets WHERE name = 'user_keys'";
 
 /// Deletes up to a number of keys that expired at or before a time. The subquery bounds the
 /// batch (the `user_keys_expires` index finds it); a key another transaction deleted meanwhile

@@ -11,8 +11,8 @@
 //! POST may come from: `operator_console_sessions.rs`.
 
 use safezone_core::Settings;
+use safezone_core::domain::FriendCode;
 use safezone_core::domain::GameMode::Squad;
-use safezone_core::domain::{FriendCode, UserKey};
 use safezone_core::metrics::MetricsServer;
 use safezone_core::store::{AuditEntry, AuditFilter, Currency, NewSignIn, TournamentCode};
 use safezone_tests::community::Player;
@@ -1084,8 +1084,6 @@ async fn a_player_page_shows_names_and_readable_times(app: TestApp) {
             avatar: None,
             email: None,
             friend_code_candidates: vec![FriendCode::new("Nameless", 1).expect("a friend code")],
-            key_hash: UserKey::generate().hash(),
-            key_expires: app.now() + Duration::days(30),
             now: app.now(),
         })
         .await

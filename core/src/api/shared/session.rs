@@ -66,9 +66,10 @@ async fn resolve_view(app: &App, text: &str) -> Result<Option<ViewedSession>, Ap
     let Some(key) = UserKey::parse(text) else {
         return Ok(None);
     };
+    let lookup = app.user_keys.lookup(app.store.as_ref(), &key).await?;
     Ok(app
         .store
-        .session_view(&key.hash(), app.clock.now())
+        .session_view(&lookup, app.clock.now())
         .await?
         .map(|found| ViewedSession {
             key,
@@ -103,13 +104,10 @@ pub(crate) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, Ap
         return Ok(None);
     };
     let now = app.clock.now();
-    Ok(app
-        .store
-        .session(&key.hash(), now)
-        .await?
-        .map(|found| Session {
-            key,
-            expires: found.expires,
-            account: found.account,
-        }))
+    let lookup = app.user_keys.lookup(app.store.as_ref(), &key).await?;
+    Ok(app.store.session(&lookup, now).await?.map(|found| Session {
+        key,
+        expires: found.expires,
+        account: found.account,
+    }))
 }

@@ -68,9 +68,7 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         .map_err(|error| ApiError::Internal {
             detail: format!("name {code_name} is not a friend-code name: {error}"),
         })?;
-    let key = UserKey::generate();
     let now = app.clock.now();
-    let key_expires = now + app.settings.key_lifetime;
     let method = identity.provider.clone();
     let signed_in = app
         .store
@@ -81,10 +79,17 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
             avatar: identity.avatar,
             email: identity.email,
             friend_code_candidates,
-            key_hash: key.hash(),
-            key_expires,
             now,
         })
+        .await?;
+    let (key, key_expires) = app
+        .user_keys
+        .issue(
+            app.store.as_ref(),
+            signed_in.account.id,
+            signed_in.key_generation,
+            now + app.settings.key_lifetime,
+        )
         .await?;
     app.metrics
         .business
