@@ -20,8 +20,9 @@
 # commit rate of the same database (64 tasks, 10 s, on CPU 0 like the server).
 #
 # Sign-ins (section `signins`): POST /api/validate/device/{id} of an existing device (cycling over
-# 64 devices signed in beforehand: lock the account, write a key, read the account's view) and
-# of a new device (a fresh id per request: create the account, write a key), through the warp
+# 64 devices signed in beforehand: read the account's view, append the `signed_in` event; the
+# key is signed, not stored) and of a new device (a fresh id per request: create the account
+# and its events in one transaction), through the warp
 # binary on SQLite and on PostgreSQL, each beside its baseline: `commit_rate URL insert`, the
 # raw single-row insert commit rate of the same database.
 #

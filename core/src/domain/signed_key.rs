@@ -5,15 +5,17 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 0..6 | the account id, big-endian (ids below 2^48) |
-//! | 6..10 | the expiry, unix seconds, big-endian |
-//! | 10..13 | the account's key generation when the key was issued, big-endian |
-//! | 13..24 | the first 11 bytes (88 bits) of HMAC-SHA256 of bytes 0..13 under the secret |
+//! | 0..5 | the account id, big-endian (ids below 2^40) |
+//! | 5..9 | the expiry, unix seconds, big-endian |
+//! | 9..12 | the account's key generation when the key was issued, big-endian |
+//! | 12..15 | random, so that two keys issued to one account in one second differ |
+//! | 15..24 | the first 9 bytes (72 bits) of HMAC-SHA256 of bytes 0..15 under the secret |
 //!
 //! A key from before signed keys (24 random bytes, kept by its hash in the database) fails the
-//! check but for a chance of 2^-88, and is then looked up as before.
+//! check but for a chance of 2^-72, and is then looked up as before.
 
 use hmac::{Hmac, Mac};
+use rand::RngCore;
 use sha2::Sha256;
 use time::OffsetDateTime;
 
@@ -23,12 +25,12 @@ use super::UserKey;
 /// its generation on, modulo this.
 pub const KEY_GENERATIONS: u32 = 1 << 24;
 
-/// The largest account id a signed key can carry (2^48 - 1).
-const MAX_ACCOUNT: i64 = (1 << 48) - 1;
+/// The largest account id a signed key can carry (2^40 - 1).
+const MAX_ACCOUNT: i64 = (1 << 40) - 1;
 /// Bytes of a key that the MAC covers.
-const SIGNED_BYTES: usize = 13;
+const SIGNED_BYTES: usize = 15;
 /// Bytes of the MAC kept in a key.
-const MAC_BYTES: usize = 11;
+const MAC_BYTES: usize = 9;
 
 /// What a signed key says, once its MAC is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +50,6 @@ pub struct KeySecret([u8; 32]);
 impl KeySecret {
     /// A fresh secret from the operating system's cryptographic random source.
     pub fn generate() -> Self {
-        use rand::RngCore;
         let mut bytes = [0u8; 32];
         rand::rng().fill_bytes(&mut bytes);
         Self(bytes)
@@ -109,17 +110,18 @@ impl KeySigner {
         Self { current, previous }
     }
 
-    /// The key that says `claims`; `None` when they do not fit a key (an account id of 2^48 or
-    /// more, a generation of [`KEY_GENERATIONS`] or more, an expiry outside 1970 to 2106).
+    /// A new key that says `claims`; `None` when they do not fit a key (an account id of 2^40
+    /// or more, a generation of [`KEY_GENERATIONS`] or more, an expiry outside 1970 to 2106).
     pub fn sign(&self, claims: &KeyClaims) -> Option<UserKey> {
         if !(0..=MAX_ACCOUNT).contains(&claims.account) || claims.generation >= KEY_GENERATIONS {
             return None;
         }
         let expires = u32::try_from(claims.expires.unix_timestamp()).ok()?;
         let mut bytes = [0u8; SIGNED_BYTES + MAC_BYTES];
-        bytes[..6].copy_from_slice(&claims.account.to_be_bytes()[2..]);
-        bytes[6..10].copy_from_slice(&expires.to_be_bytes());
-        bytes[10..13].copy_from_slice(&claims.generation.to_be_bytes()[1..]);
+        bytes[..5].copy_from_slice(&claims.account.to_be_bytes()[3..]);
+        bytes[5..9].copy_from_slice(&expires.to_be_bytes());
+        bytes[9..12].copy_from_slice(&claims.generation.to_be_bytes()[1..]);
+        rand::rng().fill_bytes(&mut bytes[12..15]);
         let mac = self
             .current
             .mac(&bytes[..SIGNED_BYTES])
@@ -139,11 +141,11 @@ impl KeySigner {
             return None;
         }
         let mut account = [0u8; 8];
-        account[2..].copy_from_slice(&signed[..6]);
+        account[3..].copy_from_slice(&signed[..5]);
         let mut expires = [0u8; 4];
-        expires.copy_from_slice(&signed[6..10]);
+        expires.copy_from_slice(&signed[5..9]);
         let mut generation = [0u8; 4];
-        generation[1..].copy_from_slice(&signed[10..13]);
+        generation[1..].copy_from_slice(&signed[9..12]);
         Some(KeyClaims {
             account: i64::from_be_bytes(account),
             generation: u32::from_be_bytes(generation),
@@ -173,6 +175,15 @@ mod tests {
         let key = signer.sign(&claims()).expect("in range");
         assert_eq!(key.as_str().len(), 48);
         assert_eq!(signer.verify(&key), Some(claims()));
+    }
+
+    #[test]
+    fn two_keys_of_the_same_claims_differ() {
+        let signer = KeySigner::new(KeySecret::generate(), None);
+        let first = signer.sign(&claims()).expect("in range");
+        let second = signer.sign(&claims()).expect("in range");
+        assert_ne!(first, second);
+        assert_eq!(signer.verify(&second), Some(claims()));
     }
 
     #[test]

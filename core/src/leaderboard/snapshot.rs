@@ -173,9 +173,7 @@ pub fn read_parts(
         *edge = input.i64()?;
     }
     let count = input.len(8 + NAME_MAX_CHARS + 2 + 1 + 16)?;
-    let accounts = (0..count)
-        .map(|_| input.i64())
-        .collect::<Result<Vec<_>, _>>()?;
+    let accounts = read_exactly(count, || input.i64())?;
     let mut codes = Vec::with_capacity(count);
     for _ in 0..count {
         let name = input.array::<NAME_MAX_CHARS>()?;
@@ -203,33 +201,29 @@ pub fn read_parts(
         for (table_index, table) in mode.narrow.iter_mut().enumerate() {
             let width = table_index + 1;
             table.owners = read_owners(&mut input, count, width * 12)?;
-            table.cells = (0..table.owners.len() * width)
-                .map(|_| {
-                    let counters = (input.u16()?, input.u16()?, input.u16()?, input.u16()?);
-                    let (rounds, wins, top10, kills) = counters;
-                    Ok(Narrow::from_parts((
-                        rounds,
-                        wins,
-                        top10,
-                        kills,
-                        input.u32()?,
-                    )))
-                })
-                .collect::<Result<_, Damaged>>()?;
+            table.cells = read_exactly(table.owners.len() * width, || {
+                let counters = (input.u16()?, input.u16()?, input.u16()?, input.u16()?);
+                let (rounds, wins, top10, kills) = counters;
+                Ok(Narrow::from_parts((
+                    rounds,
+                    wins,
+                    top10,
+                    kills,
+                    input.u32()?,
+                )))
+            })?;
             check_owners(&table.owners, &rows, mode_index, table_index as u32)?;
         }
         mode.wide.owners = read_owners(&mut input, count, 5 * 24)?;
-        mode.wide.cells = (0..mode.wide.owners.len() * 5)
-            .map(|_| {
-                Ok(Totals {
-                    rounds: input.u32()?,
-                    wins: input.u32()?,
-                    top10: input.u32()?,
-                    kills: input.u32()?,
-                    time_alive: input.u64()?,
-                })
+        mode.wide.cells = read_exactly(mode.wide.owners.len() * 5, || {
+            Ok(Totals {
+                rounds: input.u32()?,
+                wins: input.u32()?,
+                top10: input.u32()?,
+                kills: input.u32()?,
+                time_alive: input.u64()?,
             })
-            .collect::<Result<_, Damaged>>()?;
+        })?;
         check_owners(&mode.wide.owners, &rows, mode_index, 5)?;
     }
     let rows_held: usize = modes.iter().map(ModeTotals::rows).sum();
@@ -240,16 +234,12 @@ pub fn read_parts(
     let mut boards = Vec::with_capacity(BoardId::COUNT);
     for _ in 0..BoardId::COUNT {
         let distinct = input.len(12)?;
-        let entries = (0..distinct)
-            .map(|_| Ok((input.u64()?, input.u32()?)))
-            .collect::<Result<Vec<_>, Damaged>>()?;
+        let entries = read_exactly(distinct, || Ok((input.u64()?, input.u32()?)))?;
         if !entries.is_sorted_by(|a, b| a.0 < b.0) {
             return Err(damaged("a histogram"));
         }
         let listed = input.len(20)?;
-        let places = (0..listed)
-            .map(|_| read_place(&mut input, count))
-            .collect::<Result<Vec<_>, Damaged>>()?;
+        let places = read_exactly(listed, || read_place(&mut input, count))?;
         let boundary = match input.u8()? {
             0 => None,
             1 => Some(read_place(&mut input, count)?),
@@ -263,21 +253,20 @@ pub fn read_parts(
     let mut hours = BTreeMap::new();
     for _ in 0..input.len(16)? {
         let hour = input.i64()?;
-        let kept = (0..input.len(12)?)
-            .map(|_| {
-                let kept = Kept {
-                    slot: input.u32()?,
-                    time_alive: input.u32()?,
-                    at: input.u16()?,
-                    placement: input.u8()?,
-                    kills: input.u8()?,
-                };
-                if kept.slot as usize >= count || kept.at & 0x0fff >= 3_600 {
-                    return Err(damaged("a result pending expiry"));
-                }
-                Ok(kept)
-            })
-            .collect::<Result<Vec<_>, Damaged>>()?;
+        let results = input.len(12)?;
+        let kept = read_exactly(results, || {
+            let kept = Kept {
+                slot: input.u32()?,
+                time_alive: input.u32()?,
+                at: input.u16()?,
+                placement: input.u8()?,
+                kills: input.u8()?,
+            };
+            if kept.slot as usize >= count || kept.at & 0x0fff >= 3_600 {
+                return Err(damaged("a result pending expiry"));
+            }
+            Ok(kept)
+        })?;
         hours.insert(hour, kept);
     }
     if input.array::<8>()? != *END || !input.at_end() {
@@ -289,6 +278,19 @@ pub fn read_parts(
         BoardIndex::from_parts(players, modes, boards, expiry),
         covered,
     ))
+}
+
+/// `count` values read one after the other into a vector allocated once at its final size
+/// (growing one by doubling would leave its earlier buffers to the allocator, resident).
+fn read_exactly<T>(
+    count: usize,
+    mut read: impl FnMut() -> Result<T, Damaged>,
+) -> Result<Vec<T>, Damaged> {
+    let mut values = Vec::with_capacity(count);
+    for _ in 0..count {
+        values.push(read()?);
+    }
+    Ok(values)
 }
 
 fn damaged(what: &str) -> Damaged {
@@ -304,15 +306,13 @@ fn write_owners<T>(out: &mut Out, table: &Table<T>) {
 
 fn read_owners(input: &mut In<'_>, players: usize, row_bytes: usize) -> Result<Vec<u32>, Damaged> {
     let rows = input.len(4 + row_bytes)?;
-    (0..rows)
-        .map(|_| {
-            let owner = input.u32()?;
-            if owner as usize >= players {
-                return Err(damaged("a row's owner"));
-            }
-            Ok(owner)
-        })
-        .collect()
+    read_exactly(rows, || {
+        let owner = input.u32()?;
+        if owner as usize >= players {
+            return Err(damaged("a row's owner"));
+        }
+        Ok(owner)
+    })
 }
 
 /// Checks that each owner's row in `mode` is the row that names it.
