@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use safezone_core::domain::FriendCode;
+use safezone_core::events::EventPayload;
 use safezone_core::store::{AccountId, KeyLookup, NewSignIn, Role, SignedIn, Store, StoreError};
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -25,6 +26,8 @@ safezone_storage::store_conformance!(
     concurrent_new_accounts_get_distinct_codes,
     concurrent_sign_ins_of_an_existing_account,
     a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh,
+    each_sign_in_appends_exactly_its_events,
+    the_stored_key_secret_is_the_first_one_offered,
 );
 
 const NOW: OffsetDateTime = datetime!(2026-11-22 08:00:00.123456 UTC);
@@ -394,4 +397,73 @@ async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store:
         assert!(fresh.len() <= 1, "one fresh account at most: {fresh:?}");
         assert_eq!(first_logins, fresh.len(), "the fresh account is new once");
     }
+}
+
+/// A first sign-in appends `account_created` and `signed_in`; each later one (concurrent ones
+/// too) appends one `signed_in`, and nothing else.
+async fn each_sign_in_appends_exactly_its_events(store: Arc<dyn Store>) {
+    let (first, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
+    let tasks: Vec<_> = (0..12)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.sign_in(device("a", &[], NOW)).await })
+        })
+        .collect();
+    for task in tasks {
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        assert_eq!(signed_in.account.id, first.account.id);
+    }
+    let events = store.events(0, 100).await.expect("read");
+    let kinds: Vec<(&str, bool)> = events
+        .iter()
+        .map(|(event, _)| {
+            let first_login = matches!(
+                event.payload,
+                EventPayload::SignedIn {
+                    first_login: true,
+                    ..
+                }
+            );
+            (event.payload.kind(), first_login)
+        })
+        .collect();
+    let mut wanted = vec![("account_created", false), ("signed_in", true)];
+    wanted.extend(std::iter::repeat_n(("signed_in", false), 12));
+    assert_eq!(kinds, wanted);
+    assert!(
+        events
+            .iter()
+            .all(|(event, _)| event.account == Some(first.account.id))
+    );
+}
+
+/// Nodes without a configured secret share the first one stored.
+async fn the_stored_key_secret_is_the_first_one_offered(store: Arc<dyn Store>) {
+    let offers: Vec<_> = (0..8)
+        .map(|n| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.stored_key_secret(&format!("{n:064}")).await })
+        })
+        .collect();
+    let mut answers = HashSet::new();
+    for offer in offers {
+        answers.insert(
+            offer
+                .await
+                .expect("the task completes")
+                .expect("the secret is stored"),
+        );
+    }
+    assert_eq!(answers.len(), 1, "one secret: {answers:?}");
+    let kept = answers.into_iter().next().expect("one");
+    assert_eq!(
+        store
+            .stored_key_secret(&"f".repeat(64))
+            .await
+            .expect("read"),
+        kept
+    );
 }
