@@ -7,7 +7,7 @@
 # (127.0.0.1:4222, a stream of the run's own); DAY_PLAYERS (10,000) devices sign up and claim
 # their welcome reward first, unmeasured; then for DAY_DURATION (60m), requests go to a random
 # running node, open loop:
-# - players at DAY_RATE (300) requests/s, drawn per request from this mix (per 1,000): config
+# - players at DAY_RATE (1200) requests/s, drawn per request from this mix (per 1,000): config
 #   poll 300, account read 160, sign-in of an existing device 100 and of a new one 15 (which
 #   claims its welcome reward at once), leaderboards 90 (random mode, window and category, with
 #   the key), profiles 40, rewards list 45, claims 40, shop 45, quests 25, tracks 25, buys 35 (a
@@ -16,13 +16,14 @@
 #   second sign-in, then delete-account with that key); a player who cannot do what was drawn
 #   does the read the client would do instead. Every buy, opening, claim and rename carries an
 #   Idempotency-Key;
-# - the game server: DAY_MATCHES_PER_MIN (30) 100-player reports (solo, duo or squad) over
+# - the game server: DAY_MATCHES_PER_MIN (60) 100-player reports (solo, duo or squad) over
 #   random players;
 # - operators through the operator API: a lookup every 10 s, a grant every 20 s, a ban every
 #   45 s (lifted at the next), a poll at the start and halfway, content published at a third and
 #   two thirds of the run (the client's version changed) and rolled back at five sixths;
 # - at DAY_RESTART_AT (a quarter) of the run, the rocket node is taken out of the rotation,
-#   stopped with SIGTERM, and started again DAY_RESTART_DOWN_SECS (5) later. A request left
+#   stopped with SIGTERM, started again DAY_RESTART_DOWN_SECS (5) later, and put back once its
+#   /readyz answers 200 (as at the start). A request left
 #   unanswered is sent again to the other node only when it may be: reads, writes with an
 #   Idempotency-Key, match reports (idempotent by match id); never a sign-in, vote, deletion or
 #   operator change.
@@ -43,8 +44,8 @@
 
 day_out=${DAY_OUT:-target/day-$(date -u +%Y%m%dT%H%M%SZ)}
 day_url=$(fresh_database day)
-echo "day: $(nproc) CPUs; DAY_DURATION=${DAY_DURATION:-60m} DAY_RATE=${DAY_RATE:-300}" \
-  "DAY_MATCHES_PER_MIN=${DAY_MATCHES_PER_MIN:-30} DAY_PLAYERS=${DAY_PLAYERS:-10000}; results in $day_out"
+echo "day: $(nproc) CPUs; DAY_DURATION=${DAY_DURATION:-60m} DAY_RATE=${DAY_RATE:-1200}" \
+  "DAY_MATCHES_PER_MIN=${DAY_MATCHES_PER_MIN:-60} DAY_PLAYERS=${DAY_PLAYERS:-10000}; results in $day_out"
 day_status=0
 target/release/examples/day target/release/safezone-server-warp \
   target/release/safezone-server-rocket "$day_url" "$day_out" || day_status=$?

@@ -87,7 +87,7 @@ wanted() { [[ " $sections " == *" $1 "* ]]; }
 
 cargo build --release -q -p safezone-server-warp --bins \
   $(wanted reads && echo -p safezone-server-rocket --example hello_rocket) \
-  $(wanted day && echo -p safezone-server-rocket --bins)
+  $(wanted day && echo -p safezone-server-rocket)
 cargo build --release -q -p safezone-examples --example hello_hyper \
   $( (wanted buys || wanted signins) && echo --example commit_rate) \
   $(wanted reads && echo --example read_rate) $(wanted matches && echo --example bulk_insert) \

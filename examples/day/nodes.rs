@@ -76,7 +76,9 @@ impl Node {
         }
     }
 
-    /// Starts the node on free ports and publishes its addresses once it announces them.
+    /// Starts the node on free ports and publishes its addresses once it announces them and
+    /// its `/readyz` answers 200 (a load balancer routes only to ready nodes: a node loading
+    /// its boards answers their requests 503).
     pub async fn start(&mut self, cluster: &Cluster) -> Result<(), String> {
         let log = File::options()
             .create(true)
@@ -98,6 +100,13 @@ impl Node {
         let (api, operator) = tokio::task::spawn_blocking(move || announced(stdout))
             .await
             .map_err(|error| error.to_string())??;
+        let started = std::time::Instant::now();
+        while !ready(&operator).await {
+            if started.elapsed() > Duration::from_secs(60) {
+                return Err(format!("{} not ready after 60 s", self.name));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         cluster.set(self.index, Some(Address { api, operator, pid }));
         Ok(())
     }
@@ -126,6 +135,19 @@ impl Node {
         }
         Ok(started.elapsed())
     }
+}
+
+/// Whether `GET /readyz` on the operator listener at `address` answers 200.
+async fn ready(address: &str) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else {
+        return false;
+    };
+    let request = format!("GET /readyz HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    let mut head = [0_u8; 12];
+    stream.write_all(request.as_bytes()).await.is_ok()
+        && stream.read_exact(&mut head).await.is_ok()
+        && head.ends_with(b" 200")
 }
 
 /// The public and operator addresses from the node's first two lines of standard output
