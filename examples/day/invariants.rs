@@ -1,9 +1,11 @@
 //! The checks at the end of the day, read from the database once every sink caught up.
 //!
 //! "Every committed change has exactly one event", precisely (accounts still there unless
-//! said otherwise; the run revokes no key, so a key is a sign-in):
-//! - each account has one `account_created`; an account gone has its `deleted` event;
-//! - each user key is one sign-in with one `signed_in` event;
+//! said otherwise):
+//! - each account has one `account_created` and one first `signed_in`; an account gone has its
+//!   `deleted` event;
+//! - each later sign-in answered 2xx has its `signed_in` event, and an account has no more of
+//!   them than sign-ins were sent for it (one left unanswered may have committed);
 //! - each applied economy change (the generator sends every buy, opening, claim and rename with
 //!   an `Idempotency-Key`, so the applied ones are the `idempotency_keys` rows, whose
 //!   fingerprint is `reason:reference`) has one `purchase`, `pack_opened`, `reward_claimed` or
@@ -18,7 +20,7 @@
 //! - each ledger row belongs to a change told by an event: an applied economy change of its
 //!   fingerprint, its match, or an operator's change of its account audited `done`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use sqlx::PgPool;
@@ -75,14 +77,11 @@ const SQL_CHECKS: [(&str, &str, &str); 14] = [
         "SELECT count(*) FROM events WHERE kind = 'deleted'",
     ),
     (
-        "each sign-in (user key) has one signed_in event",
-        "SELECT count(*) FROM accounts a \
-         LEFT JOIN (SELECT account_id, count(*) AS n FROM user_keys GROUP BY account_id) k \
-         ON k.account_id = a.id \
-         LEFT JOIN (SELECT account_id, count(*) AS n FROM events WHERE kind = 'signed_in' \
-         GROUP BY account_id) e ON e.account_id = a.id \
-         WHERE COALESCE(k.n, 0) <> COALESCE(e.n, 0)",
-        "SELECT count(*) FROM user_keys",
+        "each account has one first sign-in (signed_in with first_login)",
+        "SELECT count(*) FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n FROM events \
+         WHERE kind = 'signed_in' AND payload::jsonb->>'first_login' = 'true' \
+         GROUP BY account_id) e ON e.account_id = a.id WHERE COALESCE(e.n, 0) <> 1",
+        "SELECT count(*) FROM accounts",
     ),
     (
         "each applied economy change has one event, and each such event its change",
@@ -216,6 +215,40 @@ pub async fn acknowledged_applied(
         name: "each economy change answered 2xx is in the database",
         violations: lost as i64,
         covered: acknowledged.len() as i64,
+    })
+}
+
+/// Each account's later sign-ins: answered 2xx <= `signed_in` events (not first) <= sent.
+pub async fn sign_ins(
+    pool: &PgPool,
+    sent: &HashMap<i64, (u32, u32)>,
+) -> Result<Check, sqlx::Error> {
+    let told: HashMap<i64, i64> = sqlx::query_as::<_, (i64, i64)>(
+        "SELECT e.account_id, count(*) FROM events e JOIN accounts a ON a.id = e.account_id \
+         WHERE e.kind = 'signed_in' AND e.payload::jsonb->>'first_login' = 'false' \
+         GROUP BY e.account_id",
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .collect();
+    let accounts: HashSet<i64> = sqlx::query_scalar::<_, i64>("SELECT id FROM accounts")
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .collect();
+    let broken = accounts
+        .iter()
+        .filter(|account| {
+            let (sent, acknowledged) = sent.get(account).copied().unwrap_or_default();
+            let told = told.get(account).copied().unwrap_or_default();
+            told < i64::from(acknowledged) || told > i64::from(sent)
+        })
+        .count();
+    Ok(Check {
+        name: "each later sign-in answered 2xx has one signed_in event, none beyond those sent",
+        violations: broken as i64,
+        covered: told.values().sum(),
     })
 }
 

@@ -2,6 +2,7 @@
 //! the rewards they have not claimed and the polls they may vote in), and what each kind of
 //! player request does, as the game client would send it.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -97,6 +98,8 @@ pub struct Players {
     /// (account, idempotency key) of every economy change answered 2xx: each must be in the
     /// database at the end, unless its account was deleted.
     pub acknowledged: Mutex<Vec<(i64, String)>>,
+    /// Per account, the sign-ins of its existing device sent and answered 2xx.
+    pub sign_ins: Mutex<HashMap<i64, (u32, u32)>>,
 }
 
 impl Players {
@@ -108,6 +111,7 @@ impl Players {
             run,
             counter: AtomicU64::new(0),
             acknowledged: Mutex::new(Vec::new()),
+            sign_ins: Mutex::new(HashMap::new()),
         })
     }
 
@@ -316,9 +320,20 @@ impl Players {
     /// Signs the player's device in again; answers the new key.
     async fn sign_in(&self, player: &Snapshot) -> Option<String> {
         let request = Request::post(format!("/api/validate/device/{}", player.device));
+        self.count_sign_in(player.id, 1, 0);
         let answer = self.http.send(Kind::SignIn, &request).await?;
+        if answer.ok() {
+            self.count_sign_in(player.id, 0, 1);
+        }
         self.learn(player.index, &answer);
         answer.json()["user"]["key"].as_str().map(str::to_owned)
+    }
+
+    fn count_sign_in(&self, account: i64, sent: u32, acknowledged: u32) {
+        let mut sign_ins = self.sign_ins.lock().expect("never poisoned");
+        let counts = sign_ins.entry(account).or_default();
+        counts.0 += sent;
+        counts.1 += acknowledged;
     }
 
     async fn leaderboard(&self, player: &Snapshot) {

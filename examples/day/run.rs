@@ -181,6 +181,8 @@ pub async fn day(config: &Config) -> Result<bool> {
     let mut checks = invariants::sql_checks(&pool).await?;
     let acknowledged = players.acknowledged.lock().expect("never poisoned").clone();
     checks.push(invariants::acknowledged_applied(&pool, &acknowledged).await?);
+    let sign_ins = players.sign_ins.lock().expect("never poisoned").clone();
+    checks.push(invariants::sign_ins(&pool, &sign_ins).await?);
     let mut deliveries = Vec::new();
     for (name, consumer) in [("webhook", &webhook), ("nats", &nats)] {
         let received = std::mem::take(&mut *consumer.lock().expect("never poisoned"));
