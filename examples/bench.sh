@@ -54,10 +54,18 @@
 # server's CPU goes on each everyday request, grouped (kernel, allocation, SQLite, sqlx, runtime
 # and HTTP, tower, tracing, JSON, Safezone's own code); run it on two commits to compare them.
 #
+# A day (section `day`, examples/bench-day.sh, issue 28, not run by default: it takes an hour):
+# the warp and the rocket binary on one PostgreSQL database under a live game's mixed traffic
+# (sign-ins, config polls, account reads, boards, profiles, claims, buys, openings, votes,
+# renames, deletions, 100-player match reports, operators granting, banning and publishing
+# content, one node restarted), a webhook receiver and NATS consuming the events; per request
+# kind rate, p50, p99 and errors, every 10 s RSS, database size and relay lag, then the
+# invariants checked from the database and the timeline drawn as PNG charts.
+#
 # Usage: examples/bench.sh            (DURATION=10s CONNECTIONS=64 MATCH_CONNECTIONS=8 by default;
 #        SECTIONS="reads signins buys matches boards hardening storage" by default: name fewer to run only those
 #        after the baseline, e.g. SECTIONS=boards examples/bench.sh; SECTIONS=profile or
-#        SECTIONS=cpu for the CPU profiles)
+#        SECTIONS=cpu for the CPU profiles; SECTIONS=day for the day, DAY_DURATION=3m for a short one)
 # Needs: wrk (apt-get install wrk), taskset, curl, PostgreSQL on 127.0.0.1:5432 for its rows;
 # psql and redis-server, redis-tools (installed with apt-get when missing) for `boards`; psql and
 # sqlite3 for `storage`.
@@ -79,10 +87,12 @@ export SAFEZONE_RATE_LIMITS=off
 wanted() { [[ " $sections " == *" $1 "* ]]; }
 
 cargo build --release -q -p safezone-server-warp --bins \
-  $(wanted reads && echo -p safezone-server-rocket --example hello_rocket)
+  $(wanted reads && echo -p safezone-server-rocket --example hello_rocket) \
+  $(wanted day && echo -p safezone-server-rocket)
 cargo build --release -q -p safezone-examples --example hello_hyper \
   $( (wanted buys || wanted signins) && echo --example commit_rate) \
-  $(wanted reads && echo --example read_rate) $(wanted matches && echo --example bulk_insert)
+  $(wanted reads && echo --example read_rate) $(wanted matches && echo --example bulk_insert) \
+  $(wanted day && echo --example day)
 work=$(mktemp -d)
 server_pid=
 # cleanup: stops the server, drops this run's databases, removes the work folder.
@@ -347,4 +357,9 @@ fi
 if wanted cpu; then
   # shellcheck source=examples/bench-cpu.sh
   source examples/bench-cpu.sh
+fi
+
+if wanted day; then
+  # shellcheck source=examples/bench-day.sh
+  source examples/bench-day.sh
 fi
