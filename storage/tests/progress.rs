@@ -578,7 +578,12 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
     ];
     for (index, ended) in hours.into_iter().enumerate() {
         let players = vec![player(ann, 1, 1), player(bob, 2, 1)];
-        report(&store, &record(&format!("age-{index}"), ended, players), &[]).await;
+        report(
+            &store,
+            &record(&format!("age-{index}"), ended, players),
+            &[],
+        )
+        .await;
     }
     let since_ever = OffsetDateTime::UNIX_EPOCH;
     assert_eq!(
@@ -606,7 +611,11 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
             "the 07:00 hour, which the cut falls in, stays"
         );
     }
-    assert_eq!(whole_log(&store).await.len(), 6, "the match log is not touched");
+    assert_eq!(
+        whole_log(&store).await.len(),
+        6,
+        "the match log is not touched"
+    );
 }
 
 async fn refused_reports_write_nothing(store: Arc<dyn Store>) {

@@ -104,11 +104,7 @@ async fn audit_row(store: &Arc<dyn Store>, delivery: &WebhookDelivery) -> NewAud
         .expect("the store answers")
     {
         Some(token) => token,
-        None => store
-            .operator_tokens()
-            .await
-            .expect("reads")
-            .remove(0),
+        None => store.operator_tokens().await.expect("reads").remove(0),
     };
     NewAuditEntry {
         token: token.id,
@@ -211,7 +207,11 @@ async fn a_replay_is_leased_to_one_node_and_settled_by_it(store: Arc<dyn Store>)
     let taken = claim("one", URL, NOW).await.expect("due");
     assert_eq!((taken.id, taken.state), (replay.id, ReplayState::Pending));
     assert_eq!(claim("two", URL, NOW + Duration::seconds(29)).await, None);
-    assert!(claim("one", URL, NOW + Duration::seconds(1)).await.is_some());
+    assert!(
+        claim("one", URL, NOW + Duration::seconds(1))
+            .await
+            .is_some()
+    );
     // Only the holder settles it.
     let failed = |failures| ReplayOutcome::Failed {
         failures,
