@@ -33,6 +33,7 @@ mod rewards;
 mod routing;
 mod shop;
 mod shown_text;
+mod stop_snapshot;
 mod tournaments;
 mod tracks;
 mod traffic;
