@@ -29,8 +29,17 @@ fn with_no_time_to_write() -> Settings {
 /// answers the match's last log position once the node has read it (its boards show it).
 async fn a_match(app: &TestApp) -> i64 {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while app.store.newest_board_snapshot().await.expect("reads").is_none() {
-        assert!(Instant::now() < deadline, "the snapshot offered at the load");
+    while app
+        .store
+        .newest_board_snapshot()
+        .await
+        .expect("reads")
+        .is_none()
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the snapshot offered at the load"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let mut played = Played::new();
