@@ -435,6 +435,10 @@ impl Leaderboards {
         .await;
         match written {
             Ok(Ok(id)) => id,
+            Ok(Err(BoardsError::Loading { .. })) => {
+                tracing::info!("the boards were still loading: no snapshot at the stop");
+                None
+            }
             Ok(Err(error)) => {
                 tracing::warn!(?error, "no snapshot of the boards at the stop");
                 None
