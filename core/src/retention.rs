@@ -2,8 +2,10 @@
 //! forgets the idempotency keys older than [`Settings::idempotency_retention`], deletes the
 //! console sessions that no longer work (ended, expired, or of a revoked operator token), the
 //! domain events every sink delivered longer than
-//! [`EventSettings::retention`](crate::events::EventSettings::retention) ago and the webhooks'
-//! delivery attempts older than their own retention, so that no such table only grows.
+//! [`EventSettings::retention`](crate::events::EventSettings::retention) ago (unless a pending
+//! replay needs them), the webhooks' delivery attempts and finished replays older than their
+//! own retention and the hourly statistics older than [`Settings::stats_retention`], so that no
+//! such table only grows.
 //!
 //! A round deletes in batches of [`BATCH`] rows, each its own short transaction, and at most
 //! [`BATCHES_PER_ROUND`] batches per table: no long lock, and a backlog is worked off over
@@ -11,6 +13,7 @@
 //! simply not found by the other.
 //!
 //! [`Settings::idempotency_retention`]: crate::Settings::idempotency_retention
+//! [`Settings::stats_retention`]: crate::Settings::stats_retention
 
 use std::future::Future;
 use std::sync::{Arc, Weak};
@@ -52,8 +55,9 @@ async fn sweep(app: Weak<AppState>) {
     }
 }
 
-/// One round: expired user keys, idempotency keys past their retention, then console sessions
-/// that no longer work, all as of the service's clock now.
+/// One round: expired user keys, idempotency keys past their retention, console sessions that
+/// no longer work, delivered events, the delivery log and finished replays, then old hourly
+/// statistics, all as of the service's clock now.
 async fn round(app: &AppState) -> Result<(), StoreError> {
     let now = app.clock.now();
     let keys = in_batches(|| app.store.delete_expired_keys(now, BATCH)).await?;
@@ -64,13 +68,29 @@ async fn round(app: &AppState) -> Result<(), StoreError> {
     let events = in_batches(|| app.store.delete_delivered_events(delivered, BATCH)).await?;
     let logged = now - app.settings.events.deliveries_retention;
     let deliveries = in_batches(|| app.store.delete_webhook_deliveries(logged, BATCH)).await?;
-    if keys > 0 || idempotency > 0 || sessions > 0 || events > 0 || deliveries > 0 {
+    let replays = in_batches(|| app.store.delete_webhook_replays(logged, BATCH)).await?;
+    let hours = now - app.settings.stats_retention;
+    let stats = in_batches(|| app.store.delete_stat_hours(hours, BATCH)).await?;
+    if [
+        keys,
+        idempotency,
+        sessions,
+        events,
+        deliveries,
+        replays,
+        stats,
+    ]
+    .iter()
+    .any(|deleted| *deleted > 0)
+    {
         tracing::info!(
             expired_user_keys = keys,
             idempotency_keys = idempotency,
             console_sessions = sessions,
             delivered_events = events,
             webhook_deliveries = deliveries,
+            webhook_replays = replays,
+            stat_hours = stats,
             "retention sweep"
         );
     }

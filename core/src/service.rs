@@ -291,6 +291,20 @@ impl SafezoneService {
         self.events.subscribe(Arc::clone(&self.app.store), None)
     }
 
+    /// A snapshot of the leaderboards for a graceful stop, once the last request was answered,
+    /// so that the next start reads little of the logs: written within
+    /// [`Settings::stop_snapshot_within`](crate::Settings::stop_snapshot_within) (none when
+    /// zero), given up past it (the stop never waits longer; a snapshot cut short is never
+    /// read). Answers the snapshot's id when one was written. The command line's server calls
+    /// it on SIGTERM and Ctrl-C; an embedder calls it on its own stop.
+    pub async fn snapshot_boards_at_stop(&self) -> Option<i64> {
+        let within = self.app.settings.stop_snapshot_within;
+        if within.is_zero() {
+            return None;
+        }
+        self.app.leaderboards.snapshot_at_stop(within).await
+    }
+
     /// A subscription to the domain events after relay position `position` (a position an
     /// [`EventSubscriber`] answered before, or 0 for every event since the outbox began):
     /// first those in the outbox, then the new ones, none lost.

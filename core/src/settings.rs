@@ -39,6 +39,18 @@ pub struct Settings {
     /// application replays it; the retention sweep forgets older keys.
     #[builder(default = time::Duration::days(7))]
     pub idempotency_retention: time::Duration,
+    /// How long the per-player hourly statistics are kept (`MatchStore::stat_totals` sums
+    /// only these); the retention sweep deletes older hours. No quest, challenge, track or
+    /// board reads them (those count in the progress counters and the match log): 366 days
+    /// keep the longest window Safezone names, the boards' year, for an embedder's own reads.
+    #[builder(default = time::Duration::days(366))]
+    pub stats_retention: time::Duration,
+    /// How long a graceful stop of the command line's server may spend writing a snapshot of
+    /// the boards (after the last request was answered), so that the next start reads little
+    /// of the logs; past it the stop goes on, and the snapshot, incomplete, is never read.
+    /// Zero: none.
+    #[builder(default = Duration::from_secs(10))]
+    pub stop_snapshot_within: Duration,
     /// How often this node's retention sweep deletes expired user keys and forgets idempotency
     /// keys past their retention.
     #[builder(default = Duration::from_secs(10 * 60))]

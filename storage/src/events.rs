@@ -1,6 +1,7 @@
 //! [`EventStore`](safezone_core::store::EventStore), written once for both stores: the domain
 //! events' outbox (appended by the other areas' transactions, relayed and marked here) and the
-//! webhooks' delivery log.
+//! webhooks' delivery log (the replays of its dead letters are in
+//! [`webhook_replays`](crate::webhook_replays)).
 //!
 //! An event is appended in the transaction of the change it tells, after the account's row
 //! was written or locked by it, so one account's events get ids in the order their changes
@@ -37,8 +38,9 @@ macro_rules! impl_events {
             use async_trait::async_trait;
             use safezone_core::events::{DomainEvent, EventPayload, RelayedEvent};
             use safezone_core::store::{
-                AccountId, EventConsumer, EventStore, SequenceRound, Settlement, StoreError,
-                WebhookAttempt, WebhookDelivery, WebhookOutcome,
+                AccountId, EventConsumer, EventStore, NewAuditEntry, ReplayOutcome,
+                ReplayRequested, SequenceRound, Settlement, StoreError, WebhookAttempt,
+                WebhookDelivery, WebhookOutcome, WebhookReplay,
             };
             use sqlx::Transaction;
             use time::OffsetDateTime;
@@ -297,6 +299,8 @@ macro_rules! impl_events {
                                 .bind(attempt.status)
                                 .bind(&attempt.error)
                                 .bind(to_micros(attempt.at))
+                                .bind(attempt.positions.map(|(first, _)| first))
+                                .bind(attempt.positions.map(|(_, last)| last))
                                 .execute(&mut *tx)
                                 .await?;
                         }
@@ -365,6 +369,63 @@ macro_rules! impl_events {
                         .into_iter()
                         .map(WebhookRow::into_delivery)
                         .collect()
+                }
+
+                async fn webhook_delivery(
+                    &self,
+                    id: i64,
+                ) -> Result<Option<WebhookDelivery>, StoreError> {
+                    sqlx::query_as::<_, WebhookRow>(sql::WEBHOOK_DELIVERY)
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .map(WebhookRow::into_delivery)
+                        .transpose()
+                }
+
+                async fn request_webhook_replay(
+                    &self,
+                    delivery: &WebhookDelivery,
+                    now: OffsetDateTime,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<ReplayRequested, StoreError> {
+                    self.request_replay(delivery, now, audit).await
+                }
+
+                async fn claim_webhook_replay(
+                    &self,
+                    url: &str,
+                    holder: &str,
+                    now: OffsetDateTime,
+                    lease_until: OffsetDateTime,
+                ) -> Result<Option<WebhookReplay>, StoreError> {
+                    self.claim_replay(url, holder, now, lease_until).await
+                }
+
+                async fn settle_webhook_replay(
+                    &self,
+                    id: i64,
+                    holder: &str,
+                    outcome: ReplayOutcome,
+                    now: OffsetDateTime,
+                ) -> Result<bool, StoreError> {
+                    self.settle_replay(id, holder, outcome, now).await
+                }
+
+                async fn webhook_replays(
+                    &self,
+                    limit: u32,
+                ) -> Result<Vec<WebhookReplay>, StoreError> {
+                    self.replays(limit).await
+                }
+
+                async fn delete_webhook_replays(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    self.delete_finished_replays(before, limit).await
                 }
             }
         }

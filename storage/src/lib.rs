@@ -29,6 +29,7 @@ mod sqlite;
 mod statements;
 #[cfg(feature = "test-support")]
 pub mod test_support;
+mod webhook_replays;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -74,6 +75,7 @@ macro_rules! impl_store {
         crate::operator::impl_operator!($store, $db);
         crate::operator_sessions::impl_operator_sessions!($store);
         crate::events::impl_events!($store, $db);
+        crate::webhook_replays::impl_webhook_replays!($store);
         crate::health::impl_health!($store);
     };
 }

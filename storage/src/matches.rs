@@ -235,6 +235,25 @@ macro_rules! impl_matches {
                     Ok(rows.into_iter().collect())
                 }
 
+                /// Buckets of hours before the hour of `before`, in one short transaction.
+                async fn delete_stat_hours(
+                    &self,
+                    before: OffsetDateTime,
+                    limit: u32,
+                ) -> Result<u64, StoreError> {
+                    let deleted = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(sql::DELETE_STAT_HOURS)
+                            .bind(hour_of(before))
+                            .bind(i64::from(limit))
+                            .execute(&mut *tx)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(done.rows_affected())
+                    };
+                    deleted.await.map_err(store_error)
+                }
+
                 async fn match_log(
                     &self,
                     after: i64,

@@ -607,7 +607,8 @@ impl ConsumerRow {
 }
 
 /// A `webhook_deliveries` row, as selected by
-/// [`WEBHOOK_DELIVERIES`](crate::statements::events::WEBHOOK_DELIVERIES).
+/// [`WEBHOOK_DELIVERIES`](crate::statements::events::WEBHOOK_DELIVERIES) and
+/// [`WEBHOOK_DELIVERY`](crate::statements::events::WEBHOOK_DELIVERY).
 #[derive(sqlx::FromRow)]
 pub(crate) struct WebhookRow {
     id: i64,
@@ -620,6 +621,8 @@ pub(crate) struct WebhookRow {
     status: Option<i32>,
     error: Option<String>,
     created: i64,
+    first_position: Option<i64>,
+    last_position: Option<i64>,
 }
 
 impl WebhookRow {
@@ -636,12 +639,51 @@ impl WebhookRow {
                 first_event: self.first_event,
                 last_event: self.last_event,
                 events: self.events,
+                positions: self.first_position.zip(self.last_position),
                 attempt: self.attempt,
                 outcome,
                 status: self.status,
                 error: self.error,
                 at: from_micros(self.created)?,
             },
+        })
+    }
+}
+
+/// A `webhook_replays` row, in the columns of
+/// [`webhook_replays`](crate::statements::webhook_replays).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ReplayRow {
+    id: i64,
+    delivery_id: i64,
+    url: String,
+    first_position: i64,
+    last_position: i64,
+    state: String,
+    failures: i32,
+    retry_at: Option<i64>,
+    error: Option<String>,
+    requested: i64,
+    updated: i64,
+}
+
+impl ReplayRow {
+    /// The replay.
+    pub(crate) fn into_replay(self) -> Result<safezone_core::store::WebhookReplay, StoreError> {
+        use safezone_core::store::{ReplayState, WebhookReplay};
+        let state = ReplayState::parse(&self.state)
+            .ok_or_else(|| StoreError::Internal(format!("webhook replay {}: state", self.id)))?;
+        Ok(WebhookReplay {
+            id: self.id,
+            delivery: self.delivery_id,
+            url: self.url,
+            positions: (self.first_position, self.last_position),
+            state,
+            failures: u32::try_from(self.failures).unwrap_or(0),
+            retry_at: self.retry_at.map(from_micros).transpose()?,
+            error: self.error,
+            requested: from_micros(self.requested)?,
+            updated: from_micros(self.updated)?,
         })
     }
 }

@@ -11,3 +11,4 @@ pub(crate) mod events;
 pub(crate) mod matches;
 pub(crate) mod operator;
 pub(crate) mod operator_sessions;
+pub(crate) mod webhook_replays;

@@ -26,6 +26,7 @@ safezone_storage::store_conformance!(
     reports_write_log_stats_and_changes,
     repeated_reports_replay_the_first_answer,
     stats_are_bucketed_by_the_hour_the_match_ended,
+    old_hourly_stats_go_in_batches_and_newer_ones_stay,
     refused_reports_write_nothing,
     banned_players_are_logged_but_their_changes_refused,
     large_reports_are_written_in_batches,
@@ -563,6 +564,58 @@ async fn stats_are_bucketed_by_the_hour_the_match_ended(store: Arc<dyn Store>) {
         stats(&[("kills", 100), ("rounds", 1)])
     );
     assert_eq!(totals(&store, id, GameMode::Squad, NOW).await, stats(&[]));
+}
+
+/// The retention sweep's delete: whole hours that ended at or before the cut, oldest first,
+/// in batches; the hour the cut falls in, and later ones, stay (and their totals with them).
+async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store>) {
+    let ann = account(&store, "Aging#0001").await;
+    let bob = account(&store, "Aging#0002").await;
+    let hours = [
+        datetime!(2025-01-05 10:10 UTC),
+        datetime!(2026-11-22 06:59 UTC),
+        datetime!(2026-11-22 07:30 UTC),
+    ];
+    for (index, ended) in hours.into_iter().enumerate() {
+        let players = vec![player(ann, 1, 1), player(bob, 2, 1)];
+        report(
+            &store,
+            &record(&format!("age-{index}"), ended, players),
+            &[],
+        )
+        .await;
+    }
+    let since_ever = OffsetDateTime::UNIX_EPOCH;
+    assert_eq!(
+        totals(&store, ann, GameMode::Solo, since_ever).await,
+        stats(&[("kills", 3), ("rounds", 3)])
+    );
+    let cut = datetime!(2026-11-22 07:20 UTC);
+    let sweep = |limit| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .delete_stat_hours(cut, limit)
+                .await
+                .expect("the sweep runs")
+        }
+    };
+    // Two hours of two players with two stats each go, 3 rows at a time.
+    assert_eq!(sweep(3).await, 3);
+    assert_eq!(sweep(100).await, 5);
+    assert_eq!(sweep(100).await, 0);
+    for player in [ann, bob] {
+        assert_eq!(
+            totals(&store, player, GameMode::Solo, since_ever).await,
+            stats(&[("kills", 1), ("rounds", 1)]),
+            "the 07:00 hour, which the cut falls in, stays"
+        );
+    }
+    assert_eq!(
+        whole_log(&store).await.len(),
+        6,
+        "the match log is not touched"
+    );
 }
 
 async fn refused_reports_write_nothing(store: Arc<dyn Store>) {

@@ -8,7 +8,9 @@
 //! [`for_binary!`] with its binary's path: one test on a fresh SQLite file, one on a fresh
 //! PostgreSQL database. Its modules live in `crash_checks/`: the server process (`server`), the
 //! accounts and operations (`workload`), the clients and the run's counters (`clients`), the
-//! database read after the run (`database`) and the checks (`checks`).
+//! database read after the run (`database`) and the checks (`checks`). Two more tests per
+//! binary kill it inside the boards' snapshot and the retention sweep
+//! (`boards_and_retention`).
 //!
 //! The run: [`workload::ACCOUNTS`] device accounts are signed up and funded with the operator's
 //! `grant` subcommand; then [`workload::WORKERS_PER_ACCOUNT`] clients per account send
@@ -31,6 +33,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use safezone_storage::test_support;
 
+#[path = "crash_checks/boards_and_retention.rs"]
+mod boards_and_retention;
 #[path = "crash_checks/checks.rs"]
 mod checks;
 #[path = "crash_checks/clients.rs"]
@@ -64,6 +68,16 @@ macro_rules! for_binary {
         async fn money_survives_sigkill_on_postgres() {
             $crate::crash_checks::on_postgres($binary).await;
         }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn boards_and_retention_survive_sigkill_on_sqlite() {
+            $crate::crash_checks::boards_and_retention_on_sqlite($binary).await;
+        }
+
+        #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn boards_and_retention_survive_sigkill_on_postgres() {
+            $crate::crash_checks::boards_and_retention_on_postgres($binary).await;
+        }
     };
 }
 pub(crate) use for_binary;
@@ -82,6 +96,21 @@ pub async fn on_sqlite(binary: &str) {
 pub async fn on_postgres(binary: &str) {
     let url = test_support::fresh_postgres_url().await;
     run(binary, &url, "PostgreSQL").await;
+    test_support::drop_postgres_database(&url).await;
+}
+
+/// The kills inside the boards' snapshot and the retention sweep
+/// ([`boards_and_retention`]) on a fresh SQLite file.
+pub async fn boards_and_retention_on_sqlite(binary: &str) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = test_support::fresh_sqlite_url(dir.path());
+    boards_and_retention::run(binary, &url).await;
+}
+
+/// The same on a fresh PostgreSQL database, dropped afterwards.
+pub async fn boards_and_retention_on_postgres(binary: &str) {
+    let url = test_support::fresh_postgres_url().await;
+    boards_and_retention::run(binary, &url).await;
     test_support::drop_postgres_database(&url).await;
 }
 

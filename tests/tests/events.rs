@@ -721,3 +721,196 @@ async fn sqlite_a_subscriber_far_behind_loses_no_event() {
 async fn postgres_a_subscriber_far_behind_loses_no_event() {
     a_subscriber_far_behind_loses_no_event(Db::Postgres).await;
 }
+
+/// `POST path` on the service's operator API with `secret` as bearer and the JSON `body`: the
+/// status and body.
+async fn operator_post(
+    service: &SafezoneService,
+    path: &str,
+    secret: &str,
+    body: &Value,
+) -> (u16, Value) {
+    use http_body_util::BodyExt;
+    let request = http::Request::post(path)
+        .header("authorization", format!("Bearer {secret}"))
+        .header("content-type", "application/json")
+        .body(
+            http_body_util::Full::new(bytes::Bytes::from(body.to_string()))
+                .map_err(|never| match never {})
+                .boxed_unsync(),
+        )
+        .expect("a request");
+    let response = service.operator_api().answer(request).await;
+    let status = response.status().as_u16();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+}
+
+/// An operator token's secret, of `role` (`full` or `read`), named `name`.
+async fn operator_token(store: &Arc<dyn Store>, name: &str, role: &str) -> String {
+    let args = ["operator-token", "create", "--name", name, "--role", role];
+    let line = safezone_core::cli::AdminCommand::from_args(args)
+        .expect("the command parses")
+        .execute(store.as_ref(), NOW)
+        .await
+        .expect("the token is created");
+    line.rsplit(' ').next().expect("a secret").to_owned()
+}
+
+/// A receiver that was down for every attempt at a batch (dead-lettered) and is back: the
+/// webhook has moved on (later events delivered, its cursor at the head); an operator's replay
+/// (a read-only token refused, audited) delivers the dead batch again, the same events, signed,
+/// and the cursor stays where it was.
+async fn a_dead_letter_is_replayed_to_a_receiver_that_came_back(db: Db) {
+    // Down for the first batch's 3 attempts, then answering 200.
+    let (url, received) = receiver(3).await;
+    let node = Node::start(db, settings_with_webhook(&url)).await;
+    let store = &node.store;
+    test_support::new_account(store.as_ref(), "Ann#0001", NOW).await;
+    eventually("dead-lettered", || async {
+        store
+            .webhook_deliveries(Some(WebhookOutcome::Dead), 10)
+            .await
+            .is_ok_and(|rows| !rows.is_empty())
+    })
+    .await;
+    let dead = store
+        .webhook_deliveries(Some(WebhookOutcome::Dead), 10)
+        .await
+        .expect("reads")
+        .remove(0);
+    let dead_events = received.lock().expect("not poisoned")[2].events();
+    assert_eq!(dead_events.len(), 2);
+    // Later events reach the receiver, now up.
+    test_support::new_account(store.as_ref(), "Bob#0001", NOW).await;
+    eventually("the later batch delivered", || async {
+        received.lock().expect("not poisoned").len() == 4
+    })
+    .await;
+    let name = format!("webhook {url}");
+    let cursor = || async {
+        let consumers = store.event_consumers().await.expect("reads");
+        let consumer = consumers.into_iter().find(|consumer| consumer.name == name);
+        consumer.expect("the webhook's cursor").position
+    };
+    eventually("the cursor at the head", || async {
+        cursor().await == store.relay_head().await.expect("reads")
+    })
+    .await;
+    let head = cursor().await;
+
+    let path = format!("/operator/api/webhooks/{}/replay", dead.id);
+    let body = serde_json::json!({ "reason": "the receiver is back" });
+    let reader = operator_token(store, "watcher", "read").await;
+    let (status, refused) = operator_post(&node.service, &path, &reader, &body).await;
+    assert_eq!(
+        (status, &refused["code"]),
+        (403, &Value::from("operator_read_only"))
+    );
+    let full = operator_token(store, "ops", "full").await;
+    let unknown = format!("/operator/api/webhooks/{}/replay", dead.id + 1_000);
+    let (status, missing) = operator_post(&node.service, &unknown, &full, &body).await;
+    assert_eq!(
+        (status, &missing["code"]),
+        (404, &Value::from("unknown_webhook_delivery"))
+    );
+    let (status, answer) = operator_post(&node.service, &path, &full, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["replay"]["delivery"], dead.id);
+    assert_eq!(answer["replay"]["state"], "pending");
+
+    eventually("the replay delivered", || async {
+        let replays = "/operator/api/webhooks/replays";
+        let (_, replays) = operator_get(&node.service, replays, Some(&full)).await;
+        replays["replays"][0]["state"] == "delivered"
+    })
+    .await;
+    let requests = received.lock().expect("not poisoned").clone();
+    let again: Vec<&Request> = requests[3..]
+        .iter()
+        .filter(|request| request.events() == dead_events)
+        .collect();
+    assert_eq!(again.len(), 1, "the same events, in the same order, once");
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    assert!(webhook::verify(
+        SECRET.as_bytes(),
+        &again[0].signature,
+        &again[0].body,
+        now,
+        300
+    ));
+    // The webhook's cursor went on past the audit's events, each delivered once, and never
+    // back to the dead letter.
+    eventually("the cursor at the head", || async {
+        cursor().await == store.relay_head().await.expect("reads")
+    })
+    .await;
+    assert!(cursor().await > head);
+    let requests = received.lock().expect("not poisoned").clone();
+    let mut ids: Vec<i64> = requests[3..]
+        .iter()
+        .flat_map(Request::events)
+        .map(|event| event.id)
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(
+        ids.len(),
+        count,
+        "no event twice after the receiver came back"
+    );
+    let log = store.webhook_deliveries(None, 100).await.expect("reads");
+    assert!(
+        log.iter()
+            .any(|row| row.attempt.outcome == WebhookOutcome::Delivered
+                && row.attempt.positions == dead.attempt.positions)
+    );
+    // Every call was audited: the read-only token's refusal, the unknown row, the replay.
+    let (_, audit) = operator_get(
+        &node.service,
+        "/operator/api/audit?action=webhook-replay",
+        Some(&full),
+    )
+    .await;
+    let results: Vec<&str> = audit["audit"]
+        .as_array()
+        .expect("audit rows")
+        .iter()
+        .filter_map(|row| row["result"].as_str())
+        .collect();
+    assert_eq!(results.len(), 3, "{audit}");
+    assert_eq!(results[0], "done");
+    assert!(
+        results[1..]
+            .iter()
+            .all(|result| result.starts_with("refused"))
+    );
+    // A delivered attempt is no dead letter.
+    let delivered = log
+        .iter()
+        .find(|row| row.attempt.outcome == WebhookOutcome::Delivered)
+        .expect("a delivered attempt");
+    let delivered = format!("/operator/api/webhooks/{}/replay", delivered.id);
+    let (status, refused) = operator_post(&node.service, &delivered, &full, &body).await;
+    assert_eq!(
+        (status, &refused["code"]),
+        (409, &Value::from("not_dead_letter"))
+    );
+    node.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_dead_letter_is_replayed_to_a_receiver_that_came_back() {
+    a_dead_letter_is_replayed_to_a_receiver_that_came_back(Db::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_dead_letter_is_replayed_to_a_receiver_that_came_back() {
+    a_dead_letter_is_replayed_to_a_receiver_that_came_back(Db::Postgres).await;
+}

@@ -187,6 +187,17 @@ pub struct ServerArgs {
     #[arg(long, env = "SAFEZONE_IDEMPOTENCY_RETENTION_HOURS", default_value_t = 7 * 24, value_parser = clap::value_parser!(u32).range(1..))]
     pub idempotency_retention_hours: u32,
 
+    /// Days the per-player hourly statistics are kept; the retention sweep deletes older
+    /// hours (no quest, challenge, track or board reads them).
+    #[arg(long, env = "SAFEZONE_STATS_RETENTION_DAYS", default_value_t = 366, value_parser = clap::value_parser!(u16).range(1..))]
+    pub stats_retention_days: u16,
+
+    /// Seconds a graceful stop (SIGTERM, Ctrl-C) may spend writing a snapshot of the
+    /// leaderboards once the last request was answered, so that the next start reads little of
+    /// the logs; 0 writes none.
+    #[arg(long, env = "SAFEZONE_STOP_SNAPSHOT_SECS", default_value_t = 10)]
+    pub stop_snapshot_secs: u64,
+
     /// Leave a fresh database empty: without this flag the server creates, once per database,
     /// a running poll and an upcoming tournament (`WELCOME-CUP`) so that a new game looks
     /// alive.
@@ -248,6 +259,8 @@ impl ServerArgs {
             idempotency_retention: time::Duration::hours(i64::from(
                 self.idempotency_retention_hours,
             )),
+            stats_retention: time::Duration::days(i64::from(self.stats_retention_days)),
+            stop_snapshot_within: Duration::from_secs(self.stop_snapshot_secs),
             body_limit: self.body_limit,
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             game_server_token: self.game_server_token.clone(),
@@ -300,7 +313,9 @@ async fn seed_starter_community(store: &dyn Store) {
 /// A server binary's whole run: reads the [`Cli`], sets up logging, loads the content, opens
 /// the store of `database` (given the database flags), then either runs the operator's
 /// subcommand or starts the adapter with `start`, prints `safezone listening on
-/// http://ADDRESS` on standard output, and stops gracefully on Ctrl-C or SIGTERM.
+/// http://ADDRESS` on standard output, and stops gracefully on Ctrl-C or SIGTERM (the
+/// requests in flight answered, then a snapshot of the leaderboards written within
+/// `--stop-snapshot-secs`).
 ///
 /// The server migrates at start (unless `--no-migrate`) and tries again while the database
 /// cannot be reached, for `--database-connect-timeout-secs`; the operator's subcommands open
@@ -409,6 +424,7 @@ pub async fn run_server(
         },
         None => None,
     };
+    let stopping = service.clone();
     let server = match start(args.listen, service).await {
         Ok(server) => server,
         Err(error) => {
@@ -436,8 +452,10 @@ pub async fn run_server(
     if let Some(metrics) = metrics {
         metrics.stop().await;
     }
+    let snapshot = stopping.snapshot_boards_at_stop().await;
     tracing::info!(
         took_ms = started_stopping.elapsed().as_millis(),
+        boards_snapshot = snapshot,
         "safezone stopped: every request in flight was answered"
     );
     ExitCode::SUCCESS
@@ -558,6 +576,26 @@ mod tests {
         assert!(
             Cli::try_parse_from(["safezone", "--idempotency-retention-hours", "0"]).is_err(),
             "a retention of 0 would forget a key before its repeat"
+        );
+    }
+
+    #[test]
+    fn hourly_statistics_are_kept_366_days_unless_told() {
+        assert_eq!(settings(&[]).stats_retention, time::Duration::days(366));
+        assert_eq!(
+            settings(&["--stats-retention-days", "30"]).stats_retention,
+            time::Duration::days(30)
+        );
+        assert!(Cli::try_parse_from(["safezone", "--stats-retention-days", "0"]).is_err());
+    }
+
+    #[test]
+    fn a_stop_writes_a_snapshot_within_10_seconds_unless_told() {
+        assert_eq!(settings(&[]).stop_snapshot_within, Duration::from_secs(10));
+        assert!(
+            settings(&["--stop-snapshot-secs", "0"])
+                .stop_snapshot_within
+                .is_zero()
         );
     }
 }

@@ -39,6 +39,7 @@ mod shown;
 mod sign_in;
 mod status;
 mod tournaments;
+mod webhooks;
 mod when;
 
 use std::future::Future;
@@ -175,6 +176,7 @@ fn routes() -> Routes<ConsoleState> {
     let routes = get(routes, "/status", signed_in(status::status));
     let routes = polls::routes(routes);
     let routes = tournaments::routes(routes);
+    let routes = webhooks::routes(routes);
     content::routes(routes)
 }
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::{DomainEvent, RelayedEvent, Sink};
+use super::{RelayedEvent, Sink};
 use crate::AppState;
 use crate::store::{EventConsumer, Settlement, Store};
 
@@ -91,7 +91,7 @@ impl Consumer {
                 }
             }
         }
-        let Some(last) = self.pending.last().map(|event| event.position) else {
+        let Some(last) = self.pending.iter().map(|event| event.position).max() else {
             return self.every;
         };
         let leased = store
@@ -124,15 +124,10 @@ impl Consumer {
         consumer: &EventConsumer,
         last: i64,
     ) -> Duration {
-        let mut events: Vec<DomainEvent> = self
-            .pending
-            .iter()
-            .map(|event| event.event.clone())
-            .collect();
-        events.sort_by_key(|event| event.id);
+        self.pending.sort_by_key(|event| event.event.id);
         let attempt = consumer.failures.saturating_add(1);
-        let delivered = self.sink.deliver(&events, attempt).await;
-        let full = events.len() >= self.batch as usize;
+        let delivered = self.sink.deliver(&self.pending, attempt).await;
+        let full = self.pending.len() >= self.batch as usize;
         let (settlement, wait) = match delivered {
             Ok(_) => (
                 Settlement::Advanced(last),

@@ -19,6 +19,7 @@ mod kinds;
 #[cfg(feature = "nats")]
 pub mod nats;
 pub(crate) mod relay;
+mod replay;
 mod settings;
 mod sink;
 pub mod subscription;

@@ -10,7 +10,7 @@ use tokio::sync::Mutex;
 
 use std::time::Duration;
 
-use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
+use super::{Backoff, Delivered, DeliveryError, RelayedEvent, Sink};
 
 /// The most publications awaiting their acknowledgements at once (below the client's limit).
 const IN_FLIGHT: usize = 1_000;
@@ -91,11 +91,11 @@ impl Sink for Nats {
         format!("nats {}", self.settings.subject_prefix)
     }
 
-    async fn deliver(&self, events: &[DomainEvent], _: u32) -> Result<Delivered, DeliveryError> {
+    async fn deliver(&self, events: &[RelayedEvent], _: u32) -> Result<Delivered, DeliveryError> {
         let context = self.context().await?;
         for chunk in events.chunks(IN_FLIGHT) {
             let mut acks = Vec::with_capacity(chunk.len());
-            for event in chunk {
+            for RelayedEvent { event, .. } in chunk {
                 let payload = serde_json::to_vec(event)
                     .map_err(|error| DeliveryError(format!("event {}: {error}", event.id)))?;
                 let subject = format!("{}.{}", self.settings.subject_prefix, event.payload.kind());

@@ -7,7 +7,8 @@
 //! - then it hands the events relayed since its last round to this node's in-process
 //!   subscribers ([`subscription`](super::subscription));
 //! - each external sink (a webhook URL, NATS) delivers from a task of its own
-//!   ([`consumer`](super::consumer)), with its own cursor and backoff.
+//!   ([`consumer`](super::consumer)), with its own cursor and backoff, and a webhook's
+//!   dead letters are delivered again on request from another ([`replay`](super::replay)).
 //!
 //! A round takes up to [`EventSettings::relay_batch`](super::EventSettings) events; a full
 //! round is followed by the next at once, so a backlog is worked off at once.
@@ -15,6 +16,7 @@
 use std::sync::{Arc, Weak};
 
 use super::consumer::Consumer;
+use super::replay::Replayer;
 use super::subscription::Subscription;
 use super::{EventSettings, Sink};
 use crate::AppState;
@@ -61,6 +63,10 @@ async fn relay(
     }
     let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
     for sink in sinks {
+        if let Some(url) = sink.replays() {
+            let replayer = Replayer::new(Arc::clone(&sink), url.to_owned(), Arc::clone(&node));
+            tokio::spawn(replayer.run(app.clone()));
+        }
         let consumer = Consumer::new(
             sink,
             Arc::clone(&node),

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-use super::DomainEvent;
+use super::RelayedEvent;
 
 /// A consumer of relayed events with a durable cursor: a webhook, a NATS stream.
 #[async_trait]
@@ -15,17 +15,24 @@ pub trait Sink: Send + Sync {
     /// (`webhook https://...`, `nats safezone.events`).
     fn name(&self) -> String;
 
-    /// One attempt at a batch of events, in relay order; `attempt` counts from 1 and grows
-    /// with each failure of the batch. An error leaves the batch to be tried again after
-    /// [`Sink::backoff`]; [`Delivered::GivenUp`] moves on past it (a dead letter).
+    /// One attempt at a batch of events (consecutive relay positions), in id order;
+    /// `attempt` counts from 1 and grows with each failure of the batch. An error leaves the
+    /// batch to be tried again after [`Sink::backoff`]; [`Delivered::GivenUp`] moves on past it
+    /// (a dead letter).
     async fn deliver(
         &self,
-        events: &[DomainEvent],
+        events: &[RelayedEvent],
         attempt: u32,
     ) -> Result<Delivered, DeliveryError>;
 
     /// How long to wait after failed attempt `attempt` (from 1) before the next.
     fn backoff(&self, attempt: u32) -> Duration;
+
+    /// The URL whose dead letters this sink delivers again when an operator asks for it (a
+    /// webhook's); `None`, the default, for a sink that gives nothing up.
+    fn replays(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// What became of a batch a sink did not fail on.

@@ -3,7 +3,8 @@
 //! (dead-lettered) after the last attempt. Each URL is a sink of its own, with its own cursor
 //! and retries: a receiver that fails or never answers holds back no other. Every attempt is written to the delivery log
 //! ([`EventStore::record_webhook_attempts`](crate::store::EventStore::record_webhook_attempts)),
-//! which operators read at `GET /operator/api/webhooks`.
+//! which operators read at `GET /operator/api/webhooks`, and from which they may ask for a
+//! dead letter to be delivered again (`POST /operator/api/webhooks/{deliveryId}/replay`).
 //!
 //! The body is `{"events": [...]}`; the header
 //! `Safezone-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` lets the
@@ -19,7 +20,7 @@ use serde::Serialize;
 use sha2::Sha256;
 use time::OffsetDateTime;
 
-use super::{Backoff, Delivered, DeliveryError, DomainEvent, Sink};
+use super::{Backoff, Delivered, DeliveryError, RelayedEvent, Sink};
 use crate::store::{Store, WebhookAttempt, WebhookOutcome};
 
 /// The header that carries a delivery's signature.
@@ -136,10 +137,25 @@ fn mac(secret: &[u8], timestamp: i64, body: &[u8]) -> Vec<u8> {
     mac.finalize().into_bytes().to_vec()
 }
 
-/// A delivery's body.
-#[derive(Serialize)]
+/// A delivery's body: `{"events": [...]}`, the events without their relay positions.
 struct Batch<'a> {
-    events: &'a [DomainEvent],
+    events: &'a [RelayedEvent],
+}
+
+impl Serialize for Batch<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+
+        struct Events<'a>(&'a [RelayedEvent]);
+        impl Serialize for Events<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.iter().map(|relayed| &relayed.event))
+            }
+        }
+        let mut batch = serializer.serialize_struct("Batch", 1)?;
+        batch.serialize_field("events", &Events(self.events))?;
+        batch.end()
+    }
 }
 
 /// The sink of one webhook URL.
@@ -197,7 +213,7 @@ impl Webhook {
     }
 
     /// Writes one attempt to the delivery log; a failure to write it is only logged.
-    async fn log(&self, events: &[DomainEvent], attempt: WebhookAttempt) {
+    async fn log(&self, events: &[RelayedEvent], attempt: WebhookAttempt) {
         if let Err(error) = self.store.record_webhook_attempts(&[attempt]).await {
             tracing::warn!(%error, events = events.len(), "could not log a webhook attempt");
         }
@@ -214,12 +230,15 @@ impl Sink for Webhook {
     /// batch (logged `dead`) and gives it up, so that it never holds the later events back.
     async fn deliver(
         &self,
-        events: &[DomainEvent],
+        events: &[RelayedEvent],
         attempt: u32,
     ) -> Result<Delivered, DeliveryError> {
         let (Some(first), Some(last)) = (events.first(), events.last()) else {
             return Ok(Delivered::Taken);
         };
+        let (first, last) = (&first.event, &last.event);
+        let positions = events.iter().map(|event| event.position);
+        let positions = positions.clone().min().zip(positions.max());
         let body = serde_json::to_vec(&Batch { events })
             .map_err(|error| DeliveryError(format!("webhook body: {error}")))?;
         let attempts = self.retries.attempts.max(1);
@@ -234,6 +253,7 @@ impl Sink for Webhook {
             first_event: first.id,
             last_event: last.id,
             events: i64::try_from(events.len()).unwrap_or(i64::MAX),
+            positions,
             attempt: i32::try_from(attempt).unwrap_or(i32::MAX),
             outcome,
             status: status.map(i32::from),
@@ -259,6 +279,10 @@ impl Sink for Webhook {
 
     fn backoff(&self, attempt: u32) -> Duration {
         self.retries.backoff(attempt)
+    }
+
+    fn replays(&self) -> Option<&str> {
+        Some(&self.settings.url)
     }
 }
 

@@ -196,6 +196,19 @@ error_codes! {
     UnknownContentVersion = "unknown_content_version",
     /// 409: the version to roll back to has the content served now.
     ContentAlreadyServed = "content_already_served",
+    /// 404: no webhook delivery attempt has this id (or the delivery log's retention deleted
+    /// it).
+    UnknownWebhookDelivery = "unknown_webhook_delivery",
+    /// 409: the webhook delivery attempt is not a dead letter: its batch was delivered, or is
+    /// tried again.
+    NotDeadLetter = "not_dead_letter",
+    /// 409: some of the dead letter's events are no longer stored (the events' retention), or
+    /// it was logged before its relay positions were: it cannot be replayed.
+    DeadLetterExpired = "dead_letter_expired",
+    /// 409: a replay of the dead letter is pending already.
+    ReplayPending = "replay_pending",
+    /// 409: this node sends events to no webhook at the dead letter's URL.
+    WebhookNotConfigured = "webhook_not_configured",
     /// 410: the endpoint is obsolete and answers no more; the message says what to use.
     Gone = "gone",
     /// 429: a rate limit of this node is spent (`Retry-After` says when to ask again).

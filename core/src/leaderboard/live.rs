@@ -414,6 +414,42 @@ impl Leaderboards {
         Ok(Some(id))
     }
 
+    /// The snapshot of a graceful stop: catches up with both logs, then writes a snapshot
+    /// unless the last one this node read or wrote covers the same positions, all within
+    /// `within` (a snapshot cut short is left incomplete, and never read). Answers the id of
+    /// the snapshot written; what kept it from being written is logged.
+    pub async fn snapshot_at_stop(&self, within: Duration) -> Option<i64> {
+        let written = tokio::time::timeout(within, async {
+            let turn = self.catching_up.lock().await;
+            self.catch_up().await?;
+            drop(turn);
+            let current = self.read().as_ref().map(|loaded| Covered {
+                match_seq: loaded.match_seq,
+                account_seq: loaded.account_seq,
+            });
+            if current == *self.last_snapshot_slot() {
+                return Ok(None);
+            }
+            self.write_snapshot(self.clock.now()).await
+        })
+        .await;
+        match written {
+            Ok(Ok(id)) => id,
+            Ok(Err(BoardsError::Loading { .. })) => {
+                tracing::info!("the boards were still loading: no snapshot at the stop");
+                None
+            }
+            Ok(Err(error)) => {
+                tracing::warn!(?error, "no snapshot of the boards at the stop");
+                None
+            }
+            Err(_) => {
+                tracing::warn!(?within, "the boards' snapshot at the stop was given up");
+                None
+            }
+        }
+    }
+
     /// Offers to write a snapshot when the logs moved since the last one this node read or
     /// wrote, unless another node began one within [`SNAPSHOT_EVERY`].
     async fn offer_snapshot(&self) -> Result<(), BoardsError> {

@@ -2,8 +2,8 @@
 //! port): players looked up with their holdings, ledger, keys, results and track progress;
 //! grants, refunds, removals, bans, key revocations, deletions and removals of results from
 //! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
-//! of every change, the webhooks' delivery log, and the node's status, under
-//! `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
+//! of every change, the webhooks' delivery log and the replays of its dead letters, and the
+//! node's status, under `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`), or a console session of one (`Bearer session_...`,
 //! opened with the secret at `POST /operator/api/sessions`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
@@ -16,6 +16,7 @@ mod content_versions;
 mod fields;
 mod players;
 mod polls;
+mod replays;
 mod sessions;
 mod status;
 mod tournaments;
@@ -134,6 +135,12 @@ fn routes() -> Routes<OperatorState> {
     let routes = read("/audit", routes, handler(audit::audit));
     let routes = read("/status", routes, handler(status::status));
     let routes = read("/webhooks", routes, handler(webhooks::webhooks));
+    let routes = read("/webhooks/replays", routes, handler(replays::replays));
+    let routes = write(
+        "/webhooks/{deliveryId}/replay",
+        routes,
+        handler(replays::replay),
+    );
     let routes = write("/sessions", routes, handler(sessions::open));
     let routes = write("/sessions/end", routes, handler(sessions::end));
     let routes = write("/players/{accountId}/grant", routes, handler(writes::grant));

@@ -1,6 +1,7 @@
 //! `GET /operator/api/webhooks?outcome=&limit=`: the webhooks' delivery log, newest first;
 //! `outcome=dead` lists the dead-lettered batches (their last attempt failed and they were
-//! given up).
+//! given up), which `POST /operator/api/webhooks/{deliveryId}/replay` delivers again
+//! ([`replays`](super::replays)).
 
 use serde_json::json;
 
@@ -51,6 +52,8 @@ pub(super) async fn webhooks(state: OperatorState, incoming: Incoming) -> Result
                 "firstEvent": attempt.first_event,
                 "lastEvent": attempt.last_event,
                 "events": attempt.events,
+                "firstPosition": attempt.positions.map(|(first, _)| first),
+                "lastPosition": attempt.positions.map(|(_, last)| last),
                 "attempt": attempt.attempt,
                 "outcome": attempt.outcome.as_str(),
                 "status": attempt.status,

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::StoreError;
+use super::{NewAuditEntry, ReplayOutcome, ReplayRequested, StoreError, WebhookReplay};
 use crate::events::{DomainEvent, RelayedEvent};
 
 /// How one sequencing round ended ([`EventStore::sequence_events`]).
@@ -98,6 +98,9 @@ pub struct WebhookAttempt {
     pub last_event: i64,
     /// How many events the batch held.
     pub events: i64,
+    /// The relay positions of the batch's first and last events (`None` in rows logged before
+    /// they were recorded: those batches cannot be replayed).
+    pub positions: Option<(i64, i64)>,
     /// The attempt's number, from 1.
     pub attempt: i32,
     /// How it ended.
@@ -188,7 +191,8 @@ pub trait EventStore: Send + Sync {
 
     /// Deletes, oldest first, at most `limit` events created before `before` that every sink
     /// has delivered (each sink that moved since `before`; the others are gone from every
-    /// node's settings); answers how many went. Each call is one short transaction.
+    /// node's settings) and no pending replay needs (each that changed since `before`); answers
+    /// how many went. Each call is one short transaction.
     async fn delete_delivered_events(
         &self,
         before: OffsetDateTime,
@@ -210,4 +214,49 @@ pub trait EventStore: Send + Sync {
         outcome: Option<WebhookOutcome>,
         limit: u32,
     ) -> Result<Vec<WebhookDelivery>, StoreError>;
+
+    /// One logged webhook attempt, by its id.
+    async fn webhook_delivery(&self, id: i64) -> Result<Option<WebhookDelivery>, StoreError>;
+
+    /// Asks for the dead-lettered batch of `delivery` (which has its positions) to be delivered
+    /// again to its URL, at `now`, in one transaction with `audit` when given: refused, with
+    /// nothing written, while a replay of it is pending or when some of its events are no
+    /// longer stored.
+    async fn request_webhook_replay(
+        &self,
+        delivery: &WebhookDelivery,
+        now: OffsetDateTime,
+        audit: Option<&NewAuditEntry>,
+    ) -> Result<ReplayRequested, StoreError>;
+
+    /// Takes the oldest pending replay to `url` that is due at `now` (its retry time passed)
+    /// and that no other node's lease holds, for the node `holder` until `lease_until`.
+    async fn claim_webhook_replay(
+        &self,
+        url: &str,
+        holder: &str,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> Result<Option<WebhookReplay>, StoreError>;
+
+    /// Writes how `holder`'s attempt at the replay `id` ended, if it is still pending and the
+    /// node still holds it. Answers whether it did.
+    async fn settle_webhook_replay(
+        &self,
+        id: i64,
+        holder: &str,
+        outcome: ReplayOutcome,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError>;
+
+    /// The newest replays, newest first, at most `limit`.
+    async fn webhook_replays(&self, limit: u32) -> Result<Vec<WebhookReplay>, StoreError>;
+
+    /// Deletes, oldest first, at most `limit` finished replays last changed before `before`;
+    /// answers how many went.
+    async fn delete_webhook_replays(
+        &self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<u64, StoreError>;
 }

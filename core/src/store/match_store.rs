@@ -42,6 +42,17 @@ pub trait MatchStore: Send + Sync {
         since: OffsetDateTime,
     ) -> Result<std::collections::BTreeMap<String, i64>, StoreError>;
 
+    /// Deletes, oldest first, at most `limit` hourly statistics buckets whose hour ended at or
+    /// before `before`; answers how many went (the retention sweep). [`stat_totals`] sums only
+    /// what is kept.
+    ///
+    /// [`stat_totals`]: MatchStore::stat_totals
+    async fn delete_stat_hours(
+        &self,
+        before: OffsetDateTime,
+        limit: u32,
+    ) -> Result<u64, StoreError>;
+
     /// Up to `limit` entries of the match log after position `after` (0 for the start), in
     /// order.
     async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;

@@ -33,6 +33,7 @@ mod operator_store;
 mod records;
 #[cfg(test)]
 mod unavailable;
+mod webhook_replays;
 
 pub use account_log_store::AccountLogStore;
 pub use account_store::AccountStore;
@@ -77,6 +78,7 @@ pub use records::{
 };
 #[cfg(test)]
 pub(crate) use unavailable::UnavailableStore;
+pub use webhook_replays::{ReplayOutcome, ReplayRequested, ReplayState, WebhookReplay};
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings,
 /// the community, matches, the logs the leaderboards follow, the published content and the

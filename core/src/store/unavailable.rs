@@ -20,7 +20,7 @@ use super::{
 };
 use super::{
     ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
-    TournamentEdit, TournamentEditRefusal,
+    ReplayOutcome, ReplayRequested, TournamentEdit, TournamentEditRefusal, WebhookReplay,
 };
 use crate::domain::{FriendCode, GameMode};
 use crate::events::{DomainEvent, RelayedEvent};
@@ -292,6 +292,9 @@ impl MatchStore for UnavailableStore {
     ) -> Result<BTreeMap<String, i64>, StoreError> {
         unavailable()
     }
+    async fn delete_stat_hours(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+        unavailable()
+    }
     async fn match_log(&self, _: i64, _: u32) -> Result<Vec<MatchLogEntry>, StoreError> {
         unavailable()
     }
@@ -476,6 +479,41 @@ impl EventStore for UnavailableStore {
         _: Option<WebhookOutcome>,
         _: u32,
     ) -> Result<Vec<WebhookDelivery>, StoreError> {
+        unavailable()
+    }
+    async fn webhook_delivery(&self, _: i64) -> Result<Option<WebhookDelivery>, StoreError> {
+        unavailable()
+    }
+    async fn request_webhook_replay(
+        &self,
+        _: &WebhookDelivery,
+        _: OffsetDateTime,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<ReplayRequested, StoreError> {
+        unavailable()
+    }
+    async fn claim_webhook_replay(
+        &self,
+        _: &str,
+        _: &str,
+        _: OffsetDateTime,
+        _: OffsetDateTime,
+    ) -> Result<Option<WebhookReplay>, StoreError> {
+        unavailable()
+    }
+    async fn settle_webhook_replay(
+        &self,
+        _: i64,
+        _: &str,
+        _: ReplayOutcome,
+        _: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        unavailable()
+    }
+    async fn webhook_replays(&self, _: u32) -> Result<Vec<WebhookReplay>, StoreError> {
+        unavailable()
+    }
+    async fn delete_webhook_replays(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
         unavailable()
     }
 }

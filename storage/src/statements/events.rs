@@ -83,24 +83,43 @@ pub(crate) const FAIL_CONSUMER: &str = "\
     WHERE name = $1 AND holder = $2 AND position = $3";
 
 /// Appends one webhook delivery attempt. Binds: url, first event, last event, events,
-/// attempt, outcome, status, error, created.
+/// attempt, outcome, status, error, created, first position, last position.
 pub(crate) const INSERT_WEBHOOK_ATTEMPT: &str = "\
     INSERT INTO webhook_deliveries \
-    (url, first_event, last_event, events, attempt, outcome, status, error, created) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    (url, first_event, last_event, events, attempt, outcome, status, error, created, \
+     first_position, last_position) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
-/// The newest webhook delivery attempts, in the shape of
-/// [`WebhookRow`](crate::row::WebhookRow). Binds: outcome (null: any), limit.
-pub(crate) const WEBHOOK_DELIVERIES: &str = "\
-    SELECT id, url, first_event, last_event, events, attempt, outcome, status, error, created \
-    FROM webhook_deliveries WHERE ($1 IS NULL OR outcome = $1) ORDER BY id DESC LIMIT $2";
+/// The columns of a delivery attempt, in the shape of [`WebhookRow`](crate::row::WebhookRow).
+macro_rules! delivery_columns {
+    () => {
+        "SELECT id, url, first_event, last_event, events, attempt, outcome, status, error, \
+         created, first_position, last_position FROM webhook_deliveries "
+    };
+}
+
+/// The newest webhook delivery attempts. Binds: outcome (null: any), limit.
+pub(crate) const WEBHOOK_DELIVERIES: &str = concat!(
+    delivery_columns!(),
+    "WHERE ($1 IS NULL OR outcome = $1) ORDER BY id DESC LIMIT $2"
+);
+
+/// One webhook delivery attempt. Binds: id.
+pub(crate) const WEBHOOK_DELIVERY: &str = concat!(delivery_columns!(), "WHERE id = $1");
 
 /// How far the retention sweep may delete: the lowest cursor of the sinks that moved since a
 /// time, or the relay head when none did (a sink gone from every node's settings stops holding
-/// events back once it has not moved for the retention window). Binds: since.
+/// events back once it has not moved for the retention window), and below the first event of
+/// every pending replay that changed since then (one to a URL no node serves any more stops
+/// holding them back alike). Binds: since.
 pub(crate) const RETENTION_FLOOR: &str = "\
-    SELECT COALESCE((SELECT MIN(position) FROM event_consumers WHERE updated >= $1), \
-                    (SELECT MAX(position) FROM events), 0)";
+    SELECT MIN(bound) FROM ( \
+        SELECT COALESCE((SELECT MIN(position) FROM event_consumers WHERE updated >= $1), \
+                        (SELECT MAX(position) FROM events), 0) AS bound \
+        UNION ALL \
+        SELECT MIN(first_position) - 1 FROM webhook_replays \
+        WHERE state = 'pending' AND updated >= $1 \
+    ) AS bounds";
 
 /// The oldest sequenced events, in position order, as `(position, created)`: what the sweep
 /// looks at. Binds: limit.

@@ -157,6 +157,12 @@ pub(crate) const STAT_TOTALS: &str = "\
     WHERE account_id = $1 AND mode = $2 AND hour >= $3 \
     GROUP BY stat_key ORDER BY stat_key";
 
+/// Deletes, oldest first, the statistics buckets of hours before an hour. Binds: hour, limit.
+pub(crate) const DELETE_STAT_HOURS: &str = "\
+    DELETE FROM stat_hours WHERE (account_id, mode, hour, stat_key) IN \
+        (SELECT account_id, mode, hour, stat_key FROM stat_hours WHERE hour < $1 \
+         ORDER BY hour LIMIT $2)";
+
 /// Match log entries after a position, in order, in the shape of
 /// [`MatchLogRow`](crate::row::MatchLogRow). Binds: position, limit.
 pub(crate) const MATCH_LOG: &str = "\

@@ -4,13 +4,13 @@ use sqlx::postgres::{PgPool, PgRow};
 use sqlx::sqlite::{SqlitePool, SqliteRow};
 
 /// The database, read directly with sqlx.
-enum Database {
+pub(super) enum Database {
     Sqlite(SqlitePool),
     Postgres(PgPool),
 }
 
 impl Database {
-    async fn connect(url: &str) -> Self {
+    pub(super) async fn connect(url: &str) -> Self {
         if url.starts_with("sqlite:") {
             Self::Sqlite(
                 SqlitePool::connect(url)
@@ -45,7 +45,31 @@ impl Database {
         }
     }
 
-    async fn close(self) {
+    /// Runs `sql`, one statement or (SQLite and PostgreSQL alike) several without parameters.
+    pub(super) async fn execute(&self, sql: String) {
+        let done = match self {
+            Self::Sqlite(pool) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.clone()))
+                .execute(pool)
+                .await
+                .map(drop),
+            Self::Postgres(pool) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.clone()))
+                .execute(pool)
+                .await
+                .map(drop),
+        };
+        done.unwrap_or_else(|err| panic!("`{sql}` fails: {err}"));
+    }
+
+    /// The whole number `sql` answers.
+    pub(super) async fn number(&self, sql: &'static str) -> i64 {
+        let number = match self {
+            Self::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+            Self::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        };
+        number.unwrap_or_else(|err| panic!("`{sql}` fails: {err}"))
+    }
+
+    pub(super) async fn close(self) {
         match self {
             Self::Sqlite(pool) => pool.close().await,
             Self::Postgres(pool) => pool.close().await,

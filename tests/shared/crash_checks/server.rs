@@ -58,6 +58,35 @@ impl Server {
         });
     }
 
+    /// Stops the server with SIGTERM (a graceful stop); answers whether it exited with 0
+    /// within 30 s.
+    pub(super) fn terminate(&mut self) -> bool {
+        let Some(mut child) = self.child.take() else {
+            return false;
+        };
+        self.addresses.send_modify(|current| {
+            current.address = None;
+            current.operator = None;
+        });
+        let sent = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = child.try_wait().expect("a status") {
+                return status.success();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Kills the server with SIGKILL and waits for it to be gone.
     pub(super) fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {

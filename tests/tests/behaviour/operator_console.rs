@@ -159,7 +159,7 @@ impl Console {
 
     /// Posts a form of the page `page` (its form token added) and follows the redirect with
     /// the message it leaves: answers the page shown after it.
-    async fn submit(
+    pub(super) async fn submit(
         &self,
         cookie: &str,
         page: &Answer,
