@@ -173,7 +173,8 @@ impl Safezone {
         crate::retention::start(&app);
         crate::live_content::follow(&app);
         let events = Arc::new(Subscription::new());
-        crate::events::relay::start(&app, sinks(&app), Arc::clone(&events));
+        let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+        crate::events::relay::start(&app, sinks(&app), Arc::clone(&events), Arc::clone(&node));
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),
@@ -181,6 +182,7 @@ impl Safezone {
             recorded: self.record_requests.then(|| Arc::clone(&metrics)),
             metrics,
             events,
+            node,
         }
     }
 }
@@ -220,6 +222,8 @@ pub struct SafezoneService {
     recorded: Option<Arc<Metrics>>,
     /// This node's channel of the relayed events.
     events: Arc<Subscription>,
+    /// This node's name in the leases of the events' sinks.
+    node: Arc<str>,
 }
 
 impl SafezoneService {
@@ -303,6 +307,17 @@ impl SafezoneService {
             return None;
         }
         self.app.leaderboards.snapshot_at_stop(within).await
+    }
+
+    /// Ends the leases this node holds on the events' sinks and on replays of dead letters, so
+    /// that another node delivers at once rather than when they run out (30 s). The command
+    /// line's server calls it after its last request on SIGTERM and Ctrl-C; an embedder calls
+    /// it on its own stop. A delivery still in flight may then be made twice (at least once).
+    pub async fn release_event_leases(&self) {
+        match self.app.store.release_event_leases(&self.node).await {
+            Ok(released) => tracing::debug!(released, "the events' leases released"),
+            Err(error) => tracing::warn!(%error, "releasing the events' leases failed"),
+        }
     }
 
     /// A subscription to the domain events after relay position `position` (a position an

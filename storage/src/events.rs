@@ -282,6 +282,23 @@ macro_rules! impl_events {
                         .collect()
                 }
 
+                async fn release_event_leases(&self, holder: &str) -> Result<u64, StoreError> {
+                    let released = async {
+                        let mut tx = self.begin().await?;
+                        let mut ended = 0;
+                        for statement in [sql::RELEASE_CONSUMERS, sql::RELEASE_REPLAYS] {
+                            ended += sqlx::query(statement)
+                                .bind(holder)
+                                .execute(&mut *tx)
+                                .await?
+                                .rows_affected();
+                        }
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(ended)
+                    };
+                    released.await.map_err(store_error)
+                }
+
                 async fn record_webhook_attempts(
                     &self,
                     attempts: &[WebhookAttempt],

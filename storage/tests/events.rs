@@ -28,6 +28,7 @@ safezone_storage::store_conformance!(
     concurrent_changes_of_one_account_are_in_commit_order,
     the_relay_sequences_committed_events_in_id_order,
     a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
+    a_stopping_node_releases_its_leases_to_the_others,
     the_webhook_log_keeps_attempts_and_dead_letters,
     delivered_events_go_after_their_retention_unless_a_sink_still_needs_them,
     the_webhook_log_is_deleted_after_its_retention,
@@ -855,4 +856,39 @@ async fn postgres_a_populated_outbox_is_upgraded_in_place() {
     )
     .await;
     test_support::drop_postgres_database(&url).await;
+}
+
+/// A node that stops ends the leases it holds: another node takes the sink at once, and the
+/// leases of other nodes stay.
+async fn a_stopping_node_releases_its_leases_to_the_others(store: Arc<dyn Store>) {
+    account(&store, "Ann#0001").await;
+    store.sequence_events(100).await.expect("sequences");
+    let position = store
+        .event_consumer("webhook a", NOW)
+        .await
+        .expect("reads")
+        .position;
+    store.event_consumer("nats x", NOW).await.expect("reads");
+    let lease = |sink: &'static str, node: &'static str| {
+        let store = Arc::clone(&store);
+        async move {
+            store
+                .lease_event_consumer(sink, node, position, NOW, NOW + Duration::seconds(30))
+                .await
+                .expect("leases")
+        }
+    };
+    assert!(lease("webhook a", "one").await);
+    assert!(lease("nats x", "two").await);
+    assert!(!lease("webhook a", "two").await, "node one's lease runs");
+    assert_eq!(
+        store.release_event_leases("one").await.expect("releases"),
+        1
+    );
+    assert!(lease("webhook a", "two").await, "taken over at once");
+    assert!(!lease("nats x", "one").await, "node two's own lease stays");
+    assert_eq!(
+        store.release_event_leases("one").await.expect("releases"),
+        0
+    );
 }

@@ -453,6 +453,7 @@ pub async fn run_server(
         metrics.stop().await;
     }
     let snapshot = stopping.snapshot_boards_at_stop().await;
+    stopping.release_event_leases().await;
     tracing::info!(
         took_ms = started_stopping.elapsed().as_millis(),
         boards_snapshot = snapshot,

@@ -30,12 +30,19 @@ pub(crate) fn start(
     app: &Arc<AppState>,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
+    node: Arc<str>,
 ) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
     let settings = app.settings.events.clone();
-    runtime.spawn(relay(Arc::downgrade(app), settings, sinks, subscription));
+    runtime.spawn(relay(
+        Arc::downgrade(app),
+        settings,
+        sinks,
+        subscription,
+        node,
+    ));
 }
 
 /// The relay's rounds, while the service lives. Before the first, the sinks' cursors are read
@@ -46,6 +53,7 @@ async fn relay(
     settings: EventSettings,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
+    node: Arc<str>,
 ) {
     let mut rounds = tokio::time::interval(settings.relay_every);
     rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -61,7 +69,6 @@ async fn relay(
             }
         }
     }
-    let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
     for sink in sinks {
         if let Some(url) = sink.replays() {
             let replayer = Replayer::new(Arc::clone(&sink), url.to_owned(), Arc::clone(&node));

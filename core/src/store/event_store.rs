@@ -186,6 +186,11 @@ pub trait EventStore: Send + Sync {
     /// Every sink's cursor, by name.
     async fn event_consumers(&self) -> Result<Vec<EventConsumer>, StoreError>;
 
+    /// Ends the leases `holder` holds, on sinks and on replays of dead letters (a node that
+    /// stops), so that another node takes them over at once instead of when they run out.
+    /// Answers how many were ended.
+    async fn release_event_leases(&self, holder: &str) -> Result<u64, StoreError>;
+
     /// Appends webhook delivery attempts to the delivery log.
     async fn record_webhook_attempts(&self, attempts: &[WebhookAttempt]) -> Result<(), StoreError>;
 

@@ -461,6 +461,9 @@ impl EventStore for UnavailableStore {
     async fn event_consumers(&self) -> Result<Vec<EventConsumer>, StoreError> {
         unavailable()
     }
+    async fn release_event_leases(&self, _: &str) -> Result<u64, StoreError> {
+        unavailable()
+    }
     async fn record_webhook_attempts(&self, _: &[WebhookAttempt]) -> Result<(), StoreError> {
         unavailable()
     }

@@ -69,6 +69,16 @@ pub(crate) const LEASE_CONSUMER: &str = "\
     WHERE name = $1 AND position = $3 \
     AND (holder = $2 OR lease_until IS NULL OR lease_until <= $4)";
 
+/// Ends the sinks' leases a node holds. Binds: holder.
+pub(crate) const RELEASE_CONSUMERS: &str = "\
+    UPDATE event_consumers SET lease_until = NULL \
+    WHERE holder = $1 AND lease_until IS NOT NULL";
+
+/// Ends the leases a node holds on pending replays of dead letters. Binds: holder.
+pub(crate) const RELEASE_REPLAYS: &str = "\
+    UPDATE webhook_replays SET lease_until = NULL \
+    WHERE holder = $1 AND lease_until IS NOT NULL AND state = 'pending'";
+
 /// Moves a sink's cursor after a delivery and forgets its failures, if the node still holds
 /// it at the position it delivered from. Binds: name, holder, from, to, updated.
 pub(crate) const ADVANCE_CONSUMER: &str = "\
