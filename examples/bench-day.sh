@@ -29,9 +29,10 @@
 #   operator change.
 # Recorded: per kind of request the rate, p50, p99, 2xx, 4xx (by code), 5xx, unanswered and
 # retried (requests.csv); every 10 s the throughput, read and write p50 and p99, errors, each
-# node's RSS and CPU, PostgreSQL's and the machine's CPU, pg_database_size, and the relay's lag:
-# the age of the oldest event not sequenced yet, of the oldest each sink (webhook, NATS) has not
-# delivered (from event_consumers), and the p99 from an event's `at` to its arrival at the
+# node's RSS, CPU and boards' memory (its safezone_leaderboard_memory_bytes), PostgreSQL's and
+# the machine's CPU, pg_database_size, and the relay's lag: the age of the oldest event not
+# sequenced yet, of the oldest each sink (webhook, NATS) has not delivered (from
+# event_consumers), and the p99 from an event's `at` to its arrival at the
 # receiver and at the NATS consumer (timeline.csv). At the end, once every sink caught up, the
 # invariants from the database (examples/day/invariants.rs says each precisely): balances equal
 # their ledgers, every committed change has exactly one event, every event reached the webhook

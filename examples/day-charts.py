@@ -64,7 +64,9 @@ def main():
            ("reads p50", c["read_p50_ms"]), ("writes p50", c["write_p50_ms"])],
           summary, goal=("write goal 100 ms", 100))
     chart(folder, "rss", "Resident memory per node", "MiB", minutes,
-          [("warp", c["warp_rss_mib"]), ("rocket", c["rocket_rss_mib"])], summary)
+          [("warp", c["warp_rss_mib"]), ("rocket", c["rocket_rss_mib"]),
+           ("warp's boards", c["warp_boards_mib"]), ("rocket's boards", c["rocket_boards_mib"])],
+          summary)
     chart(folder, "database", "PostgreSQL database size (pg_database_size)", "MiB", minutes,
           [("database", c["database_mib"])], summary)
     chart(folder, "relay-lag", "Relay lag: oldest event not yet sequenced / delivered, and delivery p99",

@@ -156,9 +156,16 @@ pub fn print_requests(figures: &[KindFigures]) {
     }
 }
 
-/// The RSS growth of node `column` (a timeline field) over its last life, from `settle`
-/// seconds after that life began (or its first sample) to the end: (from MiB, to MiB, %).
-pub fn rss_growth(timeline: &[Sample], rss: fn(&Sample) -> f64, settle: f64) -> Value {
+/// The RSS growth of a node (`rss` and `boards` read its timeline fields) over its last life,
+/// from `settle` seconds after that life began (or its first sample) to the end: from and to
+/// MiB and %, the boards' memory at both ends, and the growth of the rest (RSS less the
+/// boards', which grow with the players and results they hold).
+pub fn rss_growth(
+    timeline: &[Sample],
+    rss: fn(&Sample) -> f64,
+    boards: fn(&Sample) -> f64,
+    settle: f64,
+) -> Value {
     let life_start = timeline
         .iter()
         .rev()
@@ -170,10 +177,15 @@ pub fn rss_growth(timeline: &[Sample], rss: fn(&Sample) -> f64, settle: f64) -> 
         .find(|sample| sample.t >= life_start + settle && rss(sample) > 0.0);
     let to = timeline.last();
     match (from, to) {
-        (Some(from), Some(to)) if rss(from) > 0.0 => json!({
-            "from_t": from.t, "from_mib": rss(from), "to_mib": rss(to),
-            "growth_pct": (rss(to) - rss(from)) / rss(from) * 100.0,
-        }),
+        (Some(from), Some(to)) if rss(from) > 0.0 => {
+            let rest = |sample: &Sample| rss(sample) - boards(sample);
+            json!({
+                "from_t": from.t, "from_mib": rss(from), "to_mib": rss(to),
+                "growth_pct": (rss(to) - rss(from)) / rss(from) * 100.0,
+                "boards_from_mib": boards(from), "boards_to_mib": boards(to),
+                "growth_less_boards_pct": (rest(to) - rest(from)) / rest(from) * 100.0,
+            })
+        }
         _ => Value::Null,
     }
 }

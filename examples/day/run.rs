@@ -6,6 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
 use rand::Rng;
 use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
@@ -130,6 +133,7 @@ pub async fn day(config: &Config) -> Result<bool> {
         webhook: Arc::clone(&webhook),
         nats: Arc::clone(&nats),
         sinks: (format!("webhook {webhook_url}"), format!("nats {prefix}")),
+        metrics: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
     };
     let timeline = Arc::new(Mutex::new(Vec::<Sample>::new()));
     let sampler_lane = tokio::spawn(sample_lane(
@@ -247,8 +251,8 @@ pub async fn day(config: &Config) -> Result<bool> {
             "generator_pct_of_core": report::mean(timeline.iter().map(|s| s.generator_cpu)),
         },
         "rss": {
-            "warp": report::rss_growth(&timeline, |s| s.warp_rss_mib, settle),
-            "rocket": report::rss_growth(&timeline, |s| s.rocket_rss_mib, settle),
+            "warp": report::rss_growth(&timeline, |s| s.warp_rss_mib, |s| s.warp_boards_mib, settle),
+            "rocket": report::rss_growth(&timeline, |s| s.rocket_rss_mib, |s| s.rocket_boards_mib, settle),
         },
         "relay_lag": {
             "sampled_p99_s": report::quantile(lag_samples.clone(), 0.99),

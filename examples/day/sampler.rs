@@ -1,11 +1,15 @@
 //! Every 10 seconds, one row of the timeline: the window's throughput, latencies and errors,
-//! each node's RSS and CPU, PostgreSQL's CPU and the machine's, the database's size, and the
-//! relay's lag (events not sequenced yet, each sink's oldest undelivered event, and the
+//! each node's RSS, CPU and boards' memory (its `safezone_leaderboard_memory_bytes`),
+//! PostgreSQL's CPU and the machine's, the database's size, and the relay's lag (events not sequenced yet, each sink's oldest undelivered event, and the
 //! consumers' measured delivery time).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde::Serialize;
 use sqlx::PgPool;
 
@@ -45,6 +49,11 @@ pub struct Sample {
     pub warp_rss_mib: f64,
     /// The rocket node's RSS, MiB (0 while it is down).
     pub rocket_rss_mib: f64,
+    /// The warp node's boards' memory (`safezone_leaderboard_memory_bytes`), MiB (0 while it
+    /// is down).
+    pub warp_boards_mib: f64,
+    /// The rocket node's boards' memory, MiB (0 while it is down).
+    pub rocket_boards_mib: f64,
     /// The warp node's CPU, % of one core.
     pub warp_cpu: f64,
     /// The rocket node's CPU, % of one core.
@@ -97,6 +106,8 @@ pub struct Sources {
     pub nats: Shared,
     /// The sinks' names in `event_consumers` (webhook, NATS).
     pub sinks: (String, String),
+    /// A client for the nodes' metrics.
+    pub metrics: Client<HttpConnector, Empty<Bytes>>,
 }
 
 /// Takes one sample at `t` seconds; `ticks` carries the CPU counters between samples.
@@ -130,6 +141,17 @@ pub async fn sample(sources: &Sources, t: f64, ticks: &mut Ticks) -> Sample {
         received.window_lag = Default::default();
     }
     processes(sources, seconds, ticks, &mut sample);
+    for (index, boards) in [
+        (0, &mut sample.warp_boards_mib),
+        (1, &mut sample.rocket_boards_mib),
+    ] {
+        if let Some(address) = sources.cluster.address(index) {
+            *boards = boards_bytes(&sources.metrics, &address.operator)
+                .await
+                .unwrap_or(0.0)
+                / 1_048_576.0;
+        }
+    }
     if let Err(error) = database(sources, &mut sample).await {
         eprintln!("day: sampling the database: {error}");
     }
@@ -204,6 +226,20 @@ async fn database(sources: &Sources, sample: &mut Sample) -> Result<(), sqlx::Er
         }
     }
     Ok(())
+}
+
+/// A node's `safezone_leaderboard_memory_bytes`, from its metrics at `operator`.
+async fn boards_bytes(client: &Client<HttpConnector, Empty<Bytes>>, operator: &str) -> Option<f64> {
+    let uri = format!("http://{operator}/metrics").parse().ok()?;
+    let answer = client.get(uri).await.ok()?;
+    let body = answer.into_body().collect().await.ok()?.to_bytes();
+    std::str::from_utf8(&body)
+        .ok()?
+        .lines()
+        .find_map(|line| line.strip_prefix("safezone_leaderboard_memory_bytes "))?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// VmRSS of `pid`, KiB.

@@ -355,4 +355,25 @@ async fn boards_from_a_snapshot_agree_with_boards_from_the_log(store: Arc<dyn St
         everything(&from_snapshot, &accounts).await,
         everything(&from_log, &accounts).await
     );
+    // Two months on, the oldest results leave the year window, read back from the log by both
+    // nodes: they agree with each other and with a node started then.
+    let year = TimeWindow::ALL
+        .iter()
+        .position(|window| *window == TimeWindow::Year)
+        .expect("a window");
+    let in_year = |boards: &Leaderboards| boards.status().results[year];
+    let year_before = in_year(&from_log);
+    clock.advance(Duration::days(60));
+    from_log.changed_here();
+    from_snapshot.changed_here();
+    let later = everything(&from_snapshot, &accounts).await;
+    assert_eq!(later, everything(&from_log, &accounts).await);
+    assert!(
+        in_year(&from_log) < year_before,
+        "results left the year window"
+    );
+    assert_eq!(in_year(&from_snapshot), in_year(&from_log));
+    let started_then = Leaderboards::new(Arc::clone(&store), Arc::clone(&clock_dyn));
+    started_then.start();
+    assert_eq!(everything(&started_then, &accounts).await, later);
 }

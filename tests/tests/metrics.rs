@@ -147,6 +147,7 @@ async fn counts_what_happened(app: TestApp) {
     );
     assert_eq!(value(&text, "safezone_leaderboard_ready"), 1.0);
     assert_eq!(value(&text, "safezone_leaderboard_players"), 1.0);
+    assert!(value(&text, "safezone_leaderboard_memory_bytes") > 0.0);
     assert_eq!(
         value(&text, r#"safezone_leaderboard_results{window="all"}"#),
         1.0

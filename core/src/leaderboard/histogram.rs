@@ -51,6 +51,20 @@ impl ScoreHistogram {
         histogram
     }
 
+    /// The heap bytes the histogram holds (its capacities), for the metrics.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.blocks.capacity() * size_of::<Block>()
+            + self
+                .blocks
+                .iter()
+                .map(|block| {
+                    block.scores.capacity() * size_of::<u64>()
+                        + block.counts.capacity() * size_of::<u32>()
+                })
+                .sum::<usize>()
+    }
+
     /// Every distinct score with its players, in ascending score order.
     pub fn entries(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.blocks.iter().flat_map(|block| {

@@ -2,13 +2,13 @@
 //! score histogram and top list, and the results still due to leave a window.
 //!
 //! Memory for a player is 47 bytes in [`Players`] and, per mode played, 4 bytes plus 12 per
-//! window holding results ([`ModeTotals`]); a result within the last year is 12 bytes in
-//! [`Expiry`]; a board holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No
+//! window holding results ([`ModeTotals`]); a result within the last 30 days is 12 bytes in
+//! [`Expiry`] (older ones are read back from the match log when they leave the year); a board holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No
 //! board copies the players' totals.
 
 use time::OffsetDateTime;
 
-use super::expiry::{Expiry, Pending};
+use super::expiry::{Expiry, HOUR, Kept, Pending, Runs};
 use super::histogram::ScoreHistogram;
 use super::kinds::{BoardId, Category, TimeWindow, board_position, mode_index};
 use super::packed::{ModeTotals, RowRef, WindowTotals};
@@ -117,6 +117,19 @@ impl BoardIndex {
         self.expiry.shrink();
     }
 
+    /// About the heap bytes the index holds (its columns' capacities and its trees' nodes):
+    /// what the boards cost in memory, less what the allocator keeps around them.
+    pub fn heap_bytes(&self) -> usize {
+        let tables = &self.tables;
+        let modes: usize = tables.modes.iter().map(ModeTotals::heap_bytes).sum();
+        let boards: usize = tables
+            .boards
+            .iter()
+            .map(|board| board.histogram.heap_bytes() + board.top.heap_bytes())
+            .sum();
+        tables.players.heap_bytes() + modes + boards + self.expiry.heap_bytes()
+    }
+
     /// How many players the index knows (deleted ones included).
     pub fn players(&self) -> usize {
         self.tables.players.len()
@@ -145,28 +158,56 @@ impl BoardIndex {
     /// Adds one result from the match log, in the windows it is still within. Answers `false`
     /// (adding nothing) when its player is unknown: add the player first.
     pub fn add_result(&mut self, entry: &MatchLogEntry) -> bool {
-        let Some(slot) = self.tables.players.slot_of(entry.account) else {
+        let Some(pending) = self.pending_of(entry) else {
             return false;
         };
-        let result = Contribution {
-            placement: u8::try_from(entry.placement.clamp(1, 255)).unwrap_or(u8::MAX),
-            kills: u8::try_from(entry.kills.clamp(0, 255)).unwrap_or(u8::MAX),
-            time_alive: u32::try_from(entry.time_alive_secs.max(0)).unwrap_or(u32::MAX),
-        };
-        let mode = mode_index(entry.mode);
         let ended = entry.ended.unix_timestamp();
         let windows = TimeWindow::ALL.map(|window| self.expiry.counts(window, ended));
         self.tables
-            .change_totals(slot, mode, windows, |totals| totals.add(result));
-        self.expiry.remember(
-            ended,
-            Pending {
-                slot,
-                mode: mode as u8,
-                result,
-            },
-        );
+            .change_totals(pending.slot, usize::from(pending.mode), windows, |totals| {
+                totals.add(pending.result)
+            });
+        self.expiry.remember(ended, entry.seq, pending);
         true
+    }
+
+    /// The log entry as the result of a known player; `None` when its player is unknown.
+    fn pending_of(&self, entry: &MatchLogEntry) -> Option<Pending> {
+        let slot = self.tables.players.slot_of(entry.account)?;
+        Some(Pending {
+            slot,
+            mode: mode_index(entry.mode) as u8,
+            result: Contribution {
+                placement: u8::try_from(entry.placement.clamp(1, 255)).unwrap_or(u8::MAX),
+                kills: u8::try_from(entry.kills.clamp(0, 255)).unwrap_or(u8::MAX),
+                time_alive: u32::try_from(entry.time_alive_secs.max(0)).unwrap_or(u32::MAX),
+            },
+        })
+    }
+
+    /// The hours whose results must be read back from the match log before the year window
+    /// can move to `now`, each with the log positions (first, last) its results are within.
+    pub fn hours_to_read(&self, now: OffsetDateTime) -> Vec<(i64, Runs)> {
+        self.expiry.hours_to_read(now)
+    }
+
+    /// Whether the year window cannot move to `now` before an hour is read back.
+    pub fn must_read_back(&self, now: OffsetDateTime) -> bool {
+        self.expiry.must_read_back(now)
+    }
+
+    /// Installs an hour's results read back from the match log (`entries` may hold other
+    /// hours' results and those of players no longer known: both are left out).
+    pub fn read_back(&mut self, hour: i64, entries: &[MatchLogEntry]) {
+        let results = entries
+            .iter()
+            .filter(|entry| entry.ended.unix_timestamp().div_euclid(HOUR) == hour)
+            .filter_map(|entry| {
+                let pending = self.pending_of(entry)?;
+                Some(Kept::new(entry.ended.unix_timestamp(), &pending))
+            })
+            .collect();
+        self.expiry.read_back(hour, results);
     }
 
     /// Applies a rename, ban, deletion or removal of results from the account log. A deleted

@@ -226,6 +226,17 @@ fn long_run(snapshot_every: Option<u64>) {
             }
             3..=8 => {
                 now += Duration::seconds(draw.below(4 * 86_400) as i64);
+                // As the follower does: the year's hours read back from the log first.
+                // (The model's results are in log order.)
+                for (hour, runs) in index.hours_to_read(now) {
+                    let mut entries = Vec::new();
+                    for (first, last) in runs {
+                        let from = model.results.partition_point(|result| result.seq < first);
+                        let to = model.results.partition_point(|result| result.seq <= last);
+                        entries.extend_from_slice(&model.results[from..to]);
+                    }
+                    index.read_back(hour, &entries);
+                }
                 index.expire(now);
             }
             _ => {

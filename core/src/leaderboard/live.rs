@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, mpsc, watch};
 use tokio::task::JoinHandle;
 
+use super::expiry::HOUR;
 use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, TimeWindow};
 use super::snapshot::{self, Covered};
@@ -90,6 +91,8 @@ pub struct BoardsStatus {
     pub loaded_results: u64,
     /// The players the boards know (0 while loading).
     pub players: usize,
+    /// About the heap bytes the boards hold (0 while loading).
+    pub memory_bytes: usize,
     /// The results counted in each window, in [`TimeWindow::ALL`] order (0 while loading).
     pub results: [u64; 5],
     /// The snapshot the boards started from (its id), `None` when they read the whole log.
@@ -166,6 +169,7 @@ impl Leaderboards {
             ready: index.is_some(),
             loaded_results: self.loaded_results.load(Ordering::Relaxed),
             players: index.map_or(0, BoardIndex::players),
+            memory_bytes: index.map_or(0, BoardIndex::heap_bytes),
             results: TimeWindow::ALL
                 .map(|window| index.map_or(0, |index| index.results_in(window))),
             started_from: match self.started_from.load(Ordering::Relaxed) {
@@ -243,6 +247,18 @@ impl Leaderboards {
             .as_ref()
             .is_some_and(|loaded| loaded.index.is_behind(now));
         if behind {
+            // The follower reads the year's next hour ahead; this is for a node that could not.
+            let unread = self
+                .read()
+                .as_ref()
+                .is_some_and(|loaded| loaded.index.must_read_back(now));
+            if unread {
+                let _turn = self.catching_up.lock().await;
+                let match_seq = self.read().as_ref().map(|loaded| loaded.match_seq);
+                if let Some(match_seq) = match_seq {
+                    self.read_back_year(now, match_seq).await?;
+                }
+            }
             let mut loaded = self.write();
             if let Some(loaded) = loaded.as_mut() {
                 loaded.index.expire(now);
@@ -607,8 +623,42 @@ impl Leaderboards {
             });
         }
         let now = self.clock.now();
+        self.read_back_year(now, match_seq).await?;
         self.apply(|loaded| loaded.index.expire(now));
         self.caught_up.fetch_max(covering, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Reads back from the match log (up to position `match_seq`, the last applied) the results
+    /// of the hours the year window's edge reaches by `now`, which the index no longer keeps.
+    /// The caller holds `catching_up`, so no entry is applied meanwhile.
+    async fn read_back_year(
+        &self,
+        now: time::OffsetDateTime,
+        match_seq: i64,
+    ) -> Result<(), BoardsError> {
+        let hours = self
+            .read()
+            .as_ref()
+            .map_or_else(Vec::new, |loaded| loaded.index.hours_to_read(now));
+        for (hour, runs) in hours {
+            let mut entries = Vec::new();
+            for (first, last) in runs {
+                let last = last.min(match_seq);
+                let mut after = first - 1;
+                while after < last {
+                    let page = self.store.match_log(after, PAGE).await?;
+                    let Some(end) = page.last().map(|entry| entry.seq) else {
+                        break;
+                    };
+                    entries.extend(page.into_iter().filter(|entry| {
+                        entry.seq <= last && entry.ended.unix_timestamp().div_euclid(HOUR) == hour
+                    }));
+                    after = end;
+                }
+            }
+            self.apply(|loaded| loaded.index.read_back(hour, &entries));
+        }
         Ok(())
     }
 

@@ -122,6 +122,12 @@ pub struct Table<T> {
 }
 
 impl<T: Copy> Table<T> {
+    /// The heap bytes the table holds (its capacities).
+    fn heap_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<T>()
+            + self.owners.capacity() * std::mem::size_of::<u32>()
+    }
+
     fn push(&mut self, owner: u32, cells: &[T]) -> usize {
         self.owners.push(owner);
         self.cells.extend_from_slice(cells);
@@ -273,6 +279,12 @@ impl ModeTotals {
     /// The rows' table and index for a snapshot; `RowRef` of `(table, index)`.
     pub fn row_ref(table: u32, index: usize) -> RowRef {
         RowRef::new(table, index)
+    }
+
+    /// The heap bytes the tables hold (their capacities), for the metrics.
+    pub fn heap_bytes(&self) -> usize {
+        let narrow: usize = self.narrow.iter().map(Table::heap_bytes).sum();
+        narrow + self.wide.heap_bytes()
     }
 
     /// Gives back the room the tables grew into.

@@ -204,6 +204,18 @@ impl Players {
         players
     }
 
+    /// The heap bytes the columns hold (their capacities), for the metrics.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.accounts.capacity() * size_of::<i64>()
+            + self.codes.capacity() * size_of::<PackedCode>()
+            + self.flags.capacity()
+            + self.rows.capacity() * size_of::<[u32; 4]>()
+            + self.sorted.capacity() * size_of::<u32>()
+            // A hash map entry and its control byte.
+            + self.recent.capacity() * (size_of::<(i64, u32)>() + 1)
+    }
+
     /// Gives back the room the columns grew into.
     pub fn shrink(&mut self) {
         self.accounts.shrink_to_fit();

@@ -4,15 +4,17 @@
 //!
 //! The bytes are the index's own columns, one after the other: a header (`SZBOARDS`, format,
 //! positions), the windows' edges, the players, each mode's packed totals, each board's
-//! histogram and top list, the results pending expiry by hour, and an end mark. Reading checks
+//! histogram and top list, the results pending expiry by hour (those of the month window and
+//! of the hours read back for the year's edge), the hours read back, the log positions of each
+//! hour's results within the year, and an end mark. Reading checks
 //! every length and every reference between the parts, so damaged bytes are refused, never
 //! half loaded.
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use super::expiry::{Expiry, Kept};
+use super::expiry::{Expiry, ExpiryParts, Kept};
 use super::histogram::ScoreHistogram;
 use super::index::{Board, BoardIndex};
 use super::kinds::BoardId;
@@ -29,7 +31,7 @@ const MAGIC: &[u8; 8] = b"SZBOARDS";
 const END: &[u8; 8] = b"SZBOARD.";
 
 /// The format written; a snapshot of another format is not read (the node rebuilds).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The log positions a snapshot covers: it counts every entry up to them, none after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +132,21 @@ pub fn write(index: &BoardIndex, covered: Covered, part_size: usize) -> Vec<Vec<
             out.u32(kept.time_alive);
             out.u16(kept.at);
             out.bytes(&[kept.placement, kept.kills]);
+        }
+    }
+    let read_back = index.expiry.hours_read_back();
+    out.len(read_back.len());
+    for hour in read_back {
+        out.i64(*hour);
+    }
+    let positions = index.expiry.positions();
+    out.len(positions.len());
+    for (hour, runs) in positions {
+        out.i64(*hour);
+        out.len(runs.len());
+        for (first, last) in runs {
+            out.i64(*first);
+            out.i64(*last);
         }
     }
     out.bytes(END);
@@ -269,11 +286,30 @@ pub fn read_parts(
         })?;
         hours.insert(hour, kept);
     }
+    let mut read_back = BTreeSet::new();
+    for _ in 0..input.len(8)? {
+        read_back.insert(input.i64()?);
+    }
+    let mut positions = BTreeMap::new();
+    for _ in 0..input.len(16)? {
+        let hour = input.i64()?;
+        let runs = input.len(16)?;
+        let runs = read_exactly(runs, || Ok((input.i64()?, input.i64()?)))?;
+        if runs.iter().any(|(first, last)| first > last) {
+            return Err(damaged("the log positions of an hour"));
+        }
+        positions.insert(hour, runs);
+    }
     if input.array::<8>()? != *END || !input.at_end() {
         return Err(damaged("no end mark where the snapshot ends"));
     }
     let players = Players::from_columns(accounts, codes, flags, rows);
-    let expiry = Expiry::from_parts(edges, hours);
+    let expiry = Expiry::from_parts(ExpiryParts {
+        edges,
+        hours,
+        read_back,
+        positions,
+    });
     Ok((
         BoardIndex::from_parts(players, modes, boards, expiry),
         covered,
@@ -522,10 +558,10 @@ mod tests {
         longer.push(0);
         assert!(read(&longer).is_err());
         let mut other_format = bytes.clone();
-        other_format[8] = 2;
+        other_format[8] = 1;
         assert_eq!(
             read(&other_format).err(),
-            Some(Damaged("format 2, this node reads 1".into()))
+            Some(Damaged("format 1, this node reads 2".into()))
         );
         // A row owner naming a slot that is no player's.
         let mut wrong_slot = bytes;

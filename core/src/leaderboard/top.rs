@@ -104,6 +104,12 @@ impl TopList {
     pub fn places(&self) -> impl Iterator<Item = &Place> {
         self.places.iter()
     }
+
+    /// About the heap bytes the list holds: its places, and a third more for the tree's
+    /// nodes, for the metrics.
+    pub fn heap_bytes(&self) -> usize {
+        self.places.len() * std::mem::size_of::<Place>() * 4 / 3
+    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,13 @@ impl Collector for StateCollector {
             "Players the leaderboards know.",
             saturating(boards.players as u64),
         )?;
+        gauge(
+            &mut encoder,
+            "leaderboard_memory_bytes",
+            "About the heap bytes the leaderboards hold (their columns and trees, without the \
+             allocator's slack around them).",
+            saturating(boards.memory_bytes as u64),
+        )?;
         gauges(
             &mut encoder,
             "leaderboard_results",
