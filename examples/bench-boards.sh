@@ -169,9 +169,6 @@ if [ -n "${BOARDS_REUSE:-}" ] && psql -qAt "$postgres_admin" \
   -c "SELECT 1 FROM pg_database WHERE datname = '$boards_db'" | grep -q 1; then
   seeded=$(psql -qAt "$boards_url" -c "SELECT count(*) FROM accounts WHERE provider = 'seed'")
   [ "$seeded" = "$boards_players" ] && echo "  reusing the seeded database $boards_db" || seeded=0
-  # The boards' snapshots of an earlier run go: the first start reads the whole log.
-  [ "$seeded" = 0 ] || psql -q "$boards_url" -c "DELETE FROM board_snapshot_parts" \
-    -c "DELETE FROM board_snapshots" -c "UPDATE board_snapshot_claim SET claimed_at = 0"
 fi
 if [ "$seeded" = 0 ]; then
   quiet_psql "$postgres_admin" -c "DROP DATABASE IF EXISTS $boards_db" -c "CREATE DATABASE $boards_db"
@@ -188,6 +185,10 @@ if [ "$seeded" = 0 ]; then
   echo "  seed: $seed_seconds s ($(psql -qAt "$boards_url" \
     -c "SELECT pg_size_pretty(pg_database_size(current_database()))") on disk)"
 fi
+# The boards' snapshots (an earlier run's, or the empty one the migrating start wrote at its
+# stop) go: the first start reads the whole log.
+psql -q "$boards_url" -c "DELETE FROM board_snapshot_parts" -c "DELETE FROM board_snapshots" \
+  -c "UPDATE board_snapshot_claim SET claimed_at = 0"
 
 # 3. Rebuild.
 boards_start boards "$boards_url"
