@@ -45,11 +45,26 @@
 
 day_out=${DAY_OUT:-target/day-$(date -u +%Y%m%dT%H%M%SZ)}
 day_url=$(fresh_database day)
+# A database that serves for an hour needs autovacuum (PostgreSQL's default; this machine's
+# conf.d turns it off for the tests): without it, tables bloat with dead rows, are never
+# analysed, and a plan a connection cached while a table was small stays (seen: a sequential
+# scan of `progress` per account read, PostgreSQL's CPU up 50% in 25 minutes). When it is off,
+# the run turns it on (ALTER SYSTEM) and resets it at the end.
+if [ "$(psql -qAt "$postgres_admin" -c 'SHOW autovacuum')" = off ]; then
+  echo "day: autovacuum is off on this PostgreSQL; on for the run"
+  psql -q "$postgres_admin" -c "ALTER SYSTEM SET autovacuum = on" -c "SELECT pg_reload_conf()" >/dev/null
+  day_reset_autovacuum() {
+    psql -q "$postgres_admin" -c "ALTER SYSTEM RESET autovacuum" -c "SELECT pg_reload_conf()" >/dev/null
+  }
+else
+  day_reset_autovacuum() { :; }
+fi
 echo "day: $(nproc) CPUs; DAY_DURATION=${DAY_DURATION:-60m} DAY_RATE=${DAY_RATE:-1200}" \
   "DAY_MATCHES_PER_MIN=${DAY_MATCHES_PER_MIN:-60} DAY_PLAYERS=${DAY_PLAYERS:-10000}; results in $day_out"
 day_status=0
 target/release/examples/day target/release/safezone-server-warp \
   target/release/safezone-server-rocket "$day_url" "$day_out" || day_status=$?
+day_reset_autovacuum
 python3 -c 'import matplotlib' 2>/dev/null || pip install -q matplotlib
 python3 examples/day-charts.py "$day_out"
 [ "$day_status" = 0 ] || { echo "day: an invariant was broken (exit $day_status)" >&2; exit "$day_status"; }

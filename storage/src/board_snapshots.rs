@@ -3,9 +3,14 @@
 //! one-row `board_snapshot_claim`).
 //!
 //! A snapshot is begun (the turn claimed by one conditional update, so one node of many wins
-//! it), its parts stored one transaction each, and completed with the pruning of older ones in
+//! it), its parts stored one statement each, and completed with the pruning of older ones in
 //! one last transaction: a writer stopped anywhere before leaves an incomplete snapshot nobody
 //! reads, and the previous complete one stays.
+//!
+//! A part is megabytes in one message, and a connection keeps the buffer it grew for the
+//! largest message it sent or received: each part's connection gives that room back before it
+//! returns to the pool, or every connection of a long-running node would end up holding a
+//! part's worth of memory.
 
 /// Implements [`BoardSnapshotStore`](safezone_core::store::BoardSnapshotStore) for `$store`
 /// (see [`impl_store`](crate::impl_store)), in a child module `board_snapshots` of the calling
@@ -15,6 +20,7 @@ macro_rules! impl_board_snapshots {
         mod board_snapshots {
             use async_trait::async_trait;
             use safezone_core::store::{BoardSnapshotInfo, BoardSnapshotStore, StoreError};
+            use sqlx::Connection;
             use time::OffsetDateTime;
 
             use super::$store;
@@ -62,14 +68,15 @@ macro_rules! impl_board_snapshots {
                     bytes: &[u8],
                 ) -> Result<(), StoreError> {
                     let written = async {
-                        let mut tx = self.begin().await?;
+                        let mut connection = self.write_connection().await?;
                         sqlx::query(sql::INSERT_PART)
                             .bind(id)
                             .bind(i64::from(part))
                             .bind(bytes)
-                            .execute(&mut *tx)
+                            .execute(&mut *connection)
                             .await?;
-                        tx.commit().await
+                        connection.shrink_buffers();
+                        Ok::<_, sqlx::Error>(())
                     };
                     written.await.map_err(store_error)
                 }
@@ -132,12 +139,17 @@ macro_rules! impl_board_snapshots {
                     id: i64,
                     part: u32,
                 ) -> Result<Option<Vec<u8>>, StoreError> {
-                    sqlx::query_scalar::<_, Vec<u8>>(sql::PART)
-                        .bind(id)
-                        .bind(i64::from(part))
-                        .fetch_optional(&self.pool)
-                        .await
-                        .map_err(store_error)
+                    let read = async {
+                        let mut connection = self.pool.acquire().await?;
+                        let bytes = sqlx::query_scalar::<_, Vec<u8>>(sql::PART)
+                            .bind(id)
+                            .bind(i64::from(part))
+                            .fetch_optional(&mut *connection)
+                            .await?;
+                        connection.shrink_buffers();
+                        Ok::<_, sqlx::Error>(bytes)
+                    };
+                    read.await.map_err(store_error)
                 }
             }
         }

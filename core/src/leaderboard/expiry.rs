@@ -173,11 +173,14 @@ impl Expiry {
     /// The hours whose results must be read back from the log before the year's edge can move
     /// to `now` (and the hour after, read ahead), with where their results are.
     pub fn hours_to_read(&self, now: OffsetDateTime) -> Vec<(i64, Runs)> {
-        let year = TimeWindow::Year.index();
-        let new_edge = edge_at(TimeWindow::Year, now.unix_timestamp());
-        let hours = self.edges[year].div_euclid(HOUR)..=new_edge.div_euclid(HOUR) + 1;
+        let first = self.edges[TimeWindow::Year.index()].div_euclid(HOUR);
+        let last = edge_at(TimeWindow::Year, now.unix_timestamp()).div_euclid(HOUR) + 1;
+        if last < first {
+            // A clock set back: nothing is due.
+            return Vec::new();
+        }
         self.positions
-            .range(hours)
+            .range(first..=last)
             .filter(|(hour, _)| !self.read_back.contains(hour))
             .map(|(hour, runs)| (*hour, runs.clone()))
             .collect()
@@ -208,7 +211,7 @@ impl Expiry {
         let now = now.unix_timestamp();
         for (edge, window) in self.edges.iter_mut().zip(TimeWindow::ALL) {
             let mut new_edge = edge_at(window, now);
-            if window == TimeWindow::Year {
+            if window == TimeWindow::Year && new_edge > *edge {
                 new_edge = new_edge.min(readable_until(
                     &self.positions,
                     &self.read_back,
@@ -292,8 +295,8 @@ fn note_position(runs: &mut Runs, seq: i64) {
     runs.push((seq, seq));
 }
 
-/// How far the year's edge may move from `edge` towards `wanted`: up to just before the first
-/// hour with results that was not read back.
+/// How far the year's edge may move from `edge` towards `wanted` (later than `edge`): up to
+/// just before the first hour with results that was not read back.
 fn readable_until(
     positions: &BTreeMap<i64, Runs>,
     read_back: &BTreeSet<i64>,
@@ -402,6 +405,19 @@ mod tests {
             left_by(&mut expiry, NOW + Duration::hours(1)),
             vec![(TimeWindow::Year, 1), (TimeWindow::Year, 2)]
         );
+    }
+
+    #[test]
+    fn a_clock_set_back_moves_no_edge() {
+        let mut expiry = Expiry::new(NOW);
+        let ended = (NOW - Duration::days(300)).unix_timestamp();
+        expiry.remember(ended, 3, pending(4));
+        let earlier = NOW - Duration::days(3);
+        assert!(expiry.hours_to_read(earlier).is_empty());
+        assert!(!expiry.must_read_back(earlier));
+        assert!(left_by(&mut expiry, earlier).is_empty());
+        assert!(expiry.counts(TimeWindow::Day, (NOW - Duration::hours(1)).unix_timestamp()));
+        assert_eq!(expiry.positions().len(), 1);
     }
 
     #[test]
