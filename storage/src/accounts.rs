@@ -513,6 +513,7 @@ macro_rules! impl_accounts {
                             return Ok(false);
                         }
                         community::free_places(&mut tx, account).await?;
+                        community::withdraw_votes(&mut tx, account).await?;
                         let done = sqlx::query(sql::DELETE_ACCOUNT)
                             .bind(account.0)
                             .execute(&mut *tx)

@@ -18,11 +18,14 @@
 //! is never made a member, an invitee or whitelisted behind the deletion's back. Votes and
 //! tournament joins lock the account's row first too, so a deletion racing them either ends
 //! first (the account is missing) or waits and takes the vote or entry with it; and the
-//! deletion frees its entries' places under their tournaments' row locks, after the clan's.
+//! deletion frees its entries' places under their tournaments' row locks, after the clan's,
+//! and takes its votes off their options' counts (`poll_options.votes`, which a vote raises in
+//! its own transaction).
 
 /// Implements [`CommunityStore`](safezone_core::store::CommunityStore) for `$store` over the
-/// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `lock_departing` and
-/// `free_places` for account deletion, in a child module `community` of the calling one.
+/// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `lock_departing`,
+/// `free_places` and `withdraw_votes` for account deletion, in a child module `community` of
+/// the calling one.
 macro_rules! impl_community {
     ($store:ident, $db:ty) => {
         mod community {
@@ -649,11 +652,15 @@ macro_rules! impl_community {
                     .bind(to_micros(vote.now))
                     .execute(&mut **tx)
                     .await?;
-                Ok(if recorded.rows_affected() == 1 {
-                    Ok(())
-                } else {
-                    Err(VoteRefusal::AlreadyVoted)
-                })
+                if recorded.rows_affected() != 1 {
+                    return Ok(Err(VoteRefusal::AlreadyVoted));
+                }
+                sqlx::query(sql::COUNT_VOTE)
+                    .bind(vote.poll.0)
+                    .bind(vote.option.0)
+                    .execute(&mut **tx)
+                    .await?;
+                Ok(Ok(()))
             }
 
             /// The account's row is locked first and the tournament's (by taking the place)
@@ -900,6 +907,27 @@ macro_rules! impl_community {
                 for code in entered {
                     sqlx::query(sql::FREE_PLACE)
                         .bind(code)
+                        .execute(&mut **tx)
+                        .await?;
+                }
+                Ok(())
+            }
+
+            /// Takes the votes of an account about to be deleted (its row locked by
+            /// [`lock_departing`]) off their options' counts, one option at a time in id order,
+            /// so that deletions lock options in one order and never deadlock; the cascade then
+            /// deletes the votes.
+            pub(super) async fn withdraw_votes(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+            ) -> Result<(), sqlx::Error> {
+                let options = sqlx::query_scalar::<_, i64>(sql::OPTIONS_VOTED)
+                    .bind(account.0)
+                    .fetch_all(&mut **tx)
+                    .await?;
+                for option in options {
+                    sqlx::query(sql::UNCOUNT_VOTE)
+                        .bind(option)
                         .execute(&mut **tx)
                         .await?;
                 }

@@ -112,6 +112,24 @@ async fn admin_connection() -> PgConnection {
         })
 }
 
+/// Runs one raw SQL statement on the database of `url` (`postgres://` or `sqlite://`), on a
+/// connection of its own: for tests that write rows as an older schema or migration would.
+///
+/// # Panics
+///
+/// When the database cannot be reached or the statement fails.
+pub async fn execute_sql(url: &str, statement: &str) {
+    let statement = AssertSqlSafe(statement.to_owned());
+    let outcome = if url.starts_with("postgres") {
+        let mut raw = PgConnection::connect(url).await.expect("PostgreSQL connects");
+        sqlx::query(statement).execute(&mut raw).await.map(drop)
+    } else {
+        let mut raw = sqlx::SqliteConnection::connect(url).await.expect("SQLite opens");
+        sqlx::query(statement).execute(&mut raw).await.map(drop)
+    };
+    outcome.unwrap_or_else(|err| panic!("the statement failed: {err}"));
+}
+
 /// A `sqlite://` URL of a new database file inside `dir` (created when the store opens).
 pub fn fresh_sqlite_url(dir: &Path) -> String {
     let file = dir.join(format!("safezone-{}.db", Uuid::new_v4().simple()));

@@ -43,8 +43,7 @@ macro_rules! select_polls {
         concat!(
             "SELECT p.id AS poll_id, p.question, p.opens, p.closes, p.closed_at, ",
             "o.id AS option_id, o.name, o.color_code, ",
-            "CAST((SELECT COUNT(*) FROM poll_votes v WHERE v.option_id = o.id) AS BIGINT) ",
-            "AS votes ",
+            "o.votes ",
             "FROM polls p JOIN poll_options o ON o.poll_id = p.id WHERE ",
             $condition,
             " ORDER BY p.id, o.position"
@@ -81,6 +80,17 @@ pub(crate) const POLL_WINDOW: &str = "SELECT opens, closes, closed_at FROM polls
 /// Whether an option belongs to a poll. Binds: poll id, option id.
 pub(crate) const POLL_HAS_OPTION: &str =
     "SELECT id FROM poll_options WHERE poll_id = $1 AND id = $2";
+
+/// Counts a vote recorded for an option. Binds: poll id, option id.
+pub(crate) const COUNT_VOTE: &str =
+    "UPDATE poll_options SET votes = votes + 1 WHERE poll_id = $1 AND id = $2";
+
+/// The options an account voted for, in id order. Binds: account id.
+pub(crate) const OPTIONS_VOTED: &str =
+    "SELECT option_id FROM poll_votes WHERE account_id = $1 ORDER BY option_id";
+
+/// Takes a vote of an account about to go off its option's count. Binds: option id.
+pub(crate) const UNCOUNT_VOTE: &str = "UPDATE poll_options SET votes = votes - 1 WHERE id = $1";
 
 /// Records a vote unless the account voted in the poll. Binds: poll id, account id, option id,
 /// now.
