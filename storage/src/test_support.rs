@@ -121,10 +121,14 @@ async fn admin_connection() -> PgConnection {
 pub async fn execute_sql(url: &str, statement: &str) {
     let statement = AssertSqlSafe(statement.to_owned());
     let outcome = if url.starts_with("postgres") {
-        let mut raw = PgConnection::connect(url).await.expect("PostgreSQL connects");
+        let mut raw = PgConnection::connect(url)
+            .await
+            .expect("PostgreSQL connects");
         sqlx::query(statement).execute(&mut raw).await.map(drop)
     } else {
-        let mut raw = sqlx::SqliteConnection::connect(url).await.expect("SQLite opens");
+        let mut raw = sqlx::SqliteConnection::connect(url)
+            .await
+            .expect("SQLite opens");
         sqlx::query(statement).execute(&mut raw).await.map(drop)
     };
     outcome.unwrap_or_else(|err| panic!("the statement failed: {err}"));

@@ -17,7 +17,10 @@ const SQLITE_MIGRATION: &str = include_str!("../migrations/sqlite/0022_poll_vote
 
 /// The migration's statement counting the votes already cast.
 fn counting_statement() -> &'static str {
-    assert_eq!(POSTGRES_MIGRATION, SQLITE_MIGRATION, "one migration for both");
+    assert_eq!(
+        POSTGRES_MIGRATION, SQLITE_MIGRATION,
+        "one migration for both"
+    );
     POSTGRES_MIGRATION
         .lines()
         .find(|line| line.starts_with("UPDATE"))
@@ -45,8 +48,7 @@ async fn votes_cast_before_the_migration_are_counted(store: Arc<dyn Store>, url:
         .expect("the poll is created");
     let mut voters = Vec::new();
     for n in 0..5_usize {
-        let voter =
-            test_support::new_account(store.as_ref(), &format!("Voter#{n:04}"), NOW).await;
+        let voter = test_support::new_account(store.as_ref(), &format!("Voter#{n:04}"), NOW).await;
         let vote = Vote {
             account: voter.id,
             poll: poll.id,

@@ -372,15 +372,18 @@ impl Leaderboards {
     /// boards are not loaded.
     pub async fn write_snapshot_now(&self) -> Result<Option<i64>, BoardsError> {
         let now = self.clock.now();
-        self.write_snapshot(now).await
+        self.write_snapshot(now, None).await
     }
 
     /// Writes a snapshot of the boards as they are, caught up, unless a snapshot was begun
-    /// after `unless_since`; it becomes the newest only once every part is stored.
+    /// after `unless_since`; it becomes the newest only once every part is stored. Past
+    /// `deadline`, no further part is stored and the snapshot is left incomplete (never read).
     async fn write_snapshot(
         &self,
         unless_since: time::OffsetDateTime,
+        deadline: Option<Instant>,
     ) -> Result<Option<i64>, BoardsError> {
+        let past_deadline = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
         let turn = self.catching_up.lock().await;
         let Some((bytes, covered)) = self.read().as_ref().map(|loaded| {
             let covered = Covered {
@@ -407,15 +410,23 @@ impl Leaderboards {
         let size: usize = bytes.iter().map(Vec::len).sum();
         // Each part is dropped once stored.
         for part in bytes {
+            if past_deadline() {
+                tracing::warn!(
+                    snapshot = id,
+                    "the boards' snapshot ran out of time: given up"
+                );
+                return Ok(None);
+            }
             self.store
                 .write_board_snapshot_part(id, parts, &part)
                 .await?;
             parts += 1;
         }
-        if !self
-            .store
-            .finish_board_snapshot(id, parts, SNAPSHOTS_KEPT)
-            .await?
+        if past_deadline()
+            || !self
+                .store
+                .finish_board_snapshot(id, parts, SNAPSHOTS_KEPT)
+                .await?
         {
             return Ok(None);
         }
@@ -435,6 +446,7 @@ impl Leaderboards {
     /// `within` (a snapshot cut short is left incomplete, and never read). Answers the id of
     /// the snapshot written; what kept it from being written is logged.
     pub async fn snapshot_at_stop(&self, within: Duration) -> Option<i64> {
+        let deadline = Instant::now() + within;
         let written = tokio::time::timeout(within, async {
             let turn = self.catching_up.lock().await;
             self.catch_up().await?;
@@ -446,7 +458,7 @@ impl Leaderboards {
             if current == *self.last_snapshot_slot() {
                 return Ok(None);
             }
-            self.write_snapshot(self.clock.now()).await
+            self.write_snapshot(self.clock.now(), Some(deadline)).await
         })
         .await;
         match written {
@@ -477,7 +489,7 @@ impl Leaderboards {
             return Ok(());
         }
         let every = time::Duration::try_from(SNAPSHOT_EVERY).unwrap_or(time::Duration::HOUR);
-        self.write_snapshot(self.clock.now() - every).await?;
+        self.write_snapshot(self.clock.now() - every, None).await?;
         Ok(())
     }
 
