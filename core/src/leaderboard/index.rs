@@ -3,8 +3,9 @@
 //!
 //! Memory for a player is 47 bytes in [`Players`] and, per mode played, 4 bytes plus 12 per
 //! window holding results ([`ModeTotals`]); a result within the last 30 days is 12 bytes in
-//! [`Expiry`] (older ones are read back from the match log when they leave the year); a board holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No
-//! board copies the players' totals.
+//! [`Expiry`] (older ones are read back from the match log when they leave the year); a board
+//! holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No board copies the
+//! players' totals.
 
 use time::OffsetDateTime;
 
