@@ -34,7 +34,8 @@
 # BOARDS_KEYS (1000), BOARDS_ROUNDS (20), BOARDS_READY_TIMEOUT (900 s), BOARDS_QUIET (1: the
 # second run without request logs; 0 skips it), BOARDS_REUSE (1: keep using an already seeded
 # database of the same size instead of seeding again; with KEEP=1 on the run that seeded it),
-# KEEP (1: keep the seeded database at the end).
+# BOARDS_REDIS (1: the Redis comparison; 0 skips it, as for ten million players), KEEP (1: keep
+# the seeded database at the end).
 
 boards_players=${BOARDS_PLAYERS:-1000000}
 boards_results=${BOARDS_RESULTS:-10000000}
@@ -42,6 +43,7 @@ boards_devices=${BOARDS_DEVICES:-8000}
 boards_keys=${BOARDS_KEYS:-1000}
 boards_rounds=${BOARDS_ROUNDS:-20}
 boards_ready_timeout=${BOARDS_READY_TIMEOUT:-900}
+boards_redis=${BOARDS_REDIS:-1}
 boards_quiet=${BOARDS_QUIET:-1}
 boards_db=safezone_bench_boards
 boards_url=${postgres_admin%/*}/$boards_db
@@ -130,8 +132,8 @@ boards_start() {
   done
 }
 
-# ready_field NAME: a field of the ready line (results, players, millis; players_millis,
-# results_millis, boards_millis for the phases).
+# ready_field NAME: a field of the ready line (results, players, millis; results_millis,
+# players_millis (within results_millis), boards_millis for the phases).
 ready_field() { grep -o "\b$1=[0-9]*" <<<"$ready_line" | cut -d= -f2; }
 
 boards_report_start() {
@@ -194,7 +196,7 @@ psql -q "$boards_url" -c "DELETE FROM board_snapshot_parts" -c "DELETE FROM boar
 boards_start boards "$boards_url"
 boards_report_start "seeded database:"
 boards_listen_ms=$listen_ms boards_ready_ms=$ready_ms boards_millis=$(ready_field millis)
-boards_phases="players $(ready_field players_millis) ms, results $(ready_field results_millis) ms, boards $(ready_field boards_millis) ms"
+boards_phases="results $(ready_field results_millis) ms (of them $(ready_field players_millis) ms reading their players), boards $(ready_field boards_millis) ms"
 boards_rss=$start_rss boards_hwm=$start_hwm boards_cpu=$start_cpu
 echo "  boards' memory (VmRSS seeded - empty): $(mib $((boards_rss - empty_rss)))"
 
@@ -320,76 +322,78 @@ if [ "$boards_quiet" = 1 ]; then
   stop
 fi
 
-# 6. Redis.
-redis_port=
-for port in $(seq 16379 16479); do
-  if ! (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    redis_port=$port
-    break
-  fi
-done
-taskset -c 0 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
-  --dir "$work" --logfile "$work/redis.log" &
-redis_pid=$!
-for _ in $(seq 1 100); do
-  [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
-  sleep 0.1
-done
-used_memory() { redis-cli -p "$redis_port" info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }
-redis_empty=$(used_memory)
-started=$(now_ms)
-psql -qAt "$boards_url" -c "COPY (
-    SELECT 'ZADD board ' || string_agg(wins || ' ' || id, ' ')
-    FROM (
-        SELECT accounts.id, coalesce(solo.wins, 0) AS wins
-        FROM accounts LEFT JOIN (
-            SELECT account_id, count(*) AS wins FROM match_log
-            WHERE mode = 'solo' AND placement = 1 GROUP BY account_id
-        ) solo ON solo.account_id = accounts.id
-    ) players
-    GROUP BY id / 1000
-) TO STDOUT" | redis-cli -p "$redis_port" --pipe >"$work/redis-load.txt"
-redis_members=$(redis-cli -p "$redis_port" zcard board)
-redis_full=$(used_memory)
-redis_set=$((redis_full - redis_empty))
-echo "  redis: loaded $redis_members members in $(seconds_since "$started") s ($(tail -n 1 "$work/redis-load.txt"))"
-echo "  redis used_memory: $(mib $((redis_empty / 1024))) empty, $(mib $((redis_full / 1024))) loaded: the set $(mib $((redis_set / 1024))), $((redis_set / redis_members)) B/member; VmRSS $(mib "$(status_kb "$redis_pid" VmRSS)")"
+# 6. Redis (BOARDS_REDIS=0 skips it: its loading queries read the whole match log).
+if [ "$boards_redis" = 1 ]; then
+  redis_port=
+  for port in $(seq 16379 16479); do
+    if ! (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      redis_port=$port
+      break
+    fi
+  done
+  taskset -c 0 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+    --dir "$work" --logfile "$work/redis.log" &
+  redis_pid=$!
+  for _ in $(seq 1 100); do
+    [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
+    sleep 0.1
+  done
+  used_memory() { redis-cli -p "$redis_port" info memory | awk -F: '/^used_memory:/ { print $2 + 0 }'; }
+  redis_empty=$(used_memory)
+  started=$(now_ms)
+  psql -qAt "$boards_url" -c "COPY (
+      SELECT 'ZADD board ' || string_agg(wins || ' ' || id, ' ')
+      FROM (
+          SELECT accounts.id, coalesce(solo.wins, 0) AS wins
+          FROM accounts LEFT JOIN (
+              SELECT account_id, count(*) AS wins FROM match_log
+              WHERE mode = 'solo' AND placement = 1 GROUP BY account_id
+          ) solo ON solo.account_id = accounts.id
+      ) players
+      GROUP BY id / 1000
+  ) TO STDOUT" | redis-cli -p "$redis_port" --pipe >"$work/redis-load.txt"
+  redis_members=$(redis-cli -p "$redis_port" zcard board)
+  redis_full=$(used_memory)
+  redis_set=$((redis_full - redis_empty))
+  echo "  redis: loaded $redis_members members in $(seconds_since "$started") s ($(tail -n 1 "$work/redis-load.txt"))"
+  echo "  redis used_memory: $(mib $((redis_empty / 1024))) empty, $(mib $((redis_full / 1024))) loaded: the set $(mib $((redis_set / 1024))), $((redis_set / redis_members)) B/member; VmRSS $(mib "$(status_kb "$redis_pid" VmRSS)")"
 
-# Every board in Redis: one sorted set per mode, window and category, each holding the players
-# with a result in that mode and window. Members per (mode, window) from the match log; x 5
-# plain categories and, as an upper bound, x 7 (the ratio boards hold only players with enough
-# rounds), at the bytes per member just measured.
-board_members=$(psql -qAt "$boards_url" -c "
-    SELECT sum((last > now_us - 86400000000)::int) + sum((last > now_us - 7 * 86400000000)::int)
-        + sum((last > now_us - 30 * 86400000000)::int) + sum((last > now_us - 365 * 86400000000)::int)
-        + count(*)
-    FROM (SELECT account_id, mode, max(ended) AS last FROM match_log GROUP BY account_id, mode) players,
-        (SELECT (extract(epoch FROM now()) * 1000000)::bigint AS now_us) clock")
-redis_all_low=$((board_members * 5 * redis_set / redis_members))
-redis_all_high=$((board_members * 7 * redis_set / redis_members))
-echo "  every board in Redis: $board_members members per category over 20 mode-window sets; x 5 to 7 categories: $(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
+  # Every board in Redis: one sorted set per mode, window and category, each holding the players
+  # with a result in that mode and window. Members per (mode, window) from the match log; x 5
+  # plain categories and, as an upper bound, x 7 (the ratio boards hold only players with enough
+  # rounds), at the bytes per member just measured.
+  board_members=$(psql -qAt "$boards_url" -c "
+      SELECT sum((last > now_us - 86400000000)::int) + sum((last > now_us - 7 * 86400000000)::int)
+          + sum((last > now_us - 30 * 86400000000)::int) + sum((last > now_us - 365 * 86400000000)::int)
+          + count(*)
+      FROM (SELECT account_id, mode, max(ended) AS last FROM match_log GROUP BY account_id, mode) players,
+          (SELECT (extract(epoch FROM now()) * 1000000)::bigint AS now_us) clock")
+  redis_all_low=$((board_members * 5 * redis_set / redis_members))
+  redis_all_high=$((board_members * 7 * redis_set / redis_members))
+  echo "  every board in Redis: $board_members members per category over 20 mode-window sets; x 5 to 7 categories: $(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
 
-# redis_measure LABEL COMMAND...: redis-benchmark on CPU 1 for about DURATION (a short run
-# first tells the rate); prints like measure and sets last_rps.
-redis_measure() {
-  local label=$1 n
-  shift
-  taskset -c 1 redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$connections" -n 20000 --csv "$@" \
-    >"$work/redis-bench.csv"
-  n=$(awk -F'","' -v seconds="${duration%s}" 'NR == 2 { printf "%d", $2 * seconds }' "$work/redis-bench.csv")
-  taskset -c 1 redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$connections" -n "$n" --csv "$@" \
-    >"$work/redis-bench.csv"
-  last_rps=$(awk -F'","' 'NR == 2 { print $2 }' "$work/redis-bench.csv")
-  awk -F'","' -v label="$label" 'NR == 2 {
-    printf "%-44s %10s req/s   p50 %6s ms   p99 %6s ms\n", label, $2, $5, $7 }' "$work/redis-bench.csv"
-}
-redis_measure "redis: ZREVRANGE board 0 99 WITHSCORES" ZREVRANGE board 0 99 WITHSCORES
-redis_range=$last_rps
-redis_measure "redis: ZREVRANK board <member>" ZREVRANK board "$((boards_players / 2))"
-redis_rank=$last_rps
-kill "$redis_pid"
-wait "$redis_pid" 2>/dev/null || true
-redis_pid=
+  # redis_measure LABEL COMMAND...: redis-benchmark on CPU 1 for about DURATION (a short run
+  # first tells the rate); prints like measure and sets last_rps.
+  redis_measure() {
+    local label=$1 n
+    shift
+    taskset -c 1 redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$connections" -n 20000 --csv "$@" \
+      >"$work/redis-bench.csv"
+    n=$(awk -F'","' -v seconds="${duration%s}" 'NR == 2 { printf "%d", $2 * seconds }' "$work/redis-bench.csv")
+    taskset -c 1 redis-benchmark -h 127.0.0.1 -p "$redis_port" -c "$connections" -n "$n" --csv "$@" \
+      >"$work/redis-bench.csv"
+    last_rps=$(awk -F'","' 'NR == 2 { print $2 }' "$work/redis-bench.csv")
+    awk -F'","' -v label="$label" 'NR == 2 {
+      printf "%-44s %10s req/s   p50 %6s ms   p99 %6s ms\n", label, $2, $5, $7 }' "$work/redis-bench.csv"
+  }
+  redis_measure "redis: ZREVRANGE board 0 99 WITHSCORES" ZREVRANGE board 0 99 WITHSCORES
+  redis_range=$last_rps
+  redis_measure "redis: ZREVRANK board <member>" ZREVRANK board "$((boards_players / 2))"
+  redis_rank=$last_rps
+  kill "$redis_pid"
+  wait "$redis_pid" 2>/dev/null || true
+  redis_pid=
+fi
 
 # Summary.
 echo
@@ -401,11 +405,15 @@ row "leaderboard + own rank (solo/all/wins)" "$reads_own_logged req/s${reads_own
 row "leaderboard + own rank (solo/all/winrate)" "$reads_winrate_logged req/s${reads_winrate_quiet:+ (no request log: $reads_winrate_quiet)}"
 row "leaderboard + own rank (solo/24h/wins)" "$reads_day_logged req/s${reads_day_quiet:+ (no request log: $reads_day_quiet)}"
 row "answer of 100 rows + own row" "$answer_bytes bytes"
-row "redis ZREVRANGE 0 99 WITHSCORES" "$redis_range req/s"
-row "redis ZREVRANK" "$redis_rank req/s"
+if [ "$boards_redis" = 1 ]; then
+  row "redis ZREVRANGE 0 99 WITHSCORES" "$redis_range req/s"
+  row "redis ZREVRANK" "$redis_rank req/s"
+fi
 row "boards' memory (RSS seeded - empty)" "$(mib $((boards_rss - empty_rss))) (RSS $(mib "$boards_rss"), peak $(mib "$boards_hwm"); empty $(mib "$empty_rss"))"
-row "redis sorted set (used_memory)" "$(mib $((redis_set / 1024))) for $redis_members members"
-row "redis, all 140 boards (estimate)" "$(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
+if [ "$boards_redis" = 1 ]; then
+  row "redis sorted set (used_memory)" "$(mib $((redis_set / 1024))) for $redis_members members"
+  row "redis, all 140 boards (estimate)" "$(mib $((redis_all_low / 1024))) to $(mib $((redis_all_high / 1024)))"
+fi
 row "rebuild (start to ready line; line's millis)" "${boards_ready_ms:-none} ms; ${boards_millis:-none} ms${quiet_ready_ms:+ (restart: $quiet_ready_ms ms; $quiet_millis ms)}; server CPU $boards_cpu s"
 row "rebuild phases (the ready line's)" "$boards_phases"
 [ -n "${quiet_snapshot:-}" ] && row "restart from snapshot $quiet_snapshot" "$quiet_ready_ms ms to ready (snapshot read $(ready_field snapshot_millis) ms, logs' tail $(ready_field tail_millis) ms); memory $(mib $((quiet_rss - empty_rss)))"

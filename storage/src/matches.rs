@@ -268,24 +268,6 @@ macro_rules! impl_matches {
                         .map_err(store_error)
                 }
 
-                async fn board_players(
-                    &self,
-                    after: AccountId,
-                    limit: u32,
-                ) -> Result<Vec<BoardPlayer>, StoreError> {
-                    let players = async {
-                        sqlx::query_as::<_, BoardPlayerRow>(sql::BOARD_PLAYERS)
-                            .bind(after.0)
-                            .bind(i64::from(limit))
-                            .fetch_all(&self.pool)
-                            .await?
-                            .into_iter()
-                            .map(|row| row.into_player().map_err(decode))
-                            .collect::<Result<Vec<_>, sqlx::Error>>()
-                    };
-                    players.await.map_err(store_error)
-                }
-
                 async fn board_players_of(
                     &self,
                     accounts: &[AccountId],

@@ -472,7 +472,7 @@ impl MatchLogRow {
 }
 
 /// An account as the leaderboards show it, as selected by
-/// [`BOARD_PLAYERS`](crate::statements::matches::BOARD_PLAYERS).
+/// [`BOARD_PLAYERS_OF`](crate::statements::matches::BOARD_PLAYERS_OF).
 #[derive(sqlx::FromRow)]
 pub(crate) struct BoardPlayerRow {
     id: i64,

@@ -499,27 +499,12 @@ impl Leaderboards {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Loads every board from the store's whole match log.
+    /// Loads every board from the store's whole match log. Players are read as their first
+    /// results come, by id, so that accounts without results are never read.
     async fn load_log(&self) -> Result<(), StoreError> {
         let started = Instant::now();
         let account_seq = self.store.account_log_head().await?;
         let mut index = BoardIndex::loading(self.clock.now());
-        let store = Arc::clone(&self.store);
-        let (mut pages, reader) = read_in_pages(
-            AccountId(0),
-            move |after| {
-                let store = Arc::clone(&store);
-                Box::pin(async move { store.board_players(after, LOAD_PAGE).await })
-            },
-            |player: &BoardPlayer| player.account,
-        );
-        while let Some(page) = pages.recv().await {
-            for player in &page {
-                index.add_player(player);
-            }
-        }
-        finished(reader).await?;
-        let players_read = started.elapsed();
         let store = Arc::clone(&self.store);
         let (mut pages, reader) = read_in_pages(
             0,
@@ -531,32 +516,28 @@ impl Leaderboards {
         );
         let mut match_seq = 0;
         let mut results = 0;
-        // The results of players who signed up after the players were read.
-        let mut newcomers = Vec::new();
+        let mut players_waited = Duration::ZERO;
         while let Some(page) = pages.recv().await {
             if let Some(last) = page.last() {
                 match_seq = last.seq;
             }
             results += page.len() as u64;
-            for entry in page {
-                if !index.add_result(&entry) {
-                    newcomers.push(entry);
-                }
+            let asked = Instant::now();
+            let newcomers = page
+                .iter()
+                .map(|entry| entry.account)
+                .filter(|account| !index.knows(*account));
+            for player in &self.players_of(newcomers).await? {
+                index.add_player(player);
+            }
+            players_waited += asked.elapsed();
+            // Results of accounts deleted meanwhile find no player and are left out.
+            for entry in &page {
+                index.add_result(entry);
             }
             self.loaded_results.store(results, Ordering::Relaxed);
         }
-        reader.await.map_err(|error| {
-            StoreError::Internal(format!("the match log reader failed: {error}"))
-        })??;
-        let late_players = self
-            .players_of(newcomers.iter().map(|entry| entry.account))
-            .await?;
-        for player in &late_players {
-            index.add_player(player);
-        }
-        for entry in &newcomers {
-            index.add_result(entry);
-        }
+        finished(reader).await?;
         let results_read = started.elapsed();
         index.finish_loading();
         let players = index.players();
@@ -570,8 +551,8 @@ impl Leaderboards {
             results,
             players,
             millis = started.elapsed().as_millis() as u64,
-            players_millis = players_read.as_millis() as u64,
-            results_millis = (results_read - players_read).as_millis() as u64,
+            players_millis = players_waited.as_millis() as u64,
+            results_millis = results_read.as_millis() as u64,
             boards_millis = (started.elapsed() - results_read).as_millis() as u64,
             "leaderboards ready"
         );

@@ -57,14 +57,6 @@ pub trait MatchStore: Send + Sync {
     /// order.
     async fn match_log(&self, after: i64, limit: u32) -> Result<Vec<MatchLogEntry>, StoreError>;
 
-    /// Up to `limit` accounts with at least one match log entry and an id above `after`, in id
-    /// order, as the leaderboards show them.
-    async fn board_players(
-        &self,
-        after: AccountId,
-        limit: u32,
-    ) -> Result<Vec<BoardPlayer>, StoreError>;
-
     /// Those of `accounts` that exist, as the leaderboards show them (in no particular order).
     async fn board_players_of(
         &self,

@@ -298,9 +298,6 @@ impl MatchStore for UnavailableStore {
     async fn match_log(&self, _: i64, _: u32) -> Result<Vec<MatchLogEntry>, StoreError> {
         unavailable()
     }
-    async fn board_players(&self, _: AccountId, _: u32) -> Result<Vec<BoardPlayer>, StoreError> {
-        unavailable()
-    }
     async fn board_players_of(&self, _: &[AccountId]) -> Result<Vec<BoardPlayer>, StoreError> {
         unavailable()
     }

@@ -189,13 +189,6 @@ pub(crate) const LAST_RESULT_OF: &str =
 pub(crate) const DELETE_RESULTS_OF: &str =
     "DELETE FROM match_log WHERE account_id = $1 AND seq <= $2";
 
-/// Accounts with at least one match log entry after an id, in id order, in the shape of
-/// [`BoardPlayerRow`](crate::row::BoardPlayerRow). Binds: id, limit.
-pub(crate) const BOARD_PLAYERS: &str = "\
-    SELECT id, friend_name, friend_digits, is_banned FROM accounts \
-    WHERE id > $1 AND EXISTS (SELECT 1 FROM match_log WHERE match_log.account_id = accounts.id) \
-    ORDER BY id LIMIT $2";
-
 /// The start of the query for named accounts in the shape of
 /// [`BoardPlayerRow`](crate::row::BoardPlayerRow); the condition on their ids follows.
 pub(crate) const BOARD_PLAYERS_OF: &str =
