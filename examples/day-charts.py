@@ -63,9 +63,12 @@ def main():
           [("reads p99", c["read_p99_ms"]), ("writes p99", c["write_p99_ms"]),
            ("reads p50", c["read_p50_ms"]), ("writes p50", c["write_p50_ms"])],
           summary, goal=("write goal 100 ms", 100))
+    # Runs before the anonymous RSS was sampled have no such columns.
+    anon = [(f"{node}'s heap (RssAnon)", c[f"{node}_anon_mib"])
+            for node in ("warp", "rocket") if f"{node}_anon_mib" in c]
     chart(folder, "rss", "Resident memory per node", "MiB", minutes,
-          [("warp", c["warp_rss_mib"]), ("rocket", c["rocket_rss_mib"]),
-           ("warp's boards", c["warp_boards_mib"]), ("rocket's boards", c["rocket_boards_mib"])],
+          [("warp", c["warp_rss_mib"]), ("rocket", c["rocket_rss_mib"])] + anon +
+          [("warp's boards", c["warp_boards_mib"]), ("rocket's boards", c["rocket_boards_mib"])],
           summary)
     chart(folder, "database", "PostgreSQL database size (pg_database_size)", "MiB", minutes,
           [("database", c["database_mib"])], summary)

@@ -156,38 +156,67 @@ pub fn print_requests(figures: &[KindFigures]) {
     }
 }
 
-/// The RSS growth of a node (`rss` and `boards` read its timeline fields) over its last life,
-/// from `settle` seconds after that life began (or its first sample) to the end: from and to
-/// MiB and %, the boards' memory at both ends, and the growth of the rest (RSS less the
-/// boards', which grow with the players and results they hold).
-pub fn rss_growth(
-    timeline: &[Sample],
-    rss: fn(&Sample) -> f64,
-    boards: fn(&Sample) -> f64,
-    settle: f64,
-) -> Value {
+/// Seconds of samples whose median stands for each end of a node's RSS span.
+const SPAN_END: f64 = 60.0;
+
+/// A node's memory fields in the timeline.
+pub struct NodeMemory {
+    /// Its RSS.
+    pub rss: fn(&Sample) -> f64,
+    /// Its anonymous RSS.
+    pub anon: fn(&Sample) -> f64,
+    /// Its boards' memory.
+    pub boards: fn(&Sample) -> f64,
+}
+
+/// The RSS growth of a node over its last life, from `settle` seconds after that life began
+/// (or its first sample) to the end. Each end is the median of its minute of samples (RSS
+/// moves by a few MiB from one sample to the next), leaving out samples whose metrics did not
+/// answer. Answers from and to MiB and %, the same for the anonymous RSS (the heap; the rest
+/// is the binary's pages, read in as code runs for the first time), the boards' memory at both
+/// ends, and the growth of the anonymous RSS less the boards' (which grow with the players and
+/// results they hold).
+pub fn rss_growth(timeline: &[Sample], node: &NodeMemory, settle: f64) -> Value {
+    let NodeMemory { rss, anon, boards } = *node;
     let life_start = timeline
         .iter()
         .rev()
         .take_while(|sample| rss(sample) > 0.0)
         .last()
         .map_or(0.0, |sample| sample.t);
-    let from = timeline
+    let life: Vec<&Sample> = timeline
         .iter()
-        .find(|sample| sample.t >= life_start + settle && rss(sample) > 0.0);
-    let to = timeline.last();
-    match (from, to) {
-        (Some(from), Some(to)) if rss(from) > 0.0 => {
-            let rest = |sample: &Sample| rss(sample) - boards(sample);
-            json!({
-                "from_t": from.t, "from_mib": rss(from), "to_mib": rss(to),
-                "growth_pct": (rss(to) - rss(from)) / rss(from) * 100.0,
-                "boards_from_mib": boards(from), "boards_to_mib": boards(to),
-                "growth_less_boards_pct": (rest(to) - rest(from)) / rest(from) * 100.0,
-            })
-        }
-        _ => Value::Null,
-    }
+        .filter(|sample| sample.t >= life_start + settle && rss(sample) > 0.0)
+        .filter(|sample| boards(sample) > 0.0)
+        .collect();
+    let (Some(first), Some(last)) = (life.first(), life.last()) else {
+        return Value::Null;
+    };
+    let median = |samples: &[&Sample], value: &dyn Fn(&Sample) -> f64| {
+        quantile(samples.iter().map(|sample| value(sample)).collect(), 0.5)
+    };
+    let start: Vec<&Sample> = life
+        .iter()
+        .copied()
+        .filter(|sample| sample.t < first.t + SPAN_END)
+        .collect();
+    let end: Vec<&Sample> = life
+        .iter()
+        .copied()
+        .filter(|sample| sample.t > last.t - SPAN_END)
+        .collect();
+    let rest = |sample: &Sample| anon(sample) - boards(sample);
+    let growth = |from: f64, to: f64| (to - from) / from * 100.0;
+    let (from, to) = (median(&start, &rss), median(&end, &rss));
+    let (anon_from, anon_to) = (median(&start, &anon), median(&end, &anon));
+    let (rest_from, rest_to) = (median(&start, &rest), median(&end, &rest));
+    json!({
+        "from_t": first.t, "from_mib": from, "to_mib": to, "growth_pct": growth(from, to),
+        "anon_from_mib": anon_from, "anon_to_mib": anon_to,
+        "anon_growth_pct": growth(anon_from, anon_to),
+        "boards_from_mib": median(&start, &boards), "boards_to_mib": median(&end, &boards),
+        "anon_less_boards_growth_pct": growth(rest_from, rest_to),
+    })
 }
 
 /// The `q` quantile of `values`.

@@ -251,8 +251,16 @@ pub async fn day(config: &Config) -> Result<bool> {
             "generator_pct_of_core": report::mean(timeline.iter().map(|s| s.generator_cpu)),
         },
         "rss": {
-            "warp": report::rss_growth(&timeline, |s| s.warp_rss_mib, |s| s.warp_boards_mib, settle),
-            "rocket": report::rss_growth(&timeline, |s| s.rocket_rss_mib, |s| s.rocket_boards_mib, settle),
+            "warp": report::rss_growth(&timeline, &report::NodeMemory {
+                rss: |s| s.warp_rss_mib,
+                anon: |s| s.warp_anon_mib,
+                boards: |s| s.warp_boards_mib,
+            }, settle),
+            "rocket": report::rss_growth(&timeline, &report::NodeMemory {
+                rss: |s| s.rocket_rss_mib,
+                anon: |s| s.rocket_anon_mib,
+                boards: |s| s.rocket_boards_mib,
+            }, settle),
         },
         "relay_lag": {
             "sampled_p99_s": report::quantile(lag_samples.clone(), 0.99),

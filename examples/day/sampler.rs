@@ -1,7 +1,8 @@
 //! Every 10 seconds, one row of the timeline: the window's throughput, latencies and errors,
-//! each node's RSS, CPU and boards' memory (its `safezone_leaderboard_memory_bytes`),
-//! PostgreSQL's CPU and the machine's, the database's size, and the relay's lag (events not sequenced yet, each sink's oldest undelivered event, and the
-//! consumers' measured delivery time).
+//! each node's RSS (and its anonymous part), CPU, open database connections and boards' memory
+//! (its `safezone_leaderboard_memory_bytes`), PostgreSQL's CPU and the machine's, the
+//! database's size, and the relay's lag (events not sequenced yet, each sink's oldest
+//! undelivered event, and the consumers' measured delivery time).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -49,11 +50,21 @@ pub struct Sample {
     pub warp_rss_mib: f64,
     /// The rocket node's RSS, MiB (0 while it is down).
     pub rocket_rss_mib: f64,
+    /// The warp node's anonymous RSS (`RssAnon`: its heap and stacks, without the binary's
+    /// pages), MiB (0 while it is down).
+    pub warp_anon_mib: f64,
+    /// The rocket node's anonymous RSS, MiB (0 while it is down).
+    pub rocket_anon_mib: f64,
     /// The warp node's boards' memory (`safezone_leaderboard_memory_bytes`), MiB (0 while it
     /// is down).
     pub warp_boards_mib: f64,
     /// The rocket node's boards' memory, MiB (0 while it is down).
     pub rocket_boards_mib: f64,
+    /// The warp node's open database connections (`safezone_db_pool_connections_open`, all
+    /// pools).
+    pub warp_db_connections: f64,
+    /// The rocket node's open database connections.
+    pub rocket_db_connections: f64,
     /// The warp node's CPU, % of one core.
     pub warp_cpu: f64,
     /// The rocket node's CPU, % of one core.
@@ -141,15 +152,22 @@ pub async fn sample(sources: &Sources, t: f64, ticks: &mut Ticks) -> Sample {
         received.window_lag = Default::default();
     }
     processes(sources, seconds, ticks, &mut sample);
-    for (index, boards) in [
-        (0, &mut sample.warp_boards_mib),
-        (1, &mut sample.rocket_boards_mib),
+    for (index, boards, connections) in [
+        (
+            0,
+            &mut sample.warp_boards_mib,
+            &mut sample.warp_db_connections,
+        ),
+        (
+            1,
+            &mut sample.rocket_boards_mib,
+            &mut sample.rocket_db_connections,
+        ),
     ] {
         if let Some(address) = sources.cluster.address(index) {
-            *boards = boards_bytes(&sources.metrics, &address.operator)
-                .await
-                .unwrap_or(0.0)
-                / 1_048_576.0;
+            let gauges = node_gauges(&sources.metrics, &address.operator).await;
+            *boards = gauges.boards_bytes / 1_048_576.0;
+            *connections = gauges.db_connections;
         }
     }
     if let Err(error) = database(sources, &mut sample).await {
@@ -171,12 +189,23 @@ fn processes(sources: &Sources, seconds: f64, ticks: &mut Ticks, sample: &mut Sa
             None => 0.0,
         }
     };
-    for (index, rss, node_cpu) in [
-        (0, &mut sample.warp_rss_mib, &mut sample.warp_cpu),
-        (1, &mut sample.rocket_rss_mib, &mut sample.rocket_cpu),
+    for (index, rss, anon, node_cpu) in [
+        (
+            0,
+            &mut sample.warp_rss_mib,
+            &mut sample.warp_anon_mib,
+            &mut sample.warp_cpu,
+        ),
+        (
+            1,
+            &mut sample.rocket_rss_mib,
+            &mut sample.rocket_anon_mib,
+            &mut sample.rocket_cpu,
+        ),
     ] {
         if let Some(address) = sources.cluster.address(index) {
-            *rss = rss_kib(address.pid).unwrap_or(0) as f64 / 1024.0;
+            *rss = status_kib(address.pid, "VmRSS:").unwrap_or(0) as f64 / 1024.0;
+            *anon = status_kib(address.pid, "RssAnon:").unwrap_or(0) as f64 / 1024.0;
             *node_cpu = cpu(address.pid);
         }
     }
@@ -228,26 +257,57 @@ async fn database(sources: &Sources, sample: &mut Sample) -> Result<(), sqlx::Er
     Ok(())
 }
 
-/// A node's `safezone_leaderboard_memory_bytes`, from its metrics at `operator`.
-async fn boards_bytes(client: &Client<HttpConnector, Empty<Bytes>>, operator: &str) -> Option<f64> {
-    let uri = format!("http://{operator}/metrics").parse().ok()?;
-    let answer = client.get(uri).await.ok()?;
-    let body = answer.into_body().collect().await.ok()?.to_bytes();
-    std::str::from_utf8(&body)
-        .ok()?
-        .lines()
-        .find_map(|line| line.strip_prefix("safezone_leaderboard_memory_bytes "))?
-        .trim()
-        .parse()
-        .ok()
+/// The gauges the timeline takes from a node's metrics.
+#[derive(Default)]
+struct NodeGauges {
+    /// `safezone_leaderboard_memory_bytes`.
+    boards_bytes: f64,
+    /// `safezone_db_pool_connections_open`, summed over the pools.
+    db_connections: f64,
 }
 
-/// VmRSS of `pid`, KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
+/// A node's gauges, from its metrics at `operator` (zeros when it does not answer twice).
+async fn node_gauges(client: &Client<HttpConnector, Empty<Bytes>>, operator: &str) -> NodeGauges {
+    let mut gauges = NodeGauges::default();
+    let Ok(uri) = format!("http://{operator}/metrics").parse::<hyper::Uri>() else {
+        return gauges;
+    };
+    // A second try: the listener closes a connection idle for 10 s, the sampler's interval,
+    // so a scrape sometimes goes out on a connection the node is closing.
+    let mut body = None;
+    for _ in 0..2 {
+        if let Ok(answer) = client.get(uri.clone()).await
+            && let Ok(collected) = answer.into_body().collect().await
+        {
+            body = Some(collected);
+            break;
+        }
+    }
+    let Some(body) = body else {
+        return gauges;
+    };
+    let value = |line: &str| -> f64 {
+        line.rsplit(' ')
+            .next()
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or(0.0)
+    };
+    for line in String::from_utf8_lossy(&body.to_bytes()).lines() {
+        if line.starts_with("safezone_leaderboard_memory_bytes ") {
+            gauges.boards_bytes = value(line);
+        } else if line.starts_with("safezone_db_pool_connections_open") {
+            gauges.db_connections += value(line);
+        }
+    }
+    gauges
+}
+
+/// A size field of `pid`'s `/proc` status (`VmRSS:`, `RssAnon:`), KiB.
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))?
+        .find_map(|line| line.strip_prefix(field))?
         .trim()
         .trim_end_matches("kB")
         .trim()

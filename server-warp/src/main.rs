@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 /// mimalloc instead of the system's allocator: a request allocates and frees many small
 /// buffers, and glibc's allocator took 10 to 15% of the server's CPU time on them (see
-/// BENCHMARKS.md, issue 20).
+/// BENCHMARKS.md, issue 20). It is built without transparent huge pages (the workspace's
+/// `no_thp` feature): with them, each 2 MiB region it touched became a whole resident huge
+/// page, and a node's RSS grew in steps through the day run's hour (BENCHMARKS.md, issue 28).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
