@@ -900,17 +900,7 @@ macro_rules! impl_community {
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
             ) -> Result<(), sqlx::Error> {
-                let entered = sqlx::query_scalar::<_, String>(sql::TOURNAMENTS_ENTERED)
-                    .bind(account.0)
-                    .fetch_all(&mut **tx)
-                    .await?;
-                for code in entered {
-                    sqlx::query(sql::FREE_PLACE)
-                        .bind(code)
-                        .execute(&mut **tx)
-                        .await?;
-                }
-                Ok(())
+                update_each::<String>(tx, account, sql::TOURNAMENTS_ENTERED, sql::FREE_PLACE).await
             }
 
             /// Takes the votes of an account about to be deleted (its row locked by
@@ -921,15 +911,31 @@ macro_rules! impl_community {
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
             ) -> Result<(), sqlx::Error> {
-                let options = sqlx::query_scalar::<_, i64>(sql::OPTIONS_VOTED)
+                update_each::<i64>(tx, account, sql::OPTIONS_VOTED, sql::UNCOUNT_VOTE).await
+            }
+
+            /// Runs `update` once for each value `select` answers for the account, in the
+            /// order it answers them (each statement binds one value).
+            async fn update_each<T>(
+                tx: &mut Transaction<'_, $db>,
+                account: AccountId,
+                select: &'static str,
+                update: &'static str,
+            ) -> Result<(), sqlx::Error>
+            where
+                T: for<'r> sqlx::Decode<'r, $db>
+                    + for<'q> sqlx::Encode<'q, $db>
+                    + sqlx::Type<$db>
+                    + Send
+                    + Unpin
+                    + 'static,
+            {
+                let values = sqlx::query_scalar::<_, T>(select)
                     .bind(account.0)
                     .fetch_all(&mut **tx)
                     .await?;
-                for option in options {
-                    sqlx::query(sql::UNCOUNT_VOTE)
-                        .bind(option)
-                        .execute(&mut **tx)
-                        .await?;
+                for value in values {
+                    sqlx::query(update).bind(value).execute(&mut **tx).await?;
                 }
                 Ok(())
             }
