@@ -203,8 +203,11 @@ echo "  boards' memory (VmRSS seeded - empty): $(mib $((boards_rss - empty_rss))
 # 4. Ingestion: sign in the devices, keep "id key" per line.
 started=$(now_ms)
 mkdir -p "$work/devices"
-seq 1 "$boards_devices" | xargs -P 16 -I{} curl -sf -o "$work/devices/{}.json" -X POST \
-  "$base/api/validate/device/ios-bench-board-{}"
+# A sign-in is retried (the same device again: at 10M players a node writing its first snapshot
+# of 1.8 GB answered slowly enough once for a curl to fail and end the section unexplained).
+seq 1 "$boards_devices" | xargs -P 16 -I{} curl -sf --retry 5 --retry-all-errors --max-time 60 \
+  -o "$work/devices/{}.json" -X POST "$base/api/validate/device/ios-bench-board-{}" ||
+  { echo "boards: device sign-ins failed ($(ls "$work/devices" | wc -l) of $boards_devices answered)" >&2; exit 1; }
 for file in "$work"/devices/*.json; do
   cat "$file"
   echo
@@ -242,9 +245,10 @@ head -n "$boards_keys" "$work/devices.txt" | cut -d' ' -f1 | awk \
       close(file)
     }
   }'
-ls "$work/prime"/*.json | xargs -P 4 -I{} curl -sf -o /dev/null -X POST \
-  -H "Authorization: Bearer $match_token" -H 'Content-Type: application/json' \
-  --data-binary @{} "$base/internal/matches"
+ls "$work/prime"/*.json | xargs -P 4 -I{} curl -sf --retry 5 --retry-all-errors --max-time 60 \
+  -o /dev/null -X POST -H "Authorization: Bearer $match_token" \
+  -H 'Content-Type: application/json' --data-binary @{} "$base/internal/matches" ||
+  { echo "boards: the key holders' reports failed" >&2; exit 1; }
 echo "  reported $boards_rounds solo rounds for each of the $boards_keys key holders in $(seconds_since "$started") s"
 
 # How soon a report shows: a fresh device wins a one-player match; poll its own row.
