@@ -136,13 +136,24 @@ impl BoardIndex {
         self.tables.players.len()
     }
 
-    /// How many results the players' totals in `window` add up to (every mode).
+    /// How many results the players shown on the boards have in `window` (every mode; banned
+    /// and deleted players' are not counted): the `rounds` boards' scores times their players,
+    /// read from the boards' histograms, one entry per distinct score rather than per player.
     pub fn results_in(&self, window: TimeWindow) -> u64 {
-        self.tables
-            .modes
-            .iter()
-            .flat_map(|mode| mode.in_window(window.index()))
-            .map(|(_, totals)| u64::from(totals.rounds))
+        GameMode::ALL
+            .into_iter()
+            .map(|mode| {
+                let rounds = BoardId {
+                    mode,
+                    window,
+                    category: Category::Rounds,
+                };
+                self.tables.boards[rounds.position()]
+                    .histogram
+                    .entries()
+                    .map(|(score, players)| score * u64::from(players))
+                    .sum::<u64>()
+            })
             .sum()
     }
 

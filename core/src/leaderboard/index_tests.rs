@@ -292,4 +292,20 @@ fn long_run(snapshot_every: Option<u64>) {
             }
         }
     }
+    // The results each window holds (as the metrics tell them), of the players shown.
+    for window in TimeWindow::ALL {
+        let shown_rounds: u64 = GameMode::ALL
+            .into_iter()
+            .flat_map(|mode| model.all_totals(mode, window, now.unix_timestamp()))
+            .filter(|(account, _)| {
+                !model.banned.contains(account) && !model.deleted.contains(account)
+            })
+            .map(|(_, totals)| u64::from(totals.rounds))
+            .sum();
+        assert!(
+            shown_rounds > 0 || window != TimeWindow::All,
+            "the run leaves results to count"
+        );
+        assert_eq!(index.results_in(window), shown_rounds, "{window:?}");
+    }
 }

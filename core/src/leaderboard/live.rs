@@ -161,7 +161,8 @@ impl Leaderboards {
     }
 
     /// What the boards hold now, as they are: without waiting for the load or catching up.
-    /// Counting the results in each window reads every player's totals.
+    /// It reads the boards' sizes and histograms, not the players: a scrape at ten million
+    /// players holds the boards' lock as briefly as at a thousand.
     pub fn status(&self) -> BoardsStatus {
         let loaded = self.read();
         let index = loaded.as_ref().map(|loaded| &loaded.index);

@@ -156,7 +156,8 @@ async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<
     }
     match *request.method() {
         Method::GET => {
-            // Off the runtime's workers: counting the boards' results reads every player.
+            // Off the runtime's workers: the boards' status waits for their lock while a
+            // match's results are applied.
             match tokio::task::spawn_blocking(move || metrics.render()).await {
                 Ok(text) => reply(StatusCode::OK, CONTENT_TYPE, Bytes::from(text)),
                 Err(error) => {

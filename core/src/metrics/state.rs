@@ -89,7 +89,7 @@ impl Collector for StateCollector {
         gauges(
             &mut encoder,
             "leaderboard_results",
-            "Match results counted in each time window of the leaderboards.",
+            "Match results in each time window of the leaderboards (of the players they show).",
             TimeWindow::ALL
                 .into_iter()
                 .zip(boards.results)
