@@ -203,8 +203,8 @@ echo "  boards' memory (VmRSS seeded - empty): $(mib $((boards_rss - empty_rss))
 # 4. Ingestion: sign in the devices, keep "id key" per line.
 started=$(now_ms)
 mkdir -p "$work/devices"
-# A sign-in is retried (the same device again: at 10M players a node writing its first snapshot
-# of 1.8 GB answered slowly enough once for a curl to fail and end the section unexplained).
+# A sign-in is retried (the same device again), and a failure says so: at 10M players the
+# section once stopped here without a message while the node wrote its first 1.8 GB snapshot.
 seq 1 "$boards_devices" | xargs -P 16 -I{} curl -sf --retry 5 --retry-all-errors --max-time 60 \
   -o "$work/devices/{}.json" -X POST "$base/api/validate/device/ios-bench-board-{}" ||
   { echo "boards: device sign-ins failed ($(ls "$work/devices" | wc -l) of $boards_devices answered)" >&2; exit 1; }

@@ -6,8 +6,9 @@
 //! changes an account resolves the key in the store every time.
 //!
 //! Keys past their time are swept out every [`REMEMBERED_FOR`], so memory follows the keys of
-//! the last seconds: a cache left to fill to its capacity held 100,000 dead keys (about 10 MiB)
-//! after an hour of the day run, and each node's memory grew all the while.
+//! the last seconds. Left to its capacity alone, the cache kept every dead key until 100,000
+//! filled it (about 10 MiB): a heap profile of the day run saw it at 2.1 MB after 12 minutes
+//! and growing.
 
 use std::sync::Mutex;
 
