@@ -27,15 +27,15 @@ const CAPACITY: usize = 100_000;
 /// Recently resolved keys and the accounts they opened.
 pub struct RecentCallers {
     keys: Cache<KeyHash, (AccountId, OffsetDateTime)>,
-    /// When the keys past their time are swept out next (`None` before the first key).
-    next_sweep: Mutex<Option<OffsetDateTime>>,
+    /// When the keys past their time are swept out next (at the first key remembered).
+    next_sweep: Mutex<OffsetDateTime>,
 }
 
 impl Default for RecentCallers {
     fn default() -> Self {
         Self {
             keys: Cache::new(CAPACITY),
-            next_sweep: Mutex::new(None),
+            next_sweep: Mutex::new(OffsetDateTime::UNIX_EPOCH),
         }
     }
 }
@@ -71,13 +71,11 @@ impl RecentCallers {
         let Ok(mut next) = self.next_sweep.try_lock() else {
             return false;
         };
-        match *next {
-            Some(at) if now < at => false,
-            _ => {
-                *next = Some(now + REMEMBERED_FOR);
-                true
-            }
+        if now < *next {
+            return false;
         }
+        *next = now + REMEMBERED_FOR;
+        true
     }
 }
 

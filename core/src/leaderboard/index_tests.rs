@@ -61,14 +61,17 @@ impl Model {
         all
     }
 
+    /// Whether the boards show the account (neither banned nor deleted).
+    fn shown(&self, account: &AccountId) -> bool {
+        !self.banned.contains(account) && !self.deleted.contains(account)
+    }
+
     /// The board's first rows and the caller's row.
     fn view(&self, id: BoardId, caller: AccountId, now: i64) -> (Vec<Standing>, Option<Standing>) {
         let all = self.all_totals(id.mode, id.window, now);
         let mut ranked: Vec<(u64, AccountId, Totals)> = all
             .iter()
-            .filter(|(account, _)| {
-                !self.banned.contains(account) && !self.deleted.contains(account)
-            })
+            .filter(|(account, _)| self.shown(account))
             .filter_map(|(account, totals)| {
                 totals
                     .score(id.category)
@@ -297,9 +300,7 @@ fn long_run(snapshot_every: Option<u64>) {
         let shown_rounds: u64 = GameMode::ALL
             .into_iter()
             .flat_map(|mode| model.all_totals(mode, window, now.unix_timestamp()))
-            .filter(|(account, _)| {
-                !model.banned.contains(account) && !model.deleted.contains(account)
-            })
+            .filter(|(account, _)| model.shown(account))
             .map(|(_, totals)| u64::from(totals.rounds))
             .sum();
         assert!(
