@@ -4,11 +4,14 @@
 #
 # Workload: the warp and the rocket binary on one fresh PostgreSQL database, each with the
 # game-server credential, a signed webhook to the generator's own receiver and NATS JetStream
-# (127.0.0.1:4222, a stream of the run's own); DAY_PLAYERS (10,000) devices sign up and claim
-# their welcome reward first, unmeasured; then for DAY_DURATION (60m), requests go to a random
-# running node, open loop:
+# (127.0.0.1:4222, a stream of the run's own). The database first gets the history of a game
+# that has run for a year: DAY_HISTORY_PLAYERS (1,000,000) players and DAY_HISTORY_RESULTS
+# (10,000,000) match results, written by examples/leaderboard_seed.sql (0 players: no history);
+# the nodes' first start reads it into their boards. DAY_PLAYERS (10,000) devices sign up and
+# claim their welcome reward first, unmeasured; then for DAY_DURATION (60m), requests go to a
+# random running node, open loop:
 # - players at DAY_RATE (1200) requests/s, drawn per request from this mix (per 1,000): config
-#   poll 300, account read 160, sign-in of an existing device 100 and of a new one 15 (which
+#   poll 312, account read 160, sign-in of an existing device 100 and of a new one 3 (which
 #   claims its welcome reward at once), leaderboards 90 (random mode, window and category, with
 #   the key), profiles 40, rewards list 45, claims 40, shop 45, quests 25, tracks 25, buys 35 (a
 #   Basic Chest for coins or a Rare Chest for gems, when the player can pay), pack openings 25
@@ -59,8 +62,18 @@ if [ "$(psql -qAt "$postgres_admin" -c 'SHOW autovacuum')" = off ]; then
 else
   day_reset_autovacuum() { :; }
 fi
+day_history_players=${DAY_HISTORY_PLAYERS:-1000000}
+day_history_results=${DAY_HISTORY_RESULTS:-10000000}
 echo "day: $(nproc) CPUs; DAY_DURATION=${DAY_DURATION:-60m} DAY_RATE=${DAY_RATE:-1200}" \
-  "DAY_MATCHES_PER_MIN=${DAY_MATCHES_PER_MIN:-60} DAY_PLAYERS=${DAY_PLAYERS:-10000}; results in $day_out"
+  "DAY_MATCHES_PER_MIN=${DAY_MATCHES_PER_MIN:-60} DAY_PLAYERS=${DAY_PLAYERS:-10000}" \
+  "DAY_HISTORY_PLAYERS=$day_history_players DAY_HISTORY_RESULTS=$day_history_results; results in $day_out"
+if [ "$day_history_players" != 0 ]; then
+  target/release/safezone-server-warp --database-url "$day_url" migrate apply >/dev/null
+  day_seeded=$(date +%s)
+  psql -q -v players="$day_history_players" -v results="$day_history_results" \
+    -f examples/leaderboard_seed.sql "$day_url" >/dev/null
+  echo "day: history seeded in $(($(date +%s) - day_seeded)) s"
+fi
 day_status=0
 target/release/examples/day target/release/safezone-server-warp \
   target/release/safezone-server-rocket "$day_url" "$day_out" || day_status=$?

@@ -19,6 +19,11 @@
 //!   an account's newest `level_reached` is its level;
 //! - each ledger row belongs to a change told by an event: an applied economy change of its
 //!   fingerprint, its match, or an operator's change of its account audited `done`.
+//!
+//! The seeded history (`DAY_HISTORY_PLAYERS`: accounts of provider `seed`, matches `seed-<n>`)
+//! was written by SQL before the day, not by requests, so it has no events: the checks of one
+//! event per account and per match leave it out. Its accounts have no balance, ledger, claim
+//! or level, so every other check covers them as they are.
 
 use std::collections::{HashMap, HashSet};
 
@@ -65,8 +70,8 @@ const SQL_CHECKS: [(&str, &str, &str); 14] = [
         "each account has one account_created event",
         "SELECT count(*) FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n FROM events \
          WHERE kind = 'account_created' GROUP BY account_id) e ON e.account_id = a.id \
-         WHERE COALESCE(e.n, 0) <> 1",
-        "SELECT count(*) FROM accounts",
+         WHERE COALESCE(e.n, 0) <> 1 AND a.provider <> 'seed'",
+        "SELECT count(*) FROM accounts WHERE provider <> 'seed'",
     ),
     (
         "each account gone has its deleted event",
@@ -80,8 +85,9 @@ const SQL_CHECKS: [(&str, &str, &str); 14] = [
         "each account has one first sign-in (signed_in with first_login)",
         "SELECT count(*) FROM accounts a LEFT JOIN (SELECT account_id, count(*) AS n FROM events \
          WHERE kind = 'signed_in' AND payload::jsonb->>'first_login' = 'true' \
-         GROUP BY account_id) e ON e.account_id = a.id WHERE COALESCE(e.n, 0) <> 1",
-        "SELECT count(*) FROM accounts",
+         GROUP BY account_id) e ON e.account_id = a.id \
+         WHERE COALESCE(e.n, 0) <> 1 AND a.provider <> 'seed'",
+        "SELECT count(*) FROM accounts WHERE provider <> 'seed'",
     ),
     (
         "each applied economy change has one event, and each such event its change",
@@ -109,10 +115,11 @@ const SQL_CHECKS: [(&str, &str, &str); 14] = [
     ),
     (
         "each match has one match_reported event, and each such event its match",
-        "SELECT count(*) FROM matches m FULL JOIN (SELECT payload::jsonb->>'match_id' AS id, \
+        "SELECT count(*) FROM (SELECT id FROM matches WHERE id NOT LIKE 'seed-%') m \
+         FULL JOIN (SELECT payload::jsonb->>'match_id' AS id, \
          count(*) AS n FROM events WHERE kind = 'match_reported' GROUP BY 1) e \
          ON e.id = m.id WHERE e.n IS DISTINCT FROM 1 OR m.id IS NULL",
-        "SELECT count(*) FROM matches",
+        "SELECT count(*) FROM matches WHERE id NOT LIKE 'seed-%'",
     ),
     (
         "each operator audit row has one operator_action event, and each such event its row",

@@ -8,6 +8,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::RwLock;
 use std::time::Duration;
 
+/// How long a node may take to answer `/readyz` after it starts: the first start on a database
+/// with a seeded history (`DAY_HISTORY_PLAYERS`) and no boards' snapshot reads the whole match
+/// log, both nodes at once (about 45 s each for a million players and ten million results).
+const READY_PATIENCE: Duration = Duration::from_secs(600);
+
 /// Where a running node answers.
 #[derive(Clone, Debug)]
 pub struct Address {
@@ -102,8 +107,12 @@ impl Node {
             .map_err(|error| error.to_string())??;
         let started = std::time::Instant::now();
         while !ready(&operator).await {
-            if started.elapsed() > Duration::from_secs(60) {
-                return Err(format!("{} not ready after 60 s", self.name));
+            if started.elapsed() > READY_PATIENCE {
+                return Err(format!(
+                    "{} not ready after {} s",
+                    self.name,
+                    READY_PATIENCE.as_secs()
+                ));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -81,7 +81,17 @@ pub async fn day(config: &Config) -> Result<bool> {
     warp.start(&cluster).await?;
     rocket.start(&cluster).await?;
     let token = operator_token(config)?;
-    println!("day: nodes up; signing up {} players", config.players);
+    let (history_players, history_results): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM accounts WHERE provider = 'seed'), \
+         (SELECT count(*) FROM match_log)",
+    )
+    .fetch_one(&pool)
+    .await?;
+    println!(
+        "day: nodes up on a history of {history_players} players and {history_results} results; \
+         signing up {} players",
+        config.players
+    );
 
     let recorder = Arc::new(Mutex::new(Recorder::default()));
     let http = Http::new(Arc::clone(&cluster), Arc::clone(&recorder));
@@ -230,6 +240,7 @@ pub async fn day(config: &Config) -> Result<bool> {
         "config": {
             "duration_s": config.duration.as_secs_f64(), "player_rate": config.rate,
             "matches_per_min": config.matches_per_min, "players_seeded": config.players,
+            "history_players": history_players, "history_results": history_results,
             "restart_at": config.restart_at, "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0),
         },
         "wall_clock_s": wall.elapsed().as_secs_f64(),

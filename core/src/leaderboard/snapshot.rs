@@ -461,7 +461,16 @@ impl In<'_> {
         false
     }
 
+    /// The next `N` bytes: straight from the part at hand when it holds them (nearly always),
+    /// else through [`In::fill`] across parts.
+    #[inline]
     fn array<const N: usize>(&mut self) -> Result<[u8; N], Damaged> {
+        if let Some(bytes) = self.chunk.get(self.at..self.at + N) {
+            let array: [u8; N] = bytes.try_into().expect("N bytes");
+            self.at += N;
+            self.left = self.left.saturating_sub(N);
+            return Ok(array);
+        }
         let mut array = [0; N];
         self.fill(&mut array)?;
         Ok(array)
