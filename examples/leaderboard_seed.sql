@@ -7,10 +7,11 @@
 -- match_players (100 results per match), days (365).
 --
 -- What it writes, in one transaction, one INSERT ... SELECT per table:
--- - `accounts`: ids 1 to :players (provider `seed`), friend codes made of the same 32 x 32
---   adjective-animal names new accounts get (`SwiftFalcon#0042`), unique: name = id mod 1024,
---   digits = id / 1024 (so at most 10,240,000 players; device sign-ins later still find free
---   digits among the 24 they try).
+-- - `accounts`: ids 1 to :players (provider `seed`), friend codes made of the first 32 x 32 of
+--   the 64 x 64 adjective-animal names new accounts get (`SwiftFalcon#0042`), unique: name = id
+--   mod 1024, digits = id / 1024 (so at most 10,240,000 players; at ten million these names'
+--   codes are nearly all taken, and a device signing up later finds a free code among the other
+--   names).
 -- - `matches`: ceil(results / match_players) matches `seed-<n>`, numbered in the order they
 --   ended, spread over the last :days days with recent activity denser (a fraction x of the
 --   matches ended within the last x^1.5 of the period: ~2% in the last 24 hours, ~8% in 7 days,

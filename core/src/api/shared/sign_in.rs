@@ -14,8 +14,15 @@ use crate::http::{ApiError, Reply};
 use crate::live_content::Published;
 use crate::store::{Account, Clan, Holdings, NewSignIn};
 
-/// Friend codes offered to a new account before giving up.
+/// Friend codes offered to a new account for its name.
 const FRIEND_CODE_TRIES: usize = 24;
+
+/// Generated names offered after those, each with [`FALLBACK_CODE_TRIES`] codes, for a name
+/// whose codes are (nearly) all taken: a common provider name has only 10,000.
+const FALLBACK_NAMES: usize = 2;
+
+/// Friend codes offered for each fallback name.
+const FALLBACK_CODE_TRIES: usize = 8;
 
 /// Who is signing in.
 #[derive(Clone)]
@@ -64,10 +71,16 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         .as_deref()
         .and_then(friend_code_name)
         .unwrap_or_else(player_names::generate);
-    let friend_code_candidates = FriendCode::random_candidates(&code_name, FRIEND_CODE_TRIES)
-        .map_err(|error| ApiError::Internal {
-            detail: format!("name {code_name} is not a friend-code name: {error}"),
-        })?;
+    let fallbacks = std::iter::repeat_with(player_names::generate).take(FALLBACK_NAMES);
+    let friend_code_candidates = std::iter::once((code_name, FRIEND_CODE_TRIES))
+        .chain(fallbacks.map(|name| (name, FALLBACK_CODE_TRIES)))
+        .map(|(name, tries)| {
+            FriendCode::random_candidates(&name, tries).map_err(|error| ApiError::Internal {
+                detail: format!("name {name} is not a friend-code name: {error}"),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .concat();
     let now = app.clock.now();
     let method = identity.provider.clone();
     let signed_in = app
