@@ -215,7 +215,7 @@ fn sinks(app: &App) -> Vec<Arc<dyn Sink>> {
 /// never fails: every error is a JSON response. Cheap to clone, `Send + Sync + 'static`.
 #[derive(Clone)]
 pub struct SafezoneService {
-    stack: crate::http::Stack,
+    stack: crate::http::SharedStack,
     app: App,
     metrics: Arc<Metrics>,
     /// The metrics that count and time each request, when the builder asked for that.
@@ -370,8 +370,7 @@ where
 {
     type Response = Response<ResponseBody>;
     type Error = Infallible;
-    type Future =
-        Recorded<<crate::http::Stack as Service<Request<crate::http::RequestBody>>>::Future>;
+    type Future = Recorded<crate::http::SharedStackFuture>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.stack.poll_ready(cx)

@@ -1,5 +1,9 @@
 //! `GET /api/config`: the client configuration and the extras.
 
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use bytes::Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
@@ -135,39 +139,96 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
     let polled = polled.unwrap_or(false);
     let caller = session::optional(&app, &incoming).await?;
 
-    let prepared = &published.prepared_config;
     let update_required = published
         .content
         .client
         .update_required(platform, version, anticheat);
-    let config = if update_required {
-        &prepared.config_update_required
-    } else {
-        &prepared.config_current
+    let asker = Asker {
+        update_required,
+        polled,
+        group: None,
     };
-    let extras = if polled {
-        ExtrasView::default()
+    let (asker, timers) = if polled {
+        (asker, Timers::default())
     } else {
         let now = app.clock.now();
         let extras = &published.content.extras;
-        let account = caller.map(|session| session.account.id);
-        ExtrasView {
-            announcement: prepared.announcement.as_deref(),
-            limited_event: limited_event_view(extras, now),
-            patch_notes: prepared.patch_notes.as_deref(),
-            ab_test: ab_test_view(extras, account),
-            season_preview: season_preview_at(extras, now),
-            giveaway: prepared.giveaway.as_deref(),
-            changelog: prepared.changelog.as_deref(),
-        }
+        let group = extras
+            .ab_test
+            .as_ref()
+            .zip(caller.map(|session| session.account.id))
+            .map(|(test, account)| ab_group(test, account));
+        let timers = Timers {
+            event_ends: extras
+                .limited_event
+                .as_ref()
+                .and_then(|event| event.shown_until(now)),
+            season: extras
+                .season_preview
+                .as_ref()
+                .and_then(|preview| preview.at(now))
+                .map(|season| SeasonKey::at(season, now)),
+        };
+        (Asker { group, ..asker }, timers)
     };
-    Ok(Reply::success(&ConfigAnswer { config, extras }))
+    let prepared = &published.prepared_config;
+    if let Some(body) = prepared.answer(asker, timers) {
+        return Ok(Reply::success_bytes(body));
+    }
+    let answer = prepared.view(&published.content.extras, asker, timers);
+    match Reply::success_body(&answer) {
+        Some(body) => Ok(Reply::success_bytes(prepared.keep(asker, timers, body))),
+        None => Ok(Reply::success(&answer)),
+    }
+}
+
+/// What of the request and the caller an answer depends on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Asker {
+    update_required: bool,
+    polled: bool,
+    /// The caller's A/B group, by its place in the test's groups (signed-in callers while a
+    /// test runs and the extras are asked for).
+    group: Option<usize>,
+}
+
+/// What of the time an answer depends on (nothing for a poll).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Timers {
+    /// When the limited event ends, while it is shown.
+    event_ends: Option<OffsetDateTime>,
+    /// The season preview, while its timer runs.
+    season: Option<SeasonKey>,
+}
+
+/// The season preview's figures at a time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SeasonKey {
+    season: i64,
+    /// Day 1 is the season's first day; before it starts, the day is 0.
+    current_day: i64,
+    timer_ends: OffsetDateTime,
+}
+
+impl SeasonKey {
+    fn at(preview: PreviewedSeason, now: OffsetDateTime) -> Self {
+        let elapsed = now - preview.starts;
+        let current_day = if elapsed.is_negative() {
+            0
+        } else {
+            elapsed.whole_days() + 1
+        };
+        Self {
+            season: preview.season,
+            current_day,
+            timer_ends: preview.timer_ends,
+        }
+    }
 }
 
 /// The parts of the answer that only the content decides, serialized once per content: the
 /// configuration (for either `update_required`) and the extras that do not depend on the time
-/// or the caller. What does (the limited event's and the season preview's timers, the caller's
-/// A/B group, `update_required`) is chosen or serialized per request.
+/// or the caller; and the whole answers last sent, one per kind of caller and request.
 pub(crate) struct PreparedConfig {
     config_current: Box<RawValue>,
     config_update_required: Box<RawValue>,
@@ -175,6 +236,10 @@ pub(crate) struct PreparedConfig {
     patch_notes: Option<Box<RawValue>>,
     giveaway: Option<Box<RawValue>>,
     changelog: Option<Box<RawValue>>,
+    /// The newest answer's bytes per kind of asker, each replaced when its timers move on
+    /// (about once a day: a season's day, an event's end). At most four answers per A/B group,
+    /// and four for callers without one, for the content's life.
+    answers: RwLock<HashMap<Asker, (Timers, Bytes)>>,
 }
 
 impl PreparedConfig {
@@ -200,7 +265,69 @@ impl PreparedConfig {
             patch_notes: extras.patch_notes.as_ref().map(raw),
             giveaway: extras.giveaway.as_ref().map(raw),
             changelog: extras.changelog.as_ref().map(raw),
+            answers: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// The answer kept for `asker` at `timers`, if any.
+    fn answer(&self, asker: Asker, timers: Timers) -> Option<Bytes> {
+        let answers = self
+            .answers
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (kept, body) = answers.get(&asker)?;
+        (*kept == timers).then(|| body.clone())
+    }
+
+    /// Keeps `body` as the answer for `asker` at `timers`, in place of one whose timers moved
+    /// on; answers `body`.
+    fn keep(&self, asker: Asker, timers: Timers, body: Bytes) -> Bytes {
+        self.answers
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(asker, (timers, body.clone()));
+        body
+    }
+
+    /// The answer for `asker` at `timers`.
+    fn view<'a>(&'a self, extras: &'a Extras, asker: Asker, timers: Timers) -> ConfigAnswer<'a> {
+        let config = if asker.update_required {
+            &self.config_update_required
+        } else {
+            &self.config_current
+        };
+        let extras = if asker.polled {
+            ExtrasView::default()
+        } else {
+            ExtrasView {
+                announcement: self.announcement.as_deref(),
+                limited_event: extras.limited_event.as_ref().zip(timers.event_ends).map(
+                    |(event, ends)| LimitedEventView {
+                        name: &event.name,
+                        kind: &event.kind,
+                        tagline: &event.tagline,
+                        ends: ApiDate(ends),
+                    },
+                ),
+                patch_notes: self.patch_notes.as_deref(),
+                ab_test: extras
+                    .ab_test
+                    .as_ref()
+                    .zip(asker.group)
+                    .map(|(test, group)| AbTestView {
+                        id: &test.id,
+                        group: test.groups.get(group).map_or("", String::as_str),
+                    }),
+                season_preview: timers.season.map(|season| SeasonPreviewView {
+                    season: season.season,
+                    current_day: season.current_day,
+                    timer_ends: format_plain_datetime(season.timer_ends),
+                }),
+                giveaway: self.giveaway.as_deref(),
+                changelog: self.changelog.as_deref(),
+            }
+        };
+        ConfigAnswer { config, extras }
     }
 }
 
@@ -211,53 +338,12 @@ fn raw<T: Serialize>(value: T) -> Box<RawValue> {
     })
 }
 
-/// The limited event, while it is shown.
-fn limited_event_view(extras: &Extras, now: OffsetDateTime) -> Option<LimitedEventView<'_>> {
-    let event = extras.limited_event.as_ref()?;
-    Some(LimitedEventView {
-        name: &event.name,
-        kind: &event.kind,
-        tagline: &event.tagline,
-        ends: ApiDate(event.shown_until(now)?),
-    })
-}
-
-/// The caller's A/B group, for a signed-in caller when a test runs.
-fn ab_test_view(extras: &Extras, account: Option<AccountId>) -> Option<AbTestView<'_>> {
-    let test = extras.ab_test.as_ref()?;
-    Some(AbTestView {
-        id: &test.id,
-        group: ab_group(test, account?),
-    })
-}
-
-/// The season preview, while its timer runs.
-fn season_preview_at(extras: &Extras, now: OffsetDateTime) -> Option<SeasonPreviewView> {
-    let season = extras.season_preview.as_ref()?.at(now)?;
-    Some(season_preview_view(season, now))
-}
-
-/// The account's group: a hash of test id and account id, so it never changes for them.
-fn ab_group(test: &AbTest, account: AccountId) -> &str {
+/// The account's group, by its place in the test's groups: a hash of test id and account id,
+/// so it never changes for them.
+fn ab_group(test: &AbTest, account: AccountId) -> usize {
     let digest = Sha256::digest(format!("{}:{}", test.id, account.0));
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
     let groups = test.groups.len() as u64;
-    let index = usize::try_from(u64::from_be_bytes(first) % groups).unwrap_or_default();
-    test.groups.get(index).map_or("", String::as_str)
-}
-
-/// Day 1 is the season's first day; before it starts, the day is 0.
-fn season_preview_view(preview: PreviewedSeason, now: OffsetDateTime) -> SeasonPreviewView {
-    let elapsed = now - preview.starts;
-    let current_day = if elapsed.is_negative() {
-        0
-    } else {
-        elapsed.whole_days() + 1
-    };
-    SeasonPreviewView {
-        season: preview.season,
-        current_day,
-        timer_ends: format_plain_datetime(preview.timer_ends),
-    }
+    usize::try_from(u64::from_be_bytes(first) % groups).unwrap_or_default()
 }

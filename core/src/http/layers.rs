@@ -32,6 +32,7 @@ use super::cors::cors_layer;
 use super::request_id::without_unfit_client_id;
 use super::request_target::PathTargetsLayer;
 use super::security_headers::SecurityHeaders;
+use super::shared_stack::SharedStack;
 use super::{ApiError, Router, RouterState, redact_path};
 
 /// Any error, boxed.
@@ -55,7 +56,7 @@ impl std::error::Error for BodyError {}
 /// The response body type of the service.
 pub type ResponseBody = UnsyncBoxBody<Bytes, BoxError>;
 
-/// The boxed, cloneable service with every layer in place.
+/// The boxed, cloneable service with every layer in place (served shared: [`SharedStack`]).
 pub(crate) type Stack =
     BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
 
@@ -65,7 +66,7 @@ pub(crate) fn service_stack<S: RouterState>(
     router: Arc<Router<S>>,
     state: S,
     web_origins: &[String],
-) -> Stack {
+) -> SharedStack {
     let settings = state.settings();
     let timeout = settings.request_timeout;
     let in_flight_cap = settings.max_in_flight.map(|most| {
@@ -114,7 +115,7 @@ pub(crate) fn service_stack<S: RouterState>(
         .layer(PathTargetsLayer)
         .layer(cors)
         .service(answered);
-    BoxCloneSyncService::new(stack)
+    SharedStack::new(BoxCloneSyncService::new(stack))
 }
 
 /// The router as a service: every request gets its response.
@@ -241,7 +242,7 @@ mod tests {
         Ok(Reply::done())
     }
 
-    fn stack() -> Stack {
+    fn stack() -> SharedStack {
         let router = Routes::default()
             .route(&Method::GET, "/panic", EndpointGroup::Read, handler(panics))
             .route(&Method::GET, "/slow", EndpointGroup::Read, handler(sleeps))

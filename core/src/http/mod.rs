@@ -22,6 +22,7 @@ mod request_id;
 mod request_target;
 mod router;
 mod security_headers;
+mod shared_stack;
 
 pub use client_address::ClientAddress;
 pub use endpoint_group::EndpointGroup;
@@ -38,5 +39,6 @@ pub use request_target::is_path_target;
 pub use router::{Handler, MatchedRoute, Router, RouterState, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
 
-pub(crate) use layers::{Stack, service_stack};
+pub(crate) use layers::service_stack;
 pub(crate) use page_policy::REFERENCE_PAGE_POLICY;
+pub(crate) use shared_stack::{SharedStack, SharedStackFuture};

@@ -42,6 +42,26 @@ impl Reply {
         )
     }
 
+    /// The body [`Reply::success`] writes for `fields`, for an answer kept and sent again
+    /// with [`Reply::success_bytes`]; `None` when `fields` does not serialize.
+    pub fn success_body<T: Serialize>(fields: &T) -> Option<Bytes> {
+        let mut bytes = Vec::with_capacity(JSON_CAPACITY);
+        serde_json::to_writer(
+            &mut bytes,
+            &Success {
+                status: "success",
+                fields,
+            },
+        )
+        .ok()?;
+        Some(bytes.into())
+    }
+
+    /// `200` with a body [`Reply::success_body`] wrote.
+    pub fn success_bytes(body: Bytes) -> Self {
+        Self::with_body(StatusCode::OK, "application/json", body)
+    }
+
     /// `200` with `{"status":"success"}` and no other field.
     pub fn done() -> Self {
         Self::success(&serde_json::Map::new())
