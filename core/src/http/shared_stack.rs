@@ -1,7 +1,8 @@
 //! The layer stack shared by every clone of the service. A server clones its service for each
 //! request (hyper's adapter, warp's filters, the binaries' own wrappers: four times per request
 //! under warp), and cloning the boxed stack copies every layer, the CORS settings' lists among
-//! them: about a sixth of the instructions of a `GET /api/config`. Shared, a clone is an `Arc`'s.
+//! them. Shared, a clone is an `Arc`'s: a `GET /api/config` on warp went from 44k to 39k
+//! instructions (callgrind).
 //!
 //! Every layer of the stack is ready at all times (the cap on requests in flight sits behind
 //! `Answered`, which takes its own clone), so a call holds the stack only while it builds the
