@@ -150,8 +150,9 @@ impl Kind {
 /// Most requests are the config poll, account reads and sign-ins at app start; buys, claims,
 /// votes, renames and deletions are rarer. New devices are about as many as deletions plus a
 /// little: a game's population grows by a small share of itself in a day (3 a thousand at 1,400
-/// requests a second is 15,000 an hour, 1.5% of a million players in the history). A player who cannot do what was drawn (no pack to
-/// open, not enough coins, no poll left to vote in) does the read a client would do instead.
+/// requests a second is 15,000 an hour, 1.5% of a million players in the history). A player
+/// who cannot do what was drawn (no pack to open, not enough coins, no poll left to vote in)
+/// does the read a client would do instead.
 pub const MIX: [(Kind, u32); 17] = [
     (Kind::Config, 312),
     (Kind::Account, 160),
