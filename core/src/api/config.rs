@@ -176,10 +176,10 @@ pub(super) async fn client_config(app: App, incoming: Incoming) -> Result<Reply,
         return Ok(Reply::success_bytes(body));
     }
     let answer = prepared.view(&published.content.extras, asker, timers);
-    match Reply::success_body(&answer) {
-        Some(body) => Ok(Reply::success_bytes(prepared.keep(asker, timers, body))),
-        None => Ok(Reply::success(&answer)),
-    }
+    Ok(match Reply::success_body(&answer) {
+        Ok(body) => Reply::success_bytes(prepared.keep(asker, timers, body)),
+        Err(error) => Reply::not_serialized(&error),
+    })
 }
 
 /// What of the request and the caller an answer depends on.

@@ -43,18 +43,17 @@ impl Reply {
     }
 
     /// The body [`Reply::success`] writes for `fields`, for an answer kept and sent again
-    /// with [`Reply::success_bytes`]; `None` when `fields` does not serialize.
-    pub fn success_body<T: Serialize>(fields: &T) -> Option<Bytes> {
-        let mut bytes = Vec::with_capacity(JSON_CAPACITY);
-        serde_json::to_writer(
-            &mut bytes,
+    /// with [`Reply::success_bytes`]; when `fields` does not serialize, answer
+    /// [`Reply::not_serialized`].
+    pub fn success_body<T: Serialize>(fields: &T) -> Result<Bytes, serde_json::Error> {
+        serialized(
             &Success {
                 status: "success",
                 fields,
             },
+            JSON_CAPACITY,
         )
-        .ok()?;
-        Some(bytes.into())
+        .map(Bytes::from)
     }
 
     /// `200` with a body [`Reply::success_body`] wrote.
@@ -74,22 +73,24 @@ impl Reply {
 
     /// [`Reply::json`] with room for `size` bytes from the start.
     fn json_sized<T: Serialize>(status: StatusCode, body: &T, size: usize) -> Self {
-        let mut bytes = Vec::with_capacity(size);
-        match serde_json::to_writer(&mut bytes, body) {
-            Ok(()) => Self::with_body(status, "application/json", bytes),
-            Err(error) => {
-                tracing::error!(%error, "response did not serialize");
-                Self::with_body(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "application/json",
-                    format!(
-                        r#"{{"status":"error","code":"{}","message":"internal error; it has been logged"}}"#,
-                        ErrorCode::InternalError.as_str()
-                    )
-                    .into_bytes(),
-                )
-            }
+        match serialized(body, size) {
+            Ok(bytes) => Self::with_body(status, "application/json", bytes),
+            Err(error) => Self::not_serialized(&error),
         }
+    }
+
+    /// The JSON 500 for an answer that did not serialize; the error is logged.
+    pub fn not_serialized(error: &serde_json::Error) -> Self {
+        tracing::error!(%error, "response did not serialize");
+        Self::with_body(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "application/json",
+            format!(
+                r#"{{"status":"error","code":"{}","message":"internal error; it has been logged"}}"#,
+                ErrorCode::InternalError.as_str()
+            )
+            .into_bytes(),
+        )
     }
 
     /// `302 Found` to `location`, with a short HTML body for clients that show it.
@@ -171,4 +172,11 @@ impl From<Response<Full<Bytes>>> for Reply {
     fn from(response: Response<Full<Bytes>>) -> Self {
         Self(response)
     }
+}
+
+/// `body` as JSON in a buffer with room for `size` bytes from the start.
+fn serialized<T: Serialize>(body: &T, size: usize) -> Result<Vec<u8>, serde_json::Error> {
+    let mut bytes = Vec::with_capacity(size);
+    serde_json::to_writer(&mut bytes, body)?;
+    Ok(bytes)
 }
