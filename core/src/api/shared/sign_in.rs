@@ -71,16 +71,7 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         .as_deref()
         .and_then(friend_code_name)
         .unwrap_or_else(player_names::generate);
-    let fallbacks = std::iter::repeat_with(player_names::generate).take(FALLBACK_NAMES);
-    let friend_code_candidates = std::iter::once((code_name, FRIEND_CODE_TRIES))
-        .chain(fallbacks.map(|name| (name, FALLBACK_CODE_TRIES)))
-        .map(|(name, tries)| {
-            FriendCode::random_candidates(&name, tries).map_err(|error| ApiError::Internal {
-                detail: format!("name {name} is not a friend-code name: {error}"),
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .concat();
+    let friend_code_candidates = friend_code_candidates(code_name)?;
     let now = app.clock.now();
     let method = identity.provider.clone();
     let signed_in = app
@@ -151,9 +142,42 @@ fn friend_code_name(display_name: &str) -> Option<String> {
     (name.len() >= NAME_MIN_CHARS).then_some(name)
 }
 
+/// The friend codes offered to a new account, in order: [`FRIEND_CODE_TRIES`] of `name`, then
+/// [`FALLBACK_CODE_TRIES`] of each of [`FALLBACK_NAMES`] generated names.
+fn friend_code_candidates(name: String) -> Result<Vec<FriendCode>, ApiError> {
+    let fallbacks = std::iter::repeat_with(player_names::generate).take(FALLBACK_NAMES);
+    let per_name = std::iter::once((name, FRIEND_CODE_TRIES))
+        .chain(fallbacks.map(|name| (name, FALLBACK_CODE_TRIES)))
+        .map(|(name, tries)| {
+            FriendCode::random_candidates(&name, tries).map_err(|error| ApiError::Internal {
+                detail: format!("name {name} is not a friend-code name: {error}"),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(per_name.concat())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_whose_codes_are_taken_is_followed_by_generated_names() {
+        let candidates = friend_code_candidates("John".to_owned()).expect("a friend-code name");
+        assert_eq!(
+            candidates.len(),
+            FRIEND_CODE_TRIES + FALLBACK_NAMES * FALLBACK_CODE_TRIES
+        );
+        let (own, fallbacks) = candidates.split_at(FRIEND_CODE_TRIES);
+        assert!(own.iter().all(|code| code.name() == "John"));
+        for group in fallbacks.chunks(FALLBACK_CODE_TRIES) {
+            assert!(group.iter().all(|code| code.name() == group[0].name()));
+            assert_ne!(group[0].name(), "John");
+        }
+        let distinct: std::collections::HashSet<_> = candidates.iter().collect();
+        assert!(distinct.len() >= FRIEND_CODE_TRIES + FALLBACK_CODE_TRIES);
+        assert!(friend_code_candidates("no".to_owned()).is_err());
+    }
 
     #[test]
     fn friend_code_names_keep_letters_and_digits() {
