@@ -1,12 +1,13 @@
 //! The results still due to leave a window and where each window's rolling edge stands.
 //!
-//! A result is kept in memory, by the hour its match ended, only while it is within the month
-//! window: after that, it has only the year window left to leave, eleven months later. For that
-//! the expiry keeps, per hour of the year, where that hour's results are in the match log (runs
-//! of log positions, a few bytes an hour); when the year's edge comes near an hour, its results
-//! are read back from the log ([`Expiry::hours_to_read`], [`Expiry::read_back`]). The year's
-//! edge never passes an hour not read back, so a result is never forgotten, only left in the
-//! year window a little longer while the store cannot be read.
+//! No result is kept in memory for its windows: the expiry keeps, per hour within the year,
+//! where that hour's results are in the match log (runs of log positions, a few bytes an hour).
+//! When a window's edge comes near an hour, the hour's results are read back from the log
+//! ([`Expiry::hours_to_read`], [`Expiry::read_back`]) and kept while an edge is within or just
+//! before that hour; each hour is so read back once per finite window (day, week, month, year).
+//! An edge never passes an hour not read back, so a result is never forgotten, only left in a
+//! window a little longer while the store cannot be read. Memory is then bounded by the hours
+//! near the edges, not by the results of the last 30 days.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -69,18 +70,24 @@ impl Kept {
     }
 }
 
-/// The windows' edges, the results within the month window, and where the year's are in the
-/// log.
+/// Hours read ahead of a window's edge: the follower reads an hour's results back this long
+/// before the edge reaches it, so that requests seldom wait for a read.
+const READ_AHEAD_HOURS: i64 = 1;
+
+/// The most hours [`Expiry::hours_to_read`] asks for at once: a node whose edges are far behind
+/// (a snapshot days old) reads them a few at a time, moving its edges between reads.
+pub const READ_AT_ONCE: usize = 6;
+
+/// The windows' edges, the results of the hours near them, and where every hour's results
+/// within the year are in the log.
 #[derive(Debug, Default)]
 pub struct Expiry {
     /// Per finite window (in [`TimeWindow::ALL`] order), the latest end time (unix seconds)
     /// already out of it: a result is in the window while its match ended after this.
     edges: [i64; 4],
-    /// The results of the hours from the month's edge on, and of the hours read back for the
-    /// year's edge, by the hour they ended.
+    /// The results of the hours read back from the log, by the hour they ended: each list is
+    /// whole (results that came after the read joined it).
     hours: BTreeMap<i64, Vec<Kept>>,
-    /// The hours before the month's edge whose list in `hours` was read back from the log.
-    read_back: BTreeSet<i64>,
     /// Per hour within the year, where its results are in the match log.
     positions: BTreeMap<i64, Runs>,
 }
@@ -92,7 +99,8 @@ pub struct ExpiryParts {
     pub edges: [i64; 4],
     /// The kept results by hour.
     pub hours: BTreeMap<i64, Vec<Kept>>,
-    /// The hours read back.
+    /// The hours whose list is whole (read back); other lists in `hours` (the month's results
+    /// an older snapshot format kept) are left to be read back again.
     pub read_back: BTreeSet<i64>,
     /// The log positions of each hour's results.
     pub positions: BTreeMap<i64, Runs>,
@@ -114,10 +122,11 @@ impl Expiry {
 
     /// The expiry a snapshot's parts hold.
     pub fn from_parts(parts: ExpiryParts) -> Self {
+        let mut hours = parts.hours;
+        hours.retain(|hour, _| parts.read_back.contains(hour));
         Self {
             edges: parts.edges,
-            hours: parts.hours,
-            read_back: parts.read_back,
+            hours,
             positions: parts.positions,
         }
     }
@@ -127,14 +136,9 @@ impl Expiry {
         self.edges
     }
 
-    /// The results kept, by the hour they ended.
+    /// The results read back and kept, by the hour they ended.
     pub fn hours(&self) -> &BTreeMap<i64, Vec<Kept>> {
         &self.hours
-    }
-
-    /// The hours before the month's edge whose results were read back.
-    pub fn hours_read_back(&self) -> &BTreeSet<i64> {
-        &self.read_back
     }
 
     /// Per hour within the year, where its results are in the match log.
@@ -149,55 +153,60 @@ impl Expiry {
             .is_none_or(|edge| ended > *edge)
     }
 
-    /// Notes a result at match log position `seq` until it leaves the year window: kept whole
-    /// while within the month window, by its log position after (a result already out of the
-    /// year is not kept).
+    /// Notes a result at match log position `seq` until it leaves the year window: by its log
+    /// position, and in its hour's list when that hour was read back already (a result already
+    /// out of the year is not noted).
     pub fn remember(&mut self, ended: i64, seq: i64, pending: Pending) {
         if !self.counts(TimeWindow::Year, ended) {
             return;
         }
         let hour = ended.div_euclid(HOUR);
         note_position(self.positions.entry(hour).or_default(), seq);
-        // A late result of an hour read back joins its list, which the year's edge will go by.
-        if !self.counts(TimeWindow::Month, ended) && !self.read_back.contains(&hour) {
-            return;
+        // A late result of an hour read back joins its list, which the edges go by.
+        if let Some(kept) = self.hours.get_mut(&hour) {
+            kept.push(Kept::new(ended, &pending));
         }
-        // Results mostly come in the order their matches ended: the last hour first.
-        let kept = match self.hours.last_entry() {
-            Some(last) if *last.key() == hour => last.into_mut(),
-            _ => self.hours.entry(hour).or_default(),
-        };
-        kept.push(Kept::new(ended, &pending));
     }
 
-    /// The hours whose results must be read back from the log before the year's edge can move
-    /// to `now` (and the hour after, read ahead), with where their results are.
+    /// The hours whose results must be read back from the log before the edges can move to
+    /// `now` (and the hour after each edge, read ahead), earliest first and at most
+    /// [`READ_AT_ONCE`], with where their results are.
     pub fn hours_to_read(&self, now: OffsetDateTime) -> Vec<(i64, Runs)> {
-        let first = self.edges[TimeWindow::Year.index()].div_euclid(HOUR);
-        let last = edge_at(TimeWindow::Year, now.unix_timestamp()).div_euclid(HOUR) + 1;
-        if last < first {
-            // A clock set back: nothing is due.
-            return Vec::new();
+        let now = now.unix_timestamp();
+        let mut due = BTreeMap::new();
+        for (edge, window) in self.edges.iter().zip(TimeWindow::ALL) {
+            let wanted = edge_at(window, now);
+            if wanted < *edge {
+                // A clock set back: nothing is due.
+                continue;
+            }
+            let hours = edge.div_euclid(HOUR)..=wanted.div_euclid(HOUR) + READ_AHEAD_HOURS;
+            for (hour, runs) in self.positions.range(hours) {
+                if !self.hours.contains_key(hour) {
+                    due.entry(*hour).or_insert_with(|| runs.clone());
+                }
+            }
         }
-        self.positions
-            .range(first..=last)
-            .filter(|(hour, _)| !self.read_back.contains(hour))
-            .map(|(hour, runs)| (*hour, runs.clone()))
-            .collect()
+        due.into_iter().take(READ_AT_ONCE).collect()
     }
 
-    /// Whether the year's edge cannot move to `now` before an hour is read back.
+    /// Whether an edge cannot move to `now` before an hour is read back.
     pub fn must_read_back(&self, now: OffsetDateTime) -> bool {
-        let edge = self.edges[TimeWindow::Year.index()];
-        let wanted = edge_at(TimeWindow::Year, now.unix_timestamp());
-        wanted > edge && readable_until(&self.positions, &self.read_back, edge, wanted) < wanted
+        let now = now.unix_timestamp();
+        self.edges
+            .iter()
+            .zip(TimeWindow::ALL)
+            .any(|(edge, window)| {
+                let wanted = edge_at(window, now);
+                wanted > *edge
+                    && readable_until(&self.positions, &self.hours, *edge, wanted) < wanted
+            })
     }
 
-    /// Installs the results of `hour` read back from the log for the year's edge (those of
-    /// deleted players left out).
+    /// Installs the results of `hour` read back from the log (those of deleted players left
+    /// out).
     pub fn read_back(&mut self, hour: i64, results: Vec<Kept>) {
         self.hours.insert(hour, results);
-        self.read_back.insert(hour);
     }
 
     /// Whether a window's edge is behind `now`.
@@ -205,20 +214,16 @@ impl Expiry {
         edge_at(TimeWindow::Day, now.unix_timestamp()) > self.edges[0]
     }
 
-    /// Moves every window's edge to `now` (the year's only as far as its hours were read back),
-    /// calling `leave` for each result that leaves a window; forgets what no window needs.
+    /// Moves every window's edge to `now` (each only as far as its hours were read back),
+    /// calling `leave` for each result that leaves a window; forgets what no edge needs.
     pub fn advance(&mut self, now: OffsetDateTime, mut leave: impl FnMut(TimeWindow, Pending)) {
         let now = now.unix_timestamp();
         for (edge, window) in self.edges.iter_mut().zip(TimeWindow::ALL) {
-            let mut new_edge = edge_at(window, now);
-            if window == TimeWindow::Year && new_edge > *edge {
-                new_edge = new_edge.min(readable_until(
-                    &self.positions,
-                    &self.read_back,
-                    *edge,
-                    new_edge,
-                ));
+            let wanted = edge_at(window, now);
+            if wanted <= *edge {
+                continue;
             }
+            let new_edge = readable_until(&self.positions, &self.hours, *edge, wanted);
             if new_edge <= *edge {
                 continue;
             }
@@ -236,19 +241,19 @@ impl Expiry {
         self.forget_passed();
     }
 
-    /// Drops the lists of the hours the month's edge passed (but those read back for the
-    /// year's edge, until it passes them too) and the positions of the hours out of the year.
+    /// Drops the lists of the hours no edge is within or just before, and the positions of the
+    /// hours out of the year.
     fn forget_passed(&mut self) {
-        let month_hour = self.edges[TimeWindow::Month.index()].div_euclid(HOUR);
+        let near: Vec<i64> = self
+            .edges
+            .iter()
+            .map(|edge| edge.div_euclid(HOUR))
+            .collect();
+        self.hours.retain(|hour, _| {
+            near.iter()
+                .any(|edge_hour| (*edge_hour..=edge_hour + READ_AHEAD_HOURS).contains(hour))
+        });
         let year_hour = self.edges[TimeWindow::Year.index()].div_euclid(HOUR);
-        let recent = self.hours.split_off(&month_hour);
-        let passed = std::mem::replace(&mut self.hours, recent);
-        self.read_back = self.read_back.split_off(&year_hour);
-        for (hour, kept) in passed {
-            if self.read_back.contains(&hour) {
-                self.hours.insert(hour, kept);
-            }
-        }
         self.positions = self.positions.split_off(&year_hour);
     }
 
@@ -273,7 +278,7 @@ impl Expiry {
             .values()
             .map(|runs| runs.capacity() * size_of::<(i64, i64)>() + 32)
             .sum();
-        lists + runs + self.read_back.len() * 16
+        lists + runs
     }
 
     /// How many results are kept in memory.
@@ -295,17 +300,17 @@ fn note_position(runs: &mut Runs, seq: i64) {
     runs.push((seq, seq));
 }
 
-/// How far the year's edge may move from `edge` towards `wanted` (later than `edge`): up to
-/// just before the first hour with results that was not read back.
+/// How far an edge may move from `edge` towards `wanted` (later than `edge`): up to just
+/// before the first hour with results that was not read back.
 fn readable_until(
     positions: &BTreeMap<i64, Runs>,
-    read_back: &BTreeSet<i64>,
+    read_back: &BTreeMap<i64, Vec<Kept>>,
     edge: i64,
     wanted: i64,
 ) -> i64 {
     positions
         .range(edge.div_euclid(HOUR)..=wanted.div_euclid(HOUR))
-        .find(|(hour, _)| !read_back.contains(hour))
+        .find(|(hour, _)| !read_back.contains_key(hour))
         .map_or(wanted, |(hour, _)| (hour * HOUR - 1).max(edge))
 }
 
@@ -349,6 +354,45 @@ mod tests {
         }
     }
 
+    /// A match log: each result's position, match end and what it added.
+    #[derive(Default)]
+    struct Log(Vec<(i64, i64, Pending)>);
+
+    impl Log {
+        /// Appends a result and lets the expiry remember it.
+        fn add(&mut self, expiry: &mut Expiry, ended: OffsetDateTime, slot: u32) {
+            let seq = self.0.len() as i64 + 1;
+            let ended = ended.unix_timestamp();
+            self.0.push((seq, ended, pending(slot)));
+            expiry.remember(ended, seq, pending(slot));
+        }
+
+        /// Reads back every hour due at `now`, as the follower does, then moves the edges.
+        fn expire(&self, expiry: &mut Expiry, now: OffsetDateTime) -> Vec<(TimeWindow, u32)> {
+            loop {
+                let due = expiry.hours_to_read(now);
+                if due.is_empty() {
+                    break;
+                }
+                for (hour, runs) in due {
+                    let results = self
+                        .0
+                        .iter()
+                        .filter(|(seq, ended, _)| {
+                            ended.div_euclid(HOUR) == hour
+                                && runs
+                                    .iter()
+                                    .any(|(first, last)| (*first..=*last).contains(seq))
+                        })
+                        .map(|(_, ended, pending)| Kept::new(*ended, pending))
+                        .collect();
+                    expiry.read_back(hour, results);
+                }
+            }
+            left_by(expiry, now)
+        }
+    }
+
     fn left_by(expiry: &mut Expiry, now: OffsetDateTime) -> Vec<(TimeWindow, u32)> {
         let mut left = Vec::new();
         expiry.advance(now, |window, pending| left.push((window, pending.slot)));
@@ -358,66 +402,112 @@ mod tests {
     #[test]
     fn results_leave_each_window_exactly_at_its_length() {
         let mut expiry = Expiry::new(NOW);
-        let ended = (NOW - Duration::hours(1)).unix_timestamp();
-        expiry.remember(ended, 1, pending(7));
-        assert!(expiry.counts(TimeWindow::Day, ended));
+        let mut log = Log::default();
+        let ended = NOW - Duration::hours(1);
+        log.add(&mut expiry, ended, 7);
+        assert!(expiry.counts(TimeWindow::Day, ended.unix_timestamp()));
+        // Nothing of the result is in memory but its log position.
+        assert_eq!(expiry.kept(), 0);
+        let hour = ended.unix_timestamp().div_euclid(HOUR);
+        assert_eq!(expiry.positions().get(&hour), Some(&vec![(1, 1)]));
         let one_second_early = NOW + Duration::hours(23) - Duration::seconds(1);
-        assert!(left_by(&mut expiry, one_second_early).is_empty());
+        assert!(log.expire(&mut expiry, one_second_early).is_empty());
+        // Read ahead for the day's edge.
+        assert_eq!(expiry.kept(), 1);
         assert_eq!(
-            left_by(&mut expiry, NOW + Duration::hours(23)),
+            log.expire(&mut expiry, NOW + Duration::hours(23)),
             vec![(TimeWindow::Day, 7)]
         );
         assert_eq!(
-            left_by(&mut expiry, NOW + Duration::days(40)),
+            log.expire(&mut expiry, NOW + Duration::days(40)),
             vec![(TimeWindow::Week, 7), (TimeWindow::Month, 7)]
         );
-        // Out of the month, the result is only a log position.
         assert_eq!(expiry.kept(), 0);
-        let hour = ended.div_euclid(HOUR);
-        assert_eq!(expiry.positions().get(&hour), Some(&vec![(1, 1)]));
-        let later = NOW + Duration::days(400);
-        // Not read back: the year's edge waits before its hour.
-        assert!(expiry.must_read_back(later));
-        assert!(left_by(&mut expiry, later).is_empty());
-        assert!(expiry.counts(TimeWindow::Year, ended));
-        assert_eq!(expiry.hours_to_read(later), vec![(hour, vec![(1, 1)])]);
-        expiry.read_back(hour, vec![Kept::new(ended, &pending(7))]);
-        assert!(!expiry.must_read_back(later));
-        assert_eq!(left_by(&mut expiry, later), vec![(TimeWindow::Year, 7)]);
+        assert_eq!(
+            log.expire(&mut expiry, NOW + Duration::days(400)),
+            vec![(TimeWindow::Year, 7)]
+        );
         assert_eq!(expiry.kept(), 0);
-        assert!(expiry.positions().is_empty() && expiry.hours_read_back().is_empty());
+        assert!(expiry.positions().is_empty() && expiry.hours().is_empty());
     }
 
     #[test]
-    fn a_late_result_of_an_hour_read_back_leaves_the_year_with_it() {
+    fn an_edge_waits_before_an_hour_not_read_back() {
         let mut expiry = Expiry::new(NOW);
-        let ended = (NOW - Duration::days(365) + Duration::minutes(30)).unix_timestamp();
-        let hour = ended.div_euclid(HOUR);
-        expiry.remember(ended, 5, pending(1));
-        assert_eq!(expiry.hours_to_read(NOW), vec![(hour, vec![(5, 5)])]);
-        expiry.read_back(hour, vec![Kept::new(ended, &pending(1))]);
-        expiry.remember(ended + 1, 90_000, pending(2));
+        let mut log = Log::default();
+        let ended = NOW - Duration::hours(1);
+        log.add(&mut expiry, ended, 7);
+        let later = NOW + Duration::days(2);
+        assert!(expiry.must_read_back(later));
+        assert!(left_by(&mut expiry, later).is_empty());
+        assert!(expiry.counts(TimeWindow::Day, ended.unix_timestamp()));
+        let hour = ended.unix_timestamp().div_euclid(HOUR);
+        assert_eq!(expiry.hours_to_read(later), vec![(hour, vec![(1, 1)])]);
+        assert_eq!(log.expire(&mut expiry, later), vec![(TimeWindow::Day, 7)]);
+        assert!(!expiry.must_read_back(later));
+    }
+
+    #[test]
+    fn a_late_result_of_an_hour_read_back_leaves_with_it() {
+        let mut expiry = Expiry::new(NOW);
+        let mut log = Log::default();
+        let ended = NOW - Duration::days(1) + Duration::minutes(30);
+        log.add(&mut expiry, ended, 1);
+        assert!(log.expire(&mut expiry, NOW).is_empty());
+        assert_eq!(expiry.kept(), 1);
+        // A result of that hour the log gains after it was read back.
+        log.0.push((90_000, ended.unix_timestamp() + 1, pending(2)));
+        expiry.remember(ended.unix_timestamp() + 1, 90_000, pending(2));
+        let hour = ended.unix_timestamp().div_euclid(HOUR);
         assert_eq!(
             expiry.positions().get(&hour),
-            Some(&vec![(5, 5), (90_000, 90_000)])
+            Some(&vec![(1, 1), (90_000, 90_000)])
         );
         assert_eq!(
-            left_by(&mut expiry, NOW + Duration::hours(1)),
-            vec![(TimeWindow::Year, 1), (TimeWindow::Year, 2)]
+            log.expire(&mut expiry, NOW + Duration::hours(1)),
+            vec![(TimeWindow::Day, 1), (TimeWindow::Day, 2)]
         );
+    }
+
+    #[test]
+    fn memory_holds_only_the_hours_near_the_edges() {
+        let mut expiry = Expiry::new(NOW);
+        let mut log = Log::default();
+        for minute in 0..(30 * 24 * 60) {
+            log.add(&mut expiry, NOW - Duration::minutes(minute), minute as u32);
+        }
+        log.expire(&mut expiry, NOW);
+        // Four edges, each with the hour it is in and the one after: at most 8 hours of 60.
+        assert!(expiry.kept() <= 8 * 60, "{} kept", expiry.kept());
+        assert!(expiry.hours().len() <= 8);
+        let left = log.expire(&mut expiry, NOW + Duration::days(8));
+        assert_eq!(
+            left.iter()
+                .filter(|(window, _)| *window == TimeWindow::Month)
+                .count(),
+            8 * 24 * 60
+        );
+        assert_eq!(
+            left.iter()
+                .filter(|(window, _)| *window == TimeWindow::Week)
+                .count(),
+            7 * 24 * 60
+        );
+        assert!(expiry.hours().len() <= 8);
     }
 
     #[test]
     fn a_clock_set_back_moves_no_edge() {
         let mut expiry = Expiry::new(NOW);
-        let ended = (NOW - Duration::days(300)).unix_timestamp();
-        expiry.remember(ended, 3, pending(4));
+        let mut log = Log::default();
+        log.add(&mut expiry, NOW - Duration::days(300), 4);
+        log.add(&mut expiry, NOW - Duration::hours(1), 5);
         let earlier = NOW - Duration::days(3);
         assert!(expiry.hours_to_read(earlier).is_empty());
         assert!(!expiry.must_read_back(earlier));
         assert!(left_by(&mut expiry, earlier).is_empty());
         assert!(expiry.counts(TimeWindow::Day, (NOW - Duration::hours(1)).unix_timestamp()));
-        assert_eq!(expiry.positions().len(), 1);
+        assert_eq!(expiry.positions().len(), 2);
     }
 
     #[test]
@@ -431,5 +521,22 @@ mod tests {
         expiry.remember(two_years_ago, 1, pending(1));
         assert_eq!(expiry.kept(), 0);
         assert!(expiry.positions().is_empty());
+    }
+
+    #[test]
+    fn an_older_snapshots_month_lists_are_left_to_be_read_back() {
+        let hour = (NOW - Duration::hours(5)).unix_timestamp().div_euclid(HOUR);
+        let read = hour - 10;
+        let kept = Kept::new(hour * HOUR, &pending(1));
+        let expiry = Expiry::from_parts(ExpiryParts {
+            edges: Expiry::new(NOW).edges(),
+            hours: BTreeMap::from([(hour, vec![kept]), (read, vec![kept])]),
+            read_back: BTreeSet::from([read]),
+            positions: BTreeMap::from([(hour, vec![(1, 1)]), (read, vec![(2, 2)])]),
+        });
+        assert_eq!(
+            expiry.hours().keys().copied().collect::<Vec<_>>(),
+            vec![read]
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! score histogram and top list, and the results still due to leave a window.
 //!
 //! Memory for a player is 47 bytes in [`Players`] and, per mode played, 4 bytes plus 12 per
-//! window holding results ([`ModeTotals`]); a result within the last 30 days is 12 bytes in
-//! [`Expiry`] (older ones are read back from the match log when they leave the year); a board
+//! window holding results ([`ModeTotals`]); a result is a log position in [`Expiry`], read back
+//! from the match log when a window's edge comes near its hour (12 bytes while kept); a board
 //! holds 12 bytes per distinct score and at most [`TOP_KEPT`] places. No board copies the
 //! players' totals.
 
@@ -197,28 +197,38 @@ impl BoardIndex {
         })
     }
 
-    /// The hours whose results must be read back from the match log before the year window
-    /// can move to `now`, each with the log positions (first, last) its results are within.
+    /// The hours whose results must be read back from the match log before the windows can
+    /// move to `now` (a few at a time, earliest first), each with the log positions (first,
+    /// last) its results are within.
     pub fn hours_to_read(&self, now: OffsetDateTime) -> Vec<(i64, Runs)> {
         self.expiry.hours_to_read(now)
     }
 
-    /// Whether the year window cannot move to `now` before an hour is read back.
+    /// Whether a window cannot move to `now` before an hour is read back.
     pub fn must_read_back(&self, now: OffsetDateTime) -> bool {
         self.expiry.must_read_back(now)
     }
 
-    /// Installs an hour's results read back from the match log (`entries` may hold other
-    /// hours' results and those of players no longer known: both are left out).
-    pub fn read_back(&mut self, hour: i64, entries: &[MatchLogEntry]) {
-        let results = entries
-            .iter()
+    /// The results of `hour` among `entries` read back from the match log, as the expiry keeps
+    /// them (other hours' results and those of players no longer known are left out).
+    pub fn kept_of<'a>(
+        &self,
+        hour: i64,
+        entries: impl IntoIterator<Item = &'a MatchLogEntry>,
+    ) -> Vec<Kept> {
+        entries
+            .into_iter()
             .filter(|entry| entry.ended.unix_timestamp().div_euclid(HOUR) == hour)
             .filter_map(|entry| {
                 let pending = self.pending_of(entry)?;
                 Some(Kept::new(entry.ended.unix_timestamp(), &pending))
             })
-            .collect();
+            .collect()
+    }
+
+    /// Installs the whole list of an hour's results read back from the match log
+    /// ([`BoardIndex::kept_of`]).
+    pub fn read_back(&mut self, hour: i64, results: Vec<Kept>) {
         self.expiry.read_back(hour, results);
     }
 

@@ -229,16 +229,25 @@ fn long_run(snapshot_every: Option<u64>) {
             }
             3..=8 => {
                 now += Duration::seconds(draw.below(4 * 86_400) as i64);
-                // As the follower does: the year's hours read back from the log first.
-                // (The model's results are in log order.)
-                for (hour, runs) in index.hours_to_read(now) {
-                    let mut entries = Vec::new();
-                    for (first, last) in runs {
-                        let from = model.results.partition_point(|result| result.seq < first);
-                        let to = model.results.partition_point(|result| result.seq <= last);
-                        entries.extend_from_slice(&model.results[from..to]);
+                // As the follower does: the hours due read back from the log a few at a
+                // time, the windows moved after each few. (The model's results are in log
+                // order.)
+                loop {
+                    let due = index.hours_to_read(now);
+                    if due.is_empty() {
+                        break;
                     }
-                    index.read_back(hour, &entries);
+                    for (hour, runs) in due {
+                        let mut entries = Vec::new();
+                        for (first, last) in runs {
+                            let from = model.results.partition_point(|result| result.seq < first);
+                            let to = model.results.partition_point(|result| result.seq <= last);
+                            entries.extend_from_slice(&model.results[from..to]);
+                        }
+                        let kept = index.kept_of(hour, &entries);
+                        index.read_back(hour, kept);
+                    }
+                    index.expire(now);
                 }
                 index.expire(now);
             }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::expiry::HOUR;
 use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, TimeWindow};
 use super::snapshot::{self, Covered};
@@ -248,7 +247,7 @@ impl Leaderboards {
             .as_ref()
             .is_some_and(|loaded| loaded.index.is_behind(now));
         if behind {
-            // The follower reads the year's next hour ahead; this is for a node that could not.
+            // The follower reads each edge's next hour ahead; this is for a node that could not.
             let unread = self
                 .read()
                 .as_ref()
@@ -257,7 +256,7 @@ impl Leaderboards {
                 let _turn = self.catching_up.lock().await;
                 let match_seq = self.read().as_ref().map(|loaded| loaded.match_seq);
                 if let Some(match_seq) = match_seq {
-                    self.read_back_year(now, match_seq).await?;
+                    self.read_back_due(now, match_seq).await?;
                 }
             }
             let mut loaded = self.write();
@@ -617,43 +616,50 @@ impl Leaderboards {
             });
         }
         let now = self.clock.now();
-        self.read_back_year(now, match_seq).await?;
+        self.read_back_due(now, match_seq).await?;
         self.apply(|loaded| loaded.index.expire(now));
         self.caught_up.fetch_max(covering, Ordering::AcqRel);
         Ok(())
     }
 
     /// Reads back from the match log (up to position `match_seq`, the last applied) the results
-    /// of the hours the year window's edge reaches by `now`, which the index no longer keeps.
-    /// The caller holds `catching_up`, so no entry is applied meanwhile.
-    async fn read_back_year(
+    /// of the hours the windows' edges reach by `now`, a few hours at a time, moving the edges
+    /// after each few so that only the hours near them stay in memory. The caller holds
+    /// `catching_up`, so no entry is applied meanwhile.
+    async fn read_back_due(
         &self,
         now: time::OffsetDateTime,
         match_seq: i64,
     ) -> Result<(), BoardsError> {
-        let hours = self
-            .read()
-            .as_ref()
-            .map_or_else(Vec::new, |loaded| loaded.index.hours_to_read(now));
-        for (hour, runs) in hours {
-            let mut entries = Vec::new();
-            for (first, last) in runs {
-                let last = last.min(match_seq);
-                let mut after = first - 1;
-                while after < last {
-                    let page = self.store.match_log(after, PAGE).await?;
-                    let Some(end) = page.last().map(|entry| entry.seq) else {
-                        break;
-                    };
-                    entries.extend(page.into_iter().filter(|entry| {
-                        entry.seq <= last && entry.ended.unix_timestamp().div_euclid(HOUR) == hour
-                    }));
-                    after = end;
-                }
+        loop {
+            let hours = self
+                .read()
+                .as_ref()
+                .map_or_else(Vec::new, |loaded| loaded.index.hours_to_read(now));
+            if hours.is_empty() {
+                return Ok(());
             }
-            self.apply(|loaded| loaded.index.read_back(hour, &entries));
+            for (hour, runs) in hours {
+                let mut kept = Vec::new();
+                for (first, last) in runs {
+                    let last = last.min(match_seq);
+                    let mut after = first - 1;
+                    while after < last {
+                        let page = self.store.match_log(after, LOAD_PAGE).await?;
+                        let Some(end) = page.last().map(|entry| entry.seq) else {
+                            break;
+                        };
+                        if let Some(loaded) = self.read().as_ref() {
+                            let within = page.iter().filter(|entry| entry.seq <= last);
+                            kept.extend(loaded.index.kept_of(hour, within));
+                        }
+                        after = end;
+                    }
+                }
+                self.apply(|loaded| loaded.index.read_back(hour, kept));
+            }
+            self.apply(|loaded| loaded.index.expire(now));
         }
-        Ok(())
     }
 
     /// After an account's results up to match log position `through` were removed: counts

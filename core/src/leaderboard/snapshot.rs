@@ -4,9 +4,8 @@
 //!
 //! The bytes are the index's own columns, one after the other: a header (`SZBOARDS`, format,
 //! positions), the windows' edges, the players, each mode's packed totals, each board's
-//! histogram and top list, the results pending expiry by hour (those of the month window and
-//! of the hours read back for the year's edge), the hours read back, the log positions of each
-//! hour's results within the year, and an end mark. Reading checks
+//! histogram and top list, the results of the hours read back for the windows' edges, those
+//! hours, the log positions of each hour's results within the year, and an end mark. Reading checks
 //! every length and every reference between the parts, so damaged bytes are refused, never
 //! half loaded.
 
@@ -30,8 +29,14 @@ const MAGIC: &[u8; 8] = b"SZBOARDS";
 /// The last bytes of a snapshot.
 const END: &[u8; 8] = b"SZBOARD.";
 
-/// The format written; a snapshot of another format is not read (the node rebuilds).
-const FORMAT: u32 = 2;
+/// The format written: 3 keeps only the lists of hours read back, which a node of format 2
+/// would take for the month's results. A snapshot of a format not in [`FORMATS_READ`] is not
+/// read (the node rebuilds).
+const FORMAT: u32 = 3;
+
+/// The formats read: format 2's lists of the month's results are dropped, to be read back from
+/// the match log like any hour's.
+const FORMATS_READ: std::ops::RangeInclusive<u32> = 2..=FORMAT;
 
 /// The log positions a snapshot covers: it counts every entry up to them, none after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,9 +139,9 @@ pub fn write(index: &BoardIndex, covered: Covered, part_size: usize) -> Vec<Vec<
             out.bytes(&[kept.placement, kept.kills]);
         }
     }
-    let read_back = index.expiry.hours_read_back();
-    out.len(read_back.len());
-    for hour in read_back {
+    // Every list kept is whole: each is an hour read back.
+    out.len(hours.len());
+    for hour in hours.keys() {
         out.i64(*hour);
     }
     let positions = index.expiry.positions();
@@ -176,9 +181,11 @@ pub fn read_parts(
         return Err(damaged("no snapshot header"));
     }
     let format = input.u32()?;
-    if format != FORMAT {
+    if !FORMATS_READ.contains(&format) {
         return Err(Damaged(format!(
-            "format {format}, this node reads {FORMAT}"
+            "format {format}, this node reads formats {} to {}",
+            FORMATS_READ.start(),
+            FORMATS_READ.end()
         )));
     }
     let covered = Covered {
@@ -570,8 +577,10 @@ mod tests {
         other_format[8] = 1;
         assert_eq!(
             read(&other_format).err(),
-            Some(Damaged("format 1, this node reads 2".into()))
+            Some(Damaged("format 1, this node reads formats 2 to 3".into()))
         );
+        other_format[8] = 2;
+        assert_eq!(read(&other_format).map(|(_, covered)| covered), Ok(covered));
         // A row owner naming a slot that is no player's.
         let mut wrong_slot = bytes;
         let players_end = 8 + 4 + 16 + 32 + 8 + 30 * (8 + 18 + 1 + 16);
