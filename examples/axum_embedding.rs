@@ -1,11 +1,15 @@
 //! Safezone mounted in a studio's own axum application: Safezone's whole API under
 //! `/safezone`, beside the studio's routes, one of which (`GET /studio/me`) tells who is calling
-//! through Safezone's public session API ([`SafezoneService::caller`]).
+//! through Safezone's public session API ([`SafezoneService::caller`]); and, on a second
+//! address only the studio's operators reach, Safezone's operator API and console
+//! ([`SafezoneService::operator_service`]) with its metrics and probes
+//! ([`SafezoneService::metrics_service`]).
 //!
 //! ```text
-//! cargo run -p safezone-examples --example axum_embedding -- sqlite://axum-example.db 127.0.0.1:8091
+//! cargo run -p safezone-examples --example axum_embedding -- sqlite://axum-example.db 127.0.0.1:8091 127.0.0.1:8092
 //! curl -X POST http://127.0.0.1:8091/safezone/api/validate/device/ios-example
 //! curl -H "Authorization: Bearer <the key>" http://127.0.0.1:8091/studio/me
+//! curl http://127.0.0.1:8092/metrics
 //! ```
 
 use std::error::Error;
@@ -26,6 +30,18 @@ fn studio_app(safezone: SafezoneService) -> Router {
         .route("/studio/me", get(me))
         .nest_service("/safezone", safezone.clone())
         .with_state(safezone)
+}
+
+/// The studio's private application, on an address only its operators reach: Safezone's
+/// metrics and probes at their paths, and its operator API and console (which answer 404 for
+/// any other path).
+fn operator_app(safezone: &SafezoneService) -> Router {
+    let metrics = safezone.metrics_service();
+    Router::new()
+        .route_service("/metrics", metrics.clone())
+        .route_service("/healthz", metrics.clone())
+        .route_service("/readyz", metrics)
+        .fallback_service(safezone.operator_service())
 }
 
 /// `GET /studio/me`: the caller's friend code and level, from the user key Safezone gave it.
@@ -62,14 +78,26 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .next()
         .unwrap_or_else(|| "sqlite://axum-example.db".to_owned());
     let listen = args.next().unwrap_or_else(|| "127.0.0.1:8091".to_owned());
-    let safezone = Safezone::new(safezone_storage::open(&database_url).await?).service();
+    let operator_listen = args.next().unwrap_or_else(|| "127.0.0.1:8092".to_owned());
+    let safezone = Safezone::new(safezone_storage::open(&database_url).await?)
+        .record_requests(true)
+        .service();
     let listener = tokio::net::TcpListener::bind(listen).await?;
+    let operator_listener = tokio::net::TcpListener::bind(operator_listen).await?;
     println!("studio app on http://{}", listener.local_addr()?);
-    axum::serve(listener, studio_app(safezone))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    println!(
+        "operators' app on http://{}/operator/console/",
+        operator_listener.local_addr()?
+    );
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let operators = axum::serve(operator_listener, operator_app(&safezone));
+    let studio = axum::serve(listener, studio_app(safezone));
+    tokio::select! {
+        served = studio.with_graceful_shutdown(stop).into_future() => served?,
+        served = operators.into_future() => served?,
+    }
     Ok(())
 }
 
@@ -130,5 +158,44 @@ mod tests {
 
         let (status, config) = send(&app, get("/safezone/api/config?platform=ios", None)).await;
         assert_eq!((status, &config["status"]), (200, &json!("success")));
+    }
+
+    #[tokio::test]
+    async fn the_operators_app_serves_the_operator_api_console_and_metrics_apart() {
+        let directory = tempfile::tempdir().expect("a directory");
+        let url = format!("sqlite://{}", directory.path().join("axum.db").display());
+        let store = safezone_storage::open(&url).await.expect("the store opens");
+        let safezone = Safezone::new(store).service();
+        let operators = operator_app(&safezone);
+        let studio = studio_app(safezone);
+
+        let (status, error) = send(&operators, get("/operator/api/status", None)).await;
+        assert_eq!((status, &error["status"]), (401, &json!("error")));
+        let console = operators
+            .clone()
+            .oneshot(get("/operator/console/", None))
+            .await
+            .expect("axum answers");
+        assert!(
+            console.status().is_success() || console.status().is_redirection(),
+            "{}",
+            console.status()
+        );
+        let scrape = operators
+            .clone()
+            .oneshot(get("/metrics", None))
+            .await
+            .expect("axum answers");
+        assert_eq!(scrape.status(), 200);
+        let body = scrape
+            .into_body()
+            .collect()
+            .await
+            .expect("a body")
+            .to_bytes();
+        assert!(String::from_utf8_lossy(&body).contains("safezone_"));
+        // The studio's public app serves none of it.
+        let (status, _) = send(&studio, get("/safezone/operator/api/status", None)).await;
+        assert_eq!(status, 404);
     }
 }

@@ -13,20 +13,20 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// Every `.rs` file under `folder`, with its code before the first `#[cfg(test)]`.
-fn sources(folder: &Path) -> Vec<(PathBuf, String)> {
+/// Every `.rs` file under `root` (a folder, or one file), with its code before the first
+/// `#[cfg(test)]`.
+fn sources(root: &Path) -> Vec<(PathBuf, String)> {
     let mut found = Vec::new();
-    let mut pending = vec![folder.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).expect("a source folder") {
-            let path = entry.expect("a folder entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|extension| extension == "rs") {
-                let text = std::fs::read_to_string(&path).expect("a source file");
-                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-                found.push((path, code.to_owned()));
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).expect("a source folder") {
+                pending.push(entry.expect("a folder entry").path());
             }
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            found.push((path, code.to_owned()));
         }
     }
     found.sort();
@@ -87,14 +87,15 @@ fn named_after(code: &str, prefix: &str) -> BTreeSet<String> {
     names
 }
 
-/// Fails when a file under `core/src/<folder>` names one of `forbidden` through `crate::`.
-fn never_names(folder: &str, forbidden: &[&str]) {
-    for (path, code) in sources(&workspace().join("core/src").join(folder)) {
+/// Fails when a file under `core/src/<part>` (a folder or one file) names one of `forbidden`
+/// through `crate::`.
+fn never_names(part: &str, forbidden: &[&str]) {
+    for (path, code) in sources(&workspace().join("core/src").join(part)) {
         let named = named_after(&code, "crate::");
         for layer in forbidden {
             assert!(
                 !named.contains(*layer),
-                "{} names `crate::{layer}`: `{folder}/` never does",
+                "{} names `crate::{layer}`: `{part}` never does",
                 path.display()
             );
         }
@@ -142,7 +143,19 @@ fn the_document_never_names_an_endpoint() {
 
 #[test]
 fn the_http_layer_never_names_the_endpoints_nor_the_app() {
-    never_names("http", &["api", "cli", "App", "AppState", "service"]);
+    never_names("http", &["api", "cli", "App", "AppState", "app", "service"]);
+}
+
+#[test]
+fn the_metrics_listener_serves_nothing_of_the_operators() {
+    never_names("metrics", &["operator_api", "console", "operator_listener"]);
+}
+
+#[test]
+fn background_work_is_given_what_it_needs_not_the_application() {
+    for part in ["retention.rs", "live_content.rs", "events", "background.rs"] {
+        never_names(part, &["App", "AppState", "app", "service"]);
+    }
 }
 
 #[test]
@@ -155,6 +168,7 @@ fn the_console_holds_no_rule_and_asks_only_the_operator_api() {
             "service",
             "App",
             "AppState",
+            "app",
             "operator",
             "store",
             "domain",
@@ -176,7 +190,12 @@ fn rules_and_records_never_name_the_layers_above_them() {
         "content",
         "leaderboard",
     ] {
-        never_names(folder, &["api", "http", "openapi", "cli", "service"]);
+        never_names(
+            folder,
+            &[
+                "api", "http", "openapi", "cli", "service", "app", "App", "AppState",
+            ],
+        );
     }
 }
 

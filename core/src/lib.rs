@@ -21,9 +21,11 @@
 //! ```
 
 mod api;
+mod app;
 #[cfg(test)]
 mod architecture_tests;
 pub mod auth;
+mod background;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
@@ -41,6 +43,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod operator;
 pub mod operator_api;
+pub mod operator_listener;
 pub mod progression;
 mod retention;
 pub mod serve;
@@ -49,7 +52,8 @@ mod settings;
 pub mod starter;
 pub mod store;
 
-pub use service::{App, AppState, Safezone, SafezoneService};
+pub use app::{App, AppState};
+pub use service::{Safezone, SafezoneService};
 pub use settings::{
     ConnectionLimits, DatabaseSettings, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings,
 };

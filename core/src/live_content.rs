@@ -11,10 +11,10 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use crate::AppState;
 use crate::api::config::PreparedConfig;
 use crate::content::Content;
 use crate::content_publication::normalise_line_ends;
@@ -137,29 +137,31 @@ fn read(published: &PublishedContent) -> Option<Content> {
         .ok()
 }
 
-/// Starts following the published content: at once, then every
-/// [`Settings::content_check_every`](crate::Settings::content_check_every), until the service
-/// is dropped. Needs a Tokio runtime; without one the node serves the content it started with.
-pub(crate) fn follow(app: &Arc<AppState>) {
+/// Starts following the published content in `store` for `content`: at once, then `every`
+/// ([`Settings::content_check_every`](crate::Settings::content_check_every)), until `content`
+/// or `store` is dropped (the checks hold neither, so that a dropped service closes its store
+/// at once). Needs a Tokio runtime; without one the node serves the content it started with.
+pub(crate) fn follow(content: &Arc<LiveContent>, store: &Arc<dyn Store>, every: Duration) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    runtime.spawn(checks(Arc::downgrade(app)));
+    runtime.spawn(checks(
+        Arc::downgrade(content),
+        Arc::downgrade(store),
+        every,
+    ));
 }
 
-/// The checks, while the service lives.
-async fn checks(app: Weak<AppState>) {
-    let Some(every) = app.upgrade().map(|app| app.settings.content_check_every) else {
-        return;
-    };
+/// The checks, while the content served and the store live.
+async fn checks(content: Weak<LiveContent>, store: Weak<dyn Store>, every: Duration) {
     let mut checks = tokio::time::interval(every);
     checks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         checks.tick().await;
-        let Some(app) = app.upgrade() else {
+        let (Some(content), Some(store)) = (content.upgrade(), store.upgrade()) else {
             return;
         };
-        if let Err(error) = app.content.refresh(app.store.as_ref()).await {
+        if let Err(error) = content.refresh(store.as_ref()).await {
             tracing::warn!(%error, "could not look for published content; trying again");
         }
     }

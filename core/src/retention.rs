@@ -16,10 +16,13 @@
 //! [`Settings::stats_retention`]: crate::Settings::stats_retention
 
 use std::future::Future;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::AppState;
-use crate::store::StoreError;
+use crate::background::StoreWhileServed;
+use crate::clock::Clock;
+use crate::settings::Settings;
+use crate::store::{Store, StoreError};
 
 /// The most rows one batch deletes.
 const BATCH: u32 = 1_000;
@@ -27,29 +30,51 @@ const BATCH: u32 = 1_000;
 /// The most batches per table in one round.
 const BATCHES_PER_ROUND: u32 = 20;
 
-/// Starts this node's sweep: a round at once, then one every
+/// How long each kind of row is kept past its use, from the [`Settings`].
+#[derive(Debug, Clone, Copy)]
+struct Ages {
+    idempotency: time::Duration,
+    delivered_events: time::Duration,
+    deliveries: time::Duration,
+    stats: time::Duration,
+}
+
+impl Ages {
+    fn of(settings: &Settings) -> Self {
+        Self {
+            idempotency: settings.idempotency_retention,
+            delivered_events: settings.events.retention,
+            deliveries: settings.events.deliveries_retention,
+            stats: settings.stats_retention,
+        }
+    }
+}
+
+/// Starts this node's sweep of the store `served`: a round at once, then one every
 /// [`Settings::retention_sweep_every`](crate::Settings::retention_sweep_every), until the
 /// service is dropped. Needs a Tokio runtime; without one nothing is swept.
-pub(crate) fn start(app: &Arc<AppState>) {
+pub(crate) fn start(served: StoreWhileServed, clock: Arc<dyn Clock>, settings: &Settings) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    runtime.spawn(sweep(Arc::downgrade(app)));
+    runtime.spawn(sweep(
+        served,
+        clock,
+        Ages::of(settings),
+        settings.retention_sweep_every,
+    ));
 }
 
 /// The sweep's rounds, while the service lives.
-async fn sweep(app: Weak<AppState>) {
-    let Some(every) = app.upgrade().map(|app| app.settings.retention_sweep_every) else {
-        return;
-    };
+async fn sweep(served: StoreWhileServed, clock: Arc<dyn Clock>, ages: Ages, every: Duration) {
     let mut rounds = tokio::time::interval(every);
     rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         rounds.tick().await;
-        let Some(app) = app.upgrade() else {
+        let Some(store) = served.get() else {
             return;
         };
-        if let Err(error) = round(&app).await {
+        if let Err(error) = round(store.as_ref(), clock.as_ref(), ages).await {
             tracing::warn!(%error, "the retention sweep failed; trying again next round");
         }
     }
@@ -57,20 +82,20 @@ async fn sweep(app: Weak<AppState>) {
 
 /// One round: expired user keys, idempotency keys past their retention, console sessions that
 /// no longer work, delivered events, the delivery log and finished replays, then old hourly
-/// statistics, all as of the service's clock now.
-async fn round(app: &AppState) -> Result<(), StoreError> {
-    let now = app.clock.now();
-    let keys = in_batches(|| app.store.delete_expired_keys(now, BATCH)).await?;
-    let before = now - app.settings.idempotency_retention;
-    let idempotency = in_batches(|| app.store.forget_idempotency_keys(before, BATCH)).await?;
-    let sessions = in_batches(|| app.store.delete_finished_operator_sessions(now, BATCH)).await?;
-    let delivered = now - app.settings.events.retention;
-    let events = in_batches(|| app.store.delete_delivered_events(delivered, BATCH)).await?;
-    let logged = now - app.settings.events.deliveries_retention;
-    let deliveries = in_batches(|| app.store.delete_webhook_deliveries(logged, BATCH)).await?;
-    let replays = in_batches(|| app.store.delete_webhook_replays(logged, BATCH)).await?;
-    let hours = now - app.settings.stats_retention;
-    let stats = in_batches(|| app.store.delete_stat_hours(hours, BATCH)).await?;
+/// statistics, all as of the clock's now.
+async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), StoreError> {
+    let now = clock.now();
+    let keys = in_batches(|| store.delete_expired_keys(now, BATCH)).await?;
+    let before = now - ages.idempotency;
+    let idempotency = in_batches(|| store.forget_idempotency_keys(before, BATCH)).await?;
+    let sessions = in_batches(|| store.delete_finished_operator_sessions(now, BATCH)).await?;
+    let delivered = now - ages.delivered_events;
+    let events = in_batches(|| store.delete_delivered_events(delivered, BATCH)).await?;
+    let logged = now - ages.deliveries;
+    let deliveries = in_batches(|| store.delete_webhook_deliveries(logged, BATCH)).await?;
+    let replays = in_batches(|| store.delete_webhook_replays(logged, BATCH)).await?;
+    let hours = now - ages.stats;
+    let stats = in_batches(|| store.delete_stat_hours(hours, BATCH)).await?;
     if [
         keys,
         idempotency,

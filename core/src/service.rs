@@ -1,7 +1,7 @@
 //! The builder and the service that every server mounts.
 
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 
 use bytes::Buf;
@@ -9,86 +9,22 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use tower::Service;
 
+use crate::app::{App, AppState};
 use crate::auth::{Auth, AuthConfig, RecentCallers, UserKeys};
+use crate::background::StoreWhileServed;
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
-use crate::domain::UserKey;
 #[cfg(feature = "nats")]
 use crate::events::nats::Nats;
 use crate::events::subscription::{EventSubscriber, Subscription};
 use crate::events::webhook::Webhook;
 use crate::events::{RelayedEvent, Sink};
-use crate::http::{
-    BodyError, BoxError, KeyAccounts, RateLimiter, ResponseBody, RouterState, service_stack,
-};
+use crate::http::{BodyError, BoxError, RateLimiter, ResponseBody, service_stack};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
 use crate::metrics::{Metrics, Recorded};
 use crate::settings::Settings;
-use crate::store::{AccountId, Store, StoreError};
-
-/// What every handler can reach: the store, the content, the settings and the clock.
-pub struct AppState {
-    /// Where accounts and everything else are kept.
-    pub store: Arc<dyn Store>,
-    /// The catalog, rules and client configuration served now (swapped when an operator
-    /// publishes new content).
-    pub content: LiveContent,
-    /// Lifetimes and limits.
-    pub settings: Settings,
-    /// The source of "now".
-    pub clock: Arc<dyn Clock>,
-    /// Identity providers, the chat platform and receipt verifiers.
-    pub auth: Auth,
-    /// This node's live leaderboards.
-    pub leaderboards: Arc<Leaderboards>,
-    /// Keys resolved a moment ago, for the leaderboards' callers and the rate limits.
-    pub recent_callers: RecentCallers,
-    /// The signer of this node's user keys.
-    pub user_keys: UserKeys,
-    /// This service's metrics.
-    pub metrics: Arc<Metrics>,
-    /// This node's rate limits at work.
-    pub rate_limiter: Arc<RateLimiter>,
-}
-
-/// Shared handle to the application state.
-pub type App = Arc<AppState>;
-
-impl KeyAccounts for AppState {
-    /// From `recent_callers` at the clock's now, or else the store's session, which is then
-    /// remembered there.
-    async fn key_account(&self, key: &UserKey) -> Result<Option<AccountId>, StoreError> {
-        let now = self.clock.now();
-        let hash = key.hash();
-        if let Some(account) = self.recent_callers.account(&hash, now) {
-            return Ok(Some(account));
-        }
-        let lookup = self.user_keys.lookup(self.store.as_ref(), key).await?;
-        let Some(session) = self.store.session(&lookup, now).await? else {
-            return Ok(None);
-        };
-        self.recent_callers
-            .remember(hash, session.account.id, session.expires, now);
-        Ok(Some(session.account.id))
-    }
-}
-
-impl RouterState for App {
-    type Accounts = AppState;
-
-    fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    fn rate_limiter(&self) -> &RateLimiter {
-        &self.rate_limiter
-    }
-
-    fn key_accounts(&self) -> &AppState {
-        self
-    }
-}
+use crate::store::Store;
 
 /// Builds a [`SafezoneService`]: a store is required; content, settings, clock and auth have
 /// defaults (the shipped content file, [`Settings::default`], the system clock, no identity
@@ -160,7 +96,7 @@ impl Safezone {
         let user_keys = UserKeys::new(self.settings.user_key_signer.clone());
         let app = Arc::new(AppState {
             store: self.store,
-            content: LiveContent::new(content),
+            content: Arc::new(LiveContent::new(content)),
             settings: self.settings,
             clock: self.clock,
             auth: Auth::new(self.auth),
@@ -170,11 +106,19 @@ impl Safezone {
             metrics: Arc::clone(&metrics),
             rate_limiter,
         });
-        crate::retention::start(&app);
-        crate::live_content::follow(&app);
+        let service: Weak<dyn Send + Sync> = Arc::downgrade(&app) as Weak<AppState>;
+        let served = StoreWhileServed::new(service, &app.store);
+        crate::retention::start(served.clone(), Arc::clone(&app.clock), &app.settings);
+        crate::live_content::follow(&app.content, &app.store, app.settings.content_check_every);
         let events = Arc::new(Subscription::new());
         let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
-        crate::events::relay::start(&app, sinks(&app), Arc::clone(&events), Arc::clone(&node));
+        crate::events::relay::start(
+            served,
+            app.settings.events.clone(),
+            sinks(&app),
+            Arc::clone(&events),
+            Arc::clone(&node),
+        );
         let router = Arc::new(crate::api::routes());
         SafezoneService {
             stack: service_stack(router, Arc::clone(&app), &app.auth.config.web_origins),
@@ -227,17 +171,30 @@ pub struct SafezoneService {
 }
 
 impl SafezoneService {
-    /// The service's metrics, for an operator listener
+    /// The service's metrics, for the metrics listener
     /// ([`metrics::serve`](crate::metrics::serve)) or an embedder's own
     /// ([`Metrics::render`]).
     pub fn metrics(&self) -> Arc<Metrics> {
         Arc::clone(&self.metrics)
     }
 
-    /// The operator API over this service's store, content and clock, for the operator
-    /// listener ([`metrics::serve_with_operator_api`](crate::metrics::serve_with_operator_api)).
+    /// The operator API over this service's store, content and clock.
     pub fn operator_api(&self) -> crate::operator_api::OperatorApi {
         crate::operator_api::OperatorApi::new(Arc::clone(&self.app))
+    }
+
+    /// The operator API and its web console as one tower Service, for the operator listener
+    /// ([`operator_listener::serve`](crate::operator_listener::serve)) or an embedder's own
+    /// server, on an address only operators reach.
+    pub fn operator_service(&self) -> crate::operator_listener::OperatorService {
+        crate::operator_listener::OperatorService::new(self.operator_api())
+    }
+
+    /// The metrics exposition and the probes (`/metrics`, `/healthz`, `/readyz`) as a tower
+    /// Service, for the metrics listener ([`metrics::serve`](crate::metrics::serve)) or an
+    /// embedder's own server.
+    pub fn metrics_service(&self) -> crate::metrics::MetricsService {
+        crate::metrics::MetricsService::new(self.metrics())
     }
 
     /// The account whose user key a request presents, for an embedder's own routes beside

@@ -18,7 +18,9 @@ const READY_PATIENCE: Duration = Duration::from_secs(600);
 pub struct Address {
     /// The public API, `127.0.0.1:port`.
     pub api: String,
-    /// The operator listener (metrics, operator API).
+    /// The metrics listener (`/metrics`, the probes).
+    pub metrics: String,
+    /// The operator listener (operator API, console).
     pub operator: String,
     /// The process id.
     pub pid: u32,
@@ -92,6 +94,7 @@ impl Node {
             .map_err(|error| format!("{}: {error}", self.log.display()))?;
         let mut child = Command::new(&self.binary)
             .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"])
+            .args(["--operator-listen", "127.0.0.1:0"])
             .args(&self.args)
             .env("SAFEZONE_RATE_LIMITS", "off")
             .env("RUST_LOG", &self.log_filter)
@@ -102,11 +105,11 @@ impl Node {
         let stdout = child.stdout.take().ok_or("a piped standard output")?;
         let pid = child.id();
         self.child = Some(child);
-        let (api, operator) = tokio::task::spawn_blocking(move || announced(stdout))
+        let [api, metrics, operator] = tokio::task::spawn_blocking(move || announced(stdout))
             .await
             .map_err(|error| error.to_string())??;
         let started = std::time::Instant::now();
-        while !ready(&operator).await {
+        while !ready(&metrics).await {
             if started.elapsed() > READY_PATIENCE {
                 return Err(format!(
                     "{} not ready after {} s",
@@ -116,7 +119,15 @@ impl Node {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        cluster.set(self.index, Some(Address { api, operator, pid }));
+        cluster.set(
+            self.index,
+            Some(Address {
+                api,
+                metrics,
+                operator,
+                pid,
+            }),
+        );
         Ok(())
     }
 
@@ -146,7 +157,7 @@ impl Node {
     }
 }
 
-/// Whether `GET /readyz` on the operator listener at `address` answers 200.
+/// Whether `GET /readyz` on the metrics listener at `address` answers 200.
 async fn ready(address: &str) -> bool {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else {
@@ -159,13 +170,14 @@ async fn ready(address: &str) -> bool {
         && head.ends_with(b" 200")
 }
 
-/// The public and operator addresses from the node's first two lines of standard output
-/// (`safezone listening on http://A`, `safezone metrics on http://B/metrics`); the rest of the
-/// output is drained by a thread of its own.
-fn announced(stdout: std::process::ChildStdout) -> Result<(String, String), String> {
+/// The public, metrics and operator addresses from the node's first three lines of standard
+/// output (`safezone listening on http://A`, `safezone metrics on http://B/metrics`,
+/// `safezone operator console on http://C/operator/console/`); the rest of the output is
+/// drained by a thread of its own.
+fn announced(stdout: std::process::ChildStdout) -> Result<[String; 3], String> {
     let mut reader = BufReader::new(stdout);
     let mut lines = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..3 {
         let mut line = String::new();
         reader
             .read_line(&mut line)
@@ -173,12 +185,19 @@ fn announced(stdout: std::process::ChildStdout) -> Result<(String, String), Stri
         lines.push(line.trim_end().to_owned());
     }
     std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    let api = lines[0]
-        .strip_prefix("safezone listening on http://")
-        .ok_or_else(|| format!("the node did not start: {:?}", lines[0]))?;
-    let operator = lines[1]
-        .strip_prefix("safezone metrics on http://")
-        .and_then(|rest| rest.strip_suffix("/metrics"))
-        .ok_or_else(|| format!("no operator listener: {:?}", lines[1]))?;
-    Ok((api.to_owned(), operator.to_owned()))
+    let address = |line: &str, prefix: &str, suffix: &str| {
+        line.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .map(str::to_owned)
+            .ok_or_else(|| format!("the node did not announce {prefix}...{suffix}: {line:?}"))
+    };
+    Ok([
+        address(&lines[0], "safezone listening on http://", "")?,
+        address(&lines[1], "safezone metrics on http://", "/metrics")?,
+        address(
+            &lines[2],
+            "safezone operator console on http://",
+            "/operator/console/",
+        )?,
+    ])
 }

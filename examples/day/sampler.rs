@@ -165,7 +165,7 @@ pub async fn sample(sources: &Sources, t: f64, ticks: &mut Ticks) -> Sample {
         ),
     ] {
         if let Some(address) = sources.cluster.address(index) {
-            let gauges = node_gauges(&sources.metrics, &address.operator).await;
+            let gauges = node_gauges(&sources.metrics, &address.metrics).await;
             *boards = gauges.boards_bytes / 1_048_576.0;
             *connections = gauges.db_connections;
         }
@@ -266,7 +266,7 @@ struct NodeGauges {
     db_connections: f64,
 }
 
-/// A node's gauges, from its metrics at `operator` (zeros when it does not answer twice).
+/// A node's gauges, from its metrics listener at `metrics` (zeros when it does not answer twice).
 async fn node_gauges(client: &Client<HttpConnector, Empty<Bytes>>, operator: &str) -> NodeGauges {
     let mut gauges = NodeGauges::default();
     let Ok(uri) = format!("http://{operator}/metrics").parse::<hyper::Uri>() else {

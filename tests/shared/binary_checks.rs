@@ -129,7 +129,8 @@ fn announced_address(child: &mut Child) -> String {
 
 /// The first `count` lines of standard output, each `... on http://ADDRESS[/path]`, as the
 /// addresses they announce (`safezone listening on http://...`, then, with
-/// `--metrics-listen`, `safezone metrics on http://.../metrics`).
+/// `--metrics-listen`, `safezone metrics on http://.../metrics`, then, with
+/// `--operator-listen`, `safezone operator console on http://.../operator/console/`).
 fn announced_lines(child: &mut Child, count: usize) -> Vec<String> {
     let stdout = child.stdout.take().expect("a piped stdout");
     let (sender, receiver) = mpsc::channel();
@@ -142,19 +143,22 @@ fn announced_lines(child: &mut Child, count: usize) -> Vec<String> {
         }
     });
     let expected = [
-        "safezone listening on http://",
-        "safezone metrics on http://",
+        ("safezone listening on http://", ""),
+        ("safezone metrics on http://", "/metrics"),
+        ("safezone operator console on http://", "/operator/console/"),
     ];
     (0..count)
         .map(|index| {
             let line = receiver
                 .recv_timeout(Duration::from_secs(60))
                 .expect("a line in time");
-            let address = line
-                .trim_end()
-                .strip_prefix(expected[index])
-                .unwrap_or_else(|| panic!("unexpected line {index} {line:?}"));
-            address.trim_end_matches("/metrics").to_owned()
+            expected
+                .iter()
+                .find_map(|(prefix, suffix)| {
+                    line.trim_end().strip_prefix(prefix)?.strip_suffix(suffix)
+                })
+                .unwrap_or_else(|| panic!("unexpected line {index} {line:?}"))
+                .to_owned()
         })
         .collect()
 }

@@ -1,10 +1,8 @@
 //! The operator's side of a test app: tokens made as `operator-token create` makes them, and
-//! the operator listener (metrics, operator API and web console) serving the app.
-
-use std::sync::Arc;
+//! the operator listener (operator API and web console) serving the app.
 
 use safezone_core::cli::AdminCommand;
-use safezone_core::metrics::{self, MetricsServer};
+use safezone_core::operator_listener::{self, OperatorServer, OperatorService};
 
 use crate::{TestApp, any_port};
 
@@ -32,14 +30,10 @@ impl TestApp {
         assert_eq!(line, Ok(format!("operator token {name} revoked")));
     }
 
-    /// Serves this app's operator listener (metrics, operator API, console) on a free port.
-    pub async fn operator_listener(&self) -> MetricsServer {
-        metrics::serve_with_operator_api(
-            any_port(),
-            Arc::clone(&self.metrics),
-            self.operator_api.clone(),
-        )
-        .await
-        .expect("the operator listener binds")
+    /// Serves this app's operator listener (operator API, console) on a free port.
+    pub async fn operator_listener(&self) -> OperatorServer {
+        operator_listener::serve(any_port(), OperatorService::new(self.operator_api.clone()))
+            .await
+            .expect("the operator listener binds")
     }
 }

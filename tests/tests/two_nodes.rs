@@ -448,7 +448,7 @@ struct ConsoleOf {
 }
 
 impl ConsoleOf {
-    async fn serve(app: &TestApp) -> (Self, safezone_core::metrics::MetricsServer) {
+    async fn serve(app: &TestApp) -> (Self, safezone_core::operator_listener::OperatorServer) {
         let listener = app.operator_listener().await;
         let console = Self {
             origin: format!("http://{}", listener.local_addr()),

@@ -226,11 +226,18 @@ pub struct ServerArgs {
     #[command(flatten)]
     pub events: EventArgs,
 
-    /// Address of the operator listener serving Prometheus metrics at `/metrics` (port 0
-    /// picks a free port; the bound address is printed). Without it, no metrics are served
-    /// and requests are not timed.
+    /// Address of the metrics listener serving Prometheus metrics at `/metrics` and the
+    /// probes `/healthz` and `/readyz` (port 0 picks a free port; the bound address is
+    /// printed). Without it, no metrics are served and requests are not timed.
     #[arg(long, env = "SAFEZONE_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+
+    /// Address of the operator listener serving the operator API under `/operator/api/` and
+    /// its web console under `/operator/console/` (port 0 picks a free port; the bound
+    /// address is printed). Keep it where only operators reach it. Without it, neither is
+    /// served.
+    #[arg(long, env = "SAFEZONE_OPERATOR_LISTEN")]
+    pub operator_listen: Option<SocketAddr>,
 
     /// Log format on standard error: `text`, or `json` (one JSON object a line, with the
     /// request's method, redacted path and request id on every line of a request).
@@ -409,19 +416,25 @@ pub async fn run_server(
         .record_requests(args.metrics_listen.is_some())
         .service();
     let metrics = match args.metrics_listen {
-        Some(address) => match crate::metrics::serve_with_operator_api(
-            address,
-            service.metrics(),
-            service.operator_api(),
-        )
-        .await
-        {
+        Some(address) => match crate::metrics::serve(address, service.metrics()).await {
             Ok(metrics) => Some(metrics),
             Err(error) => {
                 eprintln!("cannot listen on {address}: {error}");
                 return ExitCode::FAILURE;
             }
         },
+        None => None,
+    };
+    let operator = match args.operator_listen {
+        Some(address) => {
+            match crate::operator_listener::serve(address, service.operator_service()).await {
+                Ok(operator) => Some(operator),
+                Err(error) => {
+                    eprintln!("cannot listen on {address}: {error}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         None => None,
     };
     let stopping = service.clone();
@@ -442,6 +455,12 @@ pub async fn run_server(
             metrics.local_addr()
         );
     }
+    if let Some(operator) = &operator {
+        println!(
+            "safezone operator console on http://{}/operator/console/",
+            operator.local_addr()
+        );
+    }
     // A closed standard output changes nothing for the server.
     let _ = std::io::stdout().flush();
     if !signalled {
@@ -451,6 +470,9 @@ pub async fn run_server(
     server.stop().await;
     if let Some(metrics) = metrics {
         metrics.stop().await;
+    }
+    if let Some(operator) = operator {
+        operator.stop().await;
     }
     let snapshot = stopping.snapshot_boards_at_stop().await;
     stopping.release_event_leases().await;

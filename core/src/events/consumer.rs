@@ -8,13 +8,13 @@
 //! past them (at least once: a crash before that delivers them again) or, after a failure,
 //! counts it and sets when to try again. No transaction stays open while the sink works.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use time::OffsetDateTime;
 
 use super::{RelayedEvent, Sink};
-use crate::AppState;
+use crate::background::StoreWhileServed;
 use crate::store::{EventConsumer, Settlement, Store};
 
 /// How long a node delivers for a sink after its last attempt began before another node may
@@ -53,9 +53,9 @@ impl Consumer {
     }
 
     /// Steps while the service lives.
-    pub(crate) async fn run(mut self, app: Weak<AppState>) {
+    pub(crate) async fn run(mut self, served: StoreWhileServed) {
         loop {
-            let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+            let Some(store) = served.get() else {
                 return;
             };
             let wait = self.step(store.as_ref()).await;

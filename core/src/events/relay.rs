@@ -13,13 +13,13 @@
 //! A round takes up to [`EventSettings::relay_batch`](super::EventSettings) events; a full
 //! round is followed by the next at once, so a backlog is worked off at once.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use super::consumer::Consumer;
 use super::replay::Replayer;
 use super::subscription::Subscription;
 use super::{EventSettings, Sink};
-use crate::AppState;
+use crate::background::StoreWhileServed;
 use crate::store::{SequenceRound, Store, StoreError};
 use time::OffsetDateTime;
 
@@ -27,7 +27,8 @@ use time::OffsetDateTime;
 /// `sinks`, until the service is dropped. Needs a Tokio runtime; without one nothing is
 /// relayed.
 pub(crate) fn start(
-    app: &Arc<AppState>,
+    served: StoreWhileServed,
+    settings: EventSettings,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
     node: Arc<str>,
@@ -35,21 +36,14 @@ pub(crate) fn start(
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    let settings = app.settings.events.clone();
-    runtime.spawn(relay(
-        Arc::downgrade(app),
-        settings,
-        sinks,
-        subscription,
-        node,
-    ));
+    runtime.spawn(relay(served, settings, sinks, subscription, node));
 }
 
 /// The relay's rounds, while the service lives. Before the first, the sinks' cursors are read
 /// (a new sink's created at the head) and the subscription placed at the head: each gets
 /// every event this node sequences; then the sinks' tasks start.
 async fn relay(
-    app: Weak<AppState>,
+    served: StoreWhileServed,
     settings: EventSettings,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
@@ -59,7 +53,7 @@ async fn relay(
     rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         rounds.tick().await;
-        let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+        let Some(store) = served.get() else {
             return;
         };
         match place(store.as_ref(), &sinks, &subscription).await {
@@ -72,7 +66,7 @@ async fn relay(
     for sink in sinks {
         if let Some(url) = sink.replays() {
             let replayer = Replayer::new(Arc::clone(&sink), url.to_owned(), Arc::clone(&node));
-            tokio::spawn(replayer.run(app.clone()));
+            tokio::spawn(replayer.run(served.clone()));
         }
         let consumer = Consumer::new(
             sink,
@@ -80,10 +74,10 @@ async fn relay(
             settings.relay_every,
             settings.relay_batch,
         );
-        tokio::spawn(consumer.run(app.clone()));
+        tokio::spawn(consumer.run(served.clone()));
     }
     loop {
-        let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+        let Some(store) = served.get() else {
             return;
         };
         sequence(store.as_ref(), settings.relay_batch).await;

@@ -10,14 +10,14 @@
 //! While pending, a replay keeps its events from the retention sweep; a replay that finds them
 //! gone all the same (requested just as the sweep deleted them) ends `expired`.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use std::time::Duration;
 
 use time::OffsetDateTime;
 
 use super::consumer::LEASE;
 use super::{Delivered, RelayedEvent, Sink};
-use crate::AppState;
+use crate::background::StoreWhileServed;
 use crate::store::{ReplayOutcome, ReplayState, Store, WebhookReplay};
 
 /// How often a URL's replay task looks for a due replay when it found none (one read).
@@ -39,9 +39,9 @@ impl Replayer {
     }
 
     /// Steps while the service lives.
-    pub(crate) async fn run(self, app: Weak<AppState>) {
+    pub(crate) async fn run(self, served: StoreWhileServed) {
         loop {
-            let Some(store) = app.upgrade().map(|app| Arc::clone(&app.store)) else {
+            let Some(store) = served.get() else {
                 return;
             };
             let found = self.step(store.as_ref()).await;

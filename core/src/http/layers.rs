@@ -259,7 +259,7 @@ mod tests {
                 Arc::clone(&clock),
             ),
             store,
-            content: crate::live_content::LiveContent::new(Content::shipped()),
+            content: Arc::new(crate::live_content::LiveContent::new(Content::shipped())),
             settings: Settings {
                 request_timeout: Duration::from_millis(100),
                 ..Settings::default()

@@ -1,24 +1,24 @@
-//! The operator listener, on an address of its own: `GET /metrics`, the liveness probe
-//! `/healthz`, the readiness probe `/readyz`, and the operator API under `/operator/api/` with
-//! its web console under `/operator/console/` when they are served
-//! ([`serve_with_operator_api`]); 404 for anything else.
+//! The metrics listener, on an address of its own: `GET /metrics`, the liveness probe
+//! `/healthz` and the readiness probe `/readyz`; 404 for anything else. [`MetricsService`] is
+//! the same as a tower Service, for an embedder's own server. The operator API and console have
+//! a listener of their own (`--operator-listen`), which this one never serves.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
+use http_body_util::Full;
+use tower::Service;
 
 use super::{CONTENT_TYPE, Metrics};
 use crate::ConnectionLimits;
-use crate::console::Console;
-use crate::http::BodyError;
-use crate::operator_api::{self, OperatorApi};
 use crate::serve::RunningServer;
 
 /// How long a stop waits for scrapes in flight.
@@ -48,59 +48,43 @@ impl MetricsServer {
     }
 }
 
+/// The metrics and the probes as a tower Service (any request body; it is not read). Cheap to
+/// clone.
+#[derive(Clone)]
+pub struct MetricsService {
+    metrics: Arc<Metrics>,
+}
+
+impl MetricsService {
+    /// The service answering from `metrics`.
+    pub fn new(metrics: Arc<Metrics>) -> Self {
+        Self { metrics }
+    }
+}
+
+impl<B> Service<Request<B>> for MetricsService {
+    type Response = Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let metrics = Arc::clone(&self.metrics);
+        let (head, _) = request.into_parts();
+        Box::pin(async move { Ok(answer(metrics, &head.method, head.uri.path()).await) })
+    }
+}
+
 /// Binds `addr` (port 0 picks a free port) and serves `metrics` at `GET /metrics`, `/healthz`
 /// and `/readyz` in a task of the current Tokio runtime, plain HTTP/1.1
 /// ([`serve`](crate::serve)), until stopped: 32 connections at most, 10 seconds to send a
 /// request's head.
 pub async fn serve(addr: SocketAddr, metrics: Arc<Metrics>) -> std::io::Result<MetricsServer> {
-    serve_listener(addr, metrics, None).await
-}
-
-/// [`serve`], and the operator API `api` under `/operator/api/`
-/// ([`SafezoneService::operator_api`](crate::SafezoneService::operator_api)) with its web
-/// console under `/operator/console/` ([`Console`]).
-pub async fn serve_with_operator_api(
-    addr: SocketAddr,
-    metrics: Arc<Metrics>,
-    api: OperatorApi,
-) -> std::io::Result<MetricsServer> {
-    let console = Console::new(api.clone());
-    serve_listener(addr, metrics, Some(Arc::new((api, console)))).await
-}
-
-/// Serves `metrics`, and the operator API with its console when given.
-async fn serve_listener(
-    addr: SocketAddr,
-    metrics: Arc<Metrics>,
-    operator: Option<Arc<(OperatorApi, Console)>>,
-) -> std::io::Result<MetricsServer> {
-    let service = tower::service_fn(move |request: Request<Incoming>| {
-        let metrics = Arc::clone(&metrics);
-        let operator = operator.clone();
-        async move {
-            let path = request.uri().path();
-            let under_api = path == operator_api::PREFIX
-                || path
-                    .strip_prefix(operator_api::PREFIX)
-                    .is_some_and(|rest| rest.starts_with('/'));
-            let under_console = Console::serves(path);
-            let response = match operator {
-                Some(operator) if under_api || under_console => {
-                    let request = request
-                        .map(|body| body.map_err(|error| BodyError(Box::new(error))))
-                        .map(BodyExt::boxed_unsync);
-                    if under_api {
-                        operator.0.answer(request).await
-                    } else {
-                        operator.1.answer(request).await
-                    }
-                }
-                _ => answer(metrics, &request).await,
-            };
-            Ok::<_, Infallible>(response)
-        }
-    });
-    let running = crate::serve::start(addr, service, LIMITS, STOP_PATIENCE).await?;
+    let running =
+        crate::serve::start(addr, MetricsService::new(metrics), LIMITS, STOP_PATIENCE).await?;
     Ok(MetricsServer { running })
 }
 
@@ -141,11 +125,11 @@ async fn probe(metrics: &Metrics, path: &str) -> Option<Response<Full<Bytes>>> {
 
 /// The exposition for `GET /metrics` (and `HEAD`), the probes at `/healthz` and `/readyz`,
 /// 404 for any other path, 405 for any other method on `/metrics`.
-async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<Full<Bytes>> {
-    if let Some(response) = probe(&metrics, request.uri().path()).await {
+async fn answer(metrics: Arc<Metrics>, method: &Method, path: &str) -> Response<Full<Bytes>> {
+    if let Some(response) = probe(&metrics, path).await {
         return response;
     }
-    if request.uri().path() != "/metrics" {
+    if path != "/metrics" {
         return reply(
             StatusCode::NOT_FOUND,
             "text/plain; charset=utf-8",
@@ -154,7 +138,7 @@ async fn answer(metrics: Arc<Metrics>, request: &Request<Incoming>) -> Response<
             ),
         );
     }
-    match *request.method() {
+    match *method {
         Method::GET => {
             // Off the runtime's workers: the boards' status waits for their lock while a
             // match's results are applied.

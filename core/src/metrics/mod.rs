@@ -1,10 +1,10 @@
 //! Prometheus metrics: what a node counts (requests by route, the economy's movements,
 //! sign-ins, match reports), what it reads when scraped (connection pools, leaderboards), the
-//! text exposition, and the operator listener that serves it on an address of its own.
+//! text exposition, and the metrics listener that serves it on an address of its own.
 //!
 //! Every name starts with `safezone_`. Clients never reach these: `/api/metrics/update` is
-//! the clients' no-op, and the exposition is only on the operator listener ([`serve`]) or
-//! wherever an embedder puts [`Metrics::render`].
+//! the clients' no-op, and the exposition is only on the metrics listener ([`serve`]) or
+//! wherever an embedder mounts [`MetricsService`] or puts [`Metrics::render`].
 
 mod business;
 mod listener;
@@ -18,7 +18,7 @@ use std::sync::Arc;
 use prometheus_client::registry::Registry;
 
 pub(crate) use business::{Business, Counted};
-pub use listener::{MetricsServer, serve, serve_with_operator_api};
+pub use listener::{MetricsServer, MetricsService, serve};
 pub use readiness::Readiness;
 pub use requests::Recorded;
 pub(crate) use requests::RequestMetrics;

@@ -30,10 +30,10 @@ use bytes::Bytes;
 use http::{Method, Request, Response};
 use http_body_util::Full;
 
+use crate::app::{App, AppState};
 use crate::http::{
     EndpointGroup, RateLimiter, RateLimits, RequestBody, Router, RouterState, Routes, handler,
 };
-use crate::service::{App, AppState};
 use crate::settings::Settings;
 
 /// The prefix of every operator API path.

@@ -173,7 +173,7 @@ pub fn a_node_says_when_its_content_file_is_not_served(binary: &str) {
     let log = std::fs::File::create(&log_path).expect("a log file");
     let child = Command::new(binary)
         .args(["--database-url", &url, "--listen", "127.0.0.1:0"])
-        .args(["--metrics-listen", "127.0.0.1:0", "--content"])
+        .args(["--operator-listen", "127.0.0.1:0", "--content"])
         .arg(&own)
         .env_remove("RUST_LOG")
         .stdout(Stdio::piped())

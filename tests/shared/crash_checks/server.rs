@@ -43,7 +43,7 @@ impl Server {
     pub(super) fn start(&mut self) {
         let mut child = Command::new(&self.binary)
             .args(["--listen", "127.0.0.1:0", "--database-url", &self.url])
-            .args(["--metrics-listen", "127.0.0.1:0"])
+            .args(["--operator-listen", "127.0.0.1:0"])
             .env("SAFEZONE_RATE_LIMITS", "off")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -134,5 +134,6 @@ fn announced(child: &mut Child) -> (String, String) {
             .to_owned()
     };
     let address = line("safezone listening on http://", "");
-    (address, line("safezone metrics on http://", "/metrics"))
+    let operator = line("safezone operator console on http://", "/operator/console/");
+    (address, operator)
 }

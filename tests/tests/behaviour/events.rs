@@ -9,11 +9,10 @@ use safezone_core::cli::AdminCommand;
 use safezone_core::domain::GameMode;
 use safezone_core::events::subscription::EventSubscriber;
 use safezone_core::events::{DomainEvent, EventPayload};
-use safezone_core::metrics;
 use safezone_core::store::AccountId;
 use safezone_tests::economy::{coins, gems};
 use safezone_tests::progression::Line;
-use safezone_tests::{TestApp, any_port, each_combination};
+use safezone_tests::{TestApp, each_combination};
 use serde_json::json;
 
 each_combination!(every_change_through_the_api_is_one_event_in_order);
@@ -90,13 +89,7 @@ async fn every_change_through_the_api_is_one_event_in_order(app: TestApp) {
     );
     app.report(&report).await;
 
-    let listener = metrics::serve_with_operator_api(
-        any_port(),
-        std::sync::Arc::clone(&app.metrics),
-        app.operator_api.clone(),
-    )
-    .await
-    .expect("the operator listener binds");
+    let listener = app.operator_listener().await;
     let secret = operator_token(&app).await;
     let url = format!(
         "http://{}/operator/api/players/{}/ban",

@@ -1,12 +1,13 @@
 //! The operator API on the operator listener, with tokens made by `operator-token create`:
 //! players looked up, grants, refunds and removals with their reasons in the ledger, bans and
 //! key revocations seen on the public API, read-only and bad tokens refused, every change
-//! audited; the node's status; and nothing of it on the public port.
+//! audited; the node's status; and nothing of it on the public port or the metrics listener.
 
 use safezone_core::cli::AdminCommand;
 use safezone_core::domain::DeviceId;
 use safezone_core::domain::GameMode::{Solo, Squad};
-use safezone_core::metrics::{self, MetricsServer};
+use safezone_core::metrics;
+use safezone_core::operator_listener::OperatorServer;
 use safezone_core::store::{AccountId, AuditEntry, AuditFilter, Currency};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
@@ -22,6 +23,7 @@ each_combination!(
     a_read_only_token_reads_and_is_refused_every_write,
     missing_bad_and_revoked_tokens_are_401,
     the_operator_api_is_not_on_the_public_port,
+    the_metrics_listener_serves_no_operator_api_nor_console,
     the_status_names_the_content_the_boards_and_the_database,
     players_are_found_by_device_or_provider_with_keys_results_and_tracks,
     items_and_packs_are_removed_all_or_nothing,
@@ -30,21 +32,16 @@ each_combination!(
     a_body_over_the_limit_is_audited_refused_declared_or_chunked,
 );
 
-/// The operator listener serving `app`'s metrics and operator API.
+/// The operator listener serving `app`'s operator API.
 pub(super) struct Operator {
-    listener: MetricsServer,
+    listener: OperatorServer,
 }
 
 impl Operator {
     pub(super) async fn serve(app: &TestApp) -> Self {
-        let listener = metrics::serve_with_operator_api(
-            any_port(),
-            std::sync::Arc::clone(&app.metrics),
-            app.operator_api.clone(),
-        )
-        .await
-        .expect("the operator listener binds");
-        Self { listener }
+        Self {
+            listener: app.operator_listener().await,
+        }
     }
 
     /// `method path` on the operator listener with `secret` as bearer (if any) and `body`.
@@ -549,6 +546,44 @@ async fn the_operator_api_is_not_on_the_public_port(app: TestApp) {
     app.get("/operator/api").await.error(404, "not_found");
     let account = app.stored_account(player.id).await;
     assert_eq!(account.coins, 0);
+}
+
+/// Whoever may scrape the metrics reaches neither the operator API nor its console: they have
+/// a listener of their own.
+async fn the_metrics_listener_serves_no_operator_api_nor_console(app: TestApp) {
+    let secret = token(&app, "erin", "full").await;
+    let player = app.player().await;
+    let listener = metrics::serve(any_port(), std::sync::Arc::clone(&app.metrics))
+        .await
+        .expect("the metrics listener binds");
+    let base = format!("http://{}", listener.local_addr());
+    let grant = app
+        .client
+        .post(format!("{base}{}", players_path(&player, "grant")))
+        .bearer_auth(&secret)
+        .json(&json!({"coins": 5, "reason": "r"}))
+        .send()
+        .await
+        .expect("the metrics listener answers");
+    assert_eq!(grant.status(), 404);
+    for path in ["/operator/api/status", "/operator/console/"] {
+        let answer = app
+            .client
+            .get(format!("{base}{path}"))
+            .bearer_auth(&secret)
+            .send()
+            .await
+            .expect("the metrics listener answers");
+        assert_eq!(answer.status(), 404, "{path}");
+    }
+    let scrape = app
+        .client
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .expect("the metrics listener answers");
+    assert_eq!(scrape.status(), 200);
+    assert_eq!(app.stored_account(player.id).await.coins, 0);
 }
 
 async fn the_status_names_the_content_the_boards_and_the_database(app: TestApp) {

@@ -13,7 +13,7 @@
 use safezone_core::Settings;
 use safezone_core::domain::FriendCode;
 use safezone_core::domain::GameMode::Squad;
-use safezone_core::metrics::MetricsServer;
+use safezone_core::operator_listener::OperatorServer;
 use safezone_core::store::{AuditEntry, AuditFilter, Currency, NewSignIn, TournamentCode};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
@@ -63,7 +63,7 @@ const POLICY: &str =
 /// The operator listener of a test app, spoken to as a browser would (cookies by hand, and
 /// the `Origin` a browser sends with a form posted from the console's own pages).
 pub(super) struct Console {
-    listener: MetricsServer,
+    listener: OperatorServer,
     client: reqwest::Client,
 }
 
