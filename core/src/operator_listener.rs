@@ -11,14 +11,14 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 use http::{Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use tower::Service;
 
 use crate::ConnectionLimits;
 use crate::console::Console;
-use crate::http::{BodyError, BoxError, RequestBody};
+use crate::http::{BoxError, RequestBody, boxed_request};
 use crate::operator_api::{self, OperatorApi};
 use crate::serve::RunningServer;
 
@@ -75,11 +75,7 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        let request = request.map(|body| {
-            body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
-                .map_err(|error| BodyError(error.into()))
-                .boxed_unsync()
-        });
+        let request = boxed_request(request);
         let service = self.clone();
         Box::pin(async move { Ok(service.answer(request).await) })
     }

@@ -4,9 +4,7 @@ use std::convert::Infallible;
 use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 
-use bytes::Buf;
 use http::{Request, Response};
-use http_body_util::BodyExt;
 use tower::Service;
 
 use crate::app::{App, AppState};
@@ -19,7 +17,7 @@ use crate::events::nats::Nats;
 use crate::events::subscription::{EventSubscriber, Subscription};
 use crate::events::webhook::Webhook;
 use crate::events::{RelayedEvent, Sink};
-use crate::http::{BodyError, BoxError, RateLimiter, ResponseBody, service_stack};
+use crate::http::{BoxError, RateLimiter, ResponseBody, boxed_request, service_stack};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
 use crate::metrics::{Metrics, Recorded};
@@ -335,11 +333,10 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let method = request.method().clone();
-        let request = request.map(|body| {
-            body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
-                .map_err(|error| BodyError(error.into()))
-                .boxed_unsync()
-        });
-        Recorded::new(self.stack.call(request), self.recorded.as_ref(), &method)
+        Recorded::new(
+            self.stack.call(boxed_request(request)),
+            self.recorded.as_ref(),
+            &method,
+        )
     }
 }

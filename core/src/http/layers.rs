@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes};
 use http::{Request, Response};
 use http_body_util::{BodyExt, Full, combinators::UnsyncBoxBody};
 use tower::{
@@ -52,6 +52,21 @@ impl std::fmt::Display for BodyError {
 }
 
 impl std::error::Error for BodyError {}
+
+/// `request` with its body boxed as the stack reads it: any body whose data is bytes of any
+/// kind, its errors as [`BodyError`].
+pub fn boxed_request<B>(request: Request<B>) -> Request<RequestBody>
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    request.map(|body| {
+        body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
+            .map_err(|error| BodyError(error.into()))
+            .boxed_unsync()
+    })
+}
 
 /// The response body type of the service.
 pub type ResponseBody = UnsyncBoxBody<Bytes, BoxError>;

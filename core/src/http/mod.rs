@@ -29,7 +29,7 @@ pub use endpoint_group::EndpointGroup;
 pub use error::ApiError;
 pub use error_code::ErrorCode;
 pub use key_owner::KeyAccounts;
-pub use layers::{BodyError, BoxError, RequestBody, ResponseBody};
+pub use layers::{BodyError, BoxError, RequestBody, ResponseBody, boxed_request};
 pub use rate_limit::{Rate, RateLimitRule, RateLimits, Scope};
 pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;
