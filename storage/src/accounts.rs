@@ -7,11 +7,14 @@
 /// on a connection) for the economy's transaction, in a child module `accounts` of the calling
 /// one. The calling module also needs the `account_log` module of
 /// [`impl_account_log`](crate::account_log::impl_account_log), the `community` module of
-/// [`impl_community`](crate::community::impl_community) and the `events` module of
-/// [`impl_events`](crate::events::impl_events).
+/// [`impl_community`](crate::community::impl_community), the `events` module of
+/// [`impl_events`](crate::events::impl_events) and the `matches` module of
+/// [`impl_matches`](crate::matches::impl_matches).
 macro_rules! impl_accounts {
     ($store:ident, $db:ty) => {
         mod accounts {
+            use std::collections::HashMap;
+
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, KEY_GENERATIONS};
             use safezone_core::events::EventPayload;
@@ -22,11 +25,12 @@ macro_rules! impl_accounts {
             use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
 
-            use super::{account_log, community, events, operator, $store};
+            use super::{account_log, community, events, matches, operator, $store};
+            use crate::bulk::Rows;
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
-            use crate::sign_in::{Attempt, sign_in_with};
+            use crate::sign_in::{Attempt, ExistingSignIn, sign_in_with};
             use crate::statements::accounts as sql;
             use crate::statements::{community as community_sql, economy as economy_sql};
 
@@ -162,17 +166,21 @@ macro_rules! impl_accounts {
                 }
 
                 /// The sign-in of an existing identity (most sign-ins): its account's view
-                /// read, then its event appended in one statement; `None` when the identity
-                /// has no account (or it was deleted between the two, and nothing was written).
+                /// read, then its event appended with those of the concurrent sign-ins, one
+                /// statement and one commit for all (`existing_sign_ins`); `None` when the
+                /// identity has no account (or it was deleted between the two, and nothing was
+                /// written).
                 async fn sign_in_existing(
                     &self,
                     sign_in: &NewSignIn,
-                ) -> Result<Option<Attempt>, sqlx::Error> {
-                    let mut reader = self.pool.acquire().await?;
+                ) -> Result<Option<Attempt>, StoreError> {
+                    let mut reader = self.pool.acquire().await.map_err(store_error)?;
                     let query = sqlx::query(sql::ACCOUNT_VIEW_OF_IDENTITY)
                         .bind(&sign_in.provider)
                         .bind(&sign_in.identifier);
-                    let Some((view, _)) = read_view(&mut reader, query).await? else {
+                    let Some((view, _)) =
+                        read_view(&mut reader, query).await.map_err(store_error)?
+                    else {
                         return Ok(None);
                     };
                     drop(reader);
@@ -180,16 +188,21 @@ macro_rules! impl_accounts {
                         provider: sign_in.provider.clone(),
                         first_login: false,
                     };
-                    let payload = happened
-                        .to_json()
-                        .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
-                    let mut writer = self.write_connection().await?;
-                    let generation = sqlx::query_scalar::<_, i64>(sql::SIGN_IN_EXISTING)
-                        .bind(view.account.id.0)
-                        .bind(happened.kind())
-                        .bind(payload)
-                        .bind(to_micros(sign_in.now))
-                        .fetch_optional(&mut *writer)
+                    let payload = happened.to_json().map_err(|err| {
+                        StoreError::Internal(format!("a sign-in event did not serialize: {err}"))
+                    })?;
+                    let signed_in = ExistingSignIn {
+                        account: view.account.id.0,
+                        payload,
+                        created: to_micros(sign_in.now),
+                    };
+                    let store = self.clone();
+                    let generation = self
+                        .existing_sign_ins
+                        .submit(signed_in, move |batch| {
+                            let store = store.clone();
+                            async move { store.write_existing_sign_ins(batch).await }
+                        })
                         .await?;
                     let Some(generation) = generation else {
                         return Ok(None);
@@ -197,22 +210,78 @@ macro_rules! impl_accounts {
                     Ok(Some(Attempt::SignedIn(
                         Box::new(view),
                         false,
-                        generation_of(generation)?,
+                        generation_of(generation).map_err(store_error)?,
                     )))
+                }
+
+                /// Writes a batch of existing accounts' sign-ins with one statement (its own
+                /// commit): for each, its account's key generation, or `None` when the account
+                /// is gone (its event is not written).
+                async fn write_existing_sign_ins(
+                    &self,
+                    batch: Vec<ExistingSignIn>,
+                ) -> Vec<Result<Option<i64>, StoreError>> {
+                    let kind = EventPayload::SignedIn {
+                        provider: String::new(),
+                        first_login: false,
+                    }
+                    .kind();
+                    let rows = Rows::new()
+                        .int("account", batch.iter().map(|one| one.account).collect())
+                        .text("kind", vec![kind; batch.len()])
+                        .text(
+                            "payload",
+                            batch.iter().map(|one| one.payload.as_str()).collect(),
+                        )
+                        .int("created", batch.iter().map(|one| one.created).collect());
+                    let written = async {
+                        let mut writer = self.write_connection().await?;
+                        matches::fetch_rows::<(i64, i64)>(
+                            &mut writer,
+                            sql::SIGN_INS_EXISTING,
+                            &rows,
+                            sql::SIGN_INS_EXISTING_END,
+                        )
+                        .await
+                    };
+                    match written.await {
+                        Ok(written) => {
+                            let generations: HashMap<i64, i64> = written.into_iter().collect();
+                            batch
+                                .iter()
+                                .map(|one| Ok(generations.get(&one.account).copied()))
+                                .collect()
+                        }
+                        Err(err) => {
+                            let err = store_error(err);
+                            batch.iter().map(|_| Err(err.clone())).collect()
+                        }
+                    }
+                }
+
+                /// One sign-in: an existing identity's, else a transaction offering `code`.
+                async fn attempt(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: Option<&FriendCode>,
+                ) -> Result<Attempt, StoreError> {
+                    if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
+                        return Ok(signed_in);
+                    }
+                    self.sign_in_transaction(sign_in, code)
+                        .await
+                        .map_err(store_error)
                 }
 
                 /// One sign-in transaction, offering `code` if the identity has no account yet:
                 /// the account is created (or, created meanwhile by a concurrent sign-in,
                 /// locked) and its events appended; a new account holds nothing yet, so only
                 /// an existing one's view is read.
-                async fn attempt(
+                async fn sign_in_transaction(
                     &self,
                     sign_in: &NewSignIn,
                     code: Option<&FriendCode>,
                 ) -> Result<Attempt, sqlx::Error> {
-                    if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
-                        return Ok(signed_in);
-                    }
                     let mut tx = self.begin().await?;
                     let mut existing = lock_identity(&mut tx, sign_in).await?;
                     let mut created = None;

@@ -13,6 +13,7 @@ mod content;
 mod economy;
 mod error;
 mod events;
+mod group_commit;
 mod health;
 mod match_batch;
 mod matches;

@@ -414,7 +414,7 @@ macro_rules! impl_matches {
             }
 
             /// Runs the statement `head`, `rows`, `tail` and answers the rows it returns.
-            async fn fetch_rows<T>(
+            pub(super) async fn fetch_rows<T>(
                 conn: &mut Connection,
                 head: &str,
                 rows: &Rows<'_>,

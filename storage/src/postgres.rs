@@ -15,6 +15,7 @@ use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 use crate::OpenError;
 use crate::pools::pool_status;
 use crate::schema::{database_error, migrate_error, migrations, newly_applied};
+use crate::sign_in::ExistingSignIns;
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -23,6 +24,8 @@ static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
+    /// The existing accounts' sign-ins waiting to be written together.
+    existing_sign_ins: ExistingSignIns,
 }
 
 impl PostgresStore {
@@ -60,7 +63,10 @@ impl PostgresStore {
         let _ = connection.close().await;
         let pool = crate::pools::options(database).connect_lazy_with(options);
         tracing::info!("PostgreSQL store open");
-        Ok(Self { pool })
+        Ok(Self {
+            pool,
+            existing_sign_ins: ExistingSignIns::default(),
+        })
     }
 
     /// The migrations applied to the database of `database`'s URL and those pending, without

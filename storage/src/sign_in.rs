@@ -3,7 +3,21 @@
 use safezone_core::domain::FriendCode;
 use safezone_core::store::{AccountView, SignedIn, StoreError};
 
-use crate::error::store_error;
+use crate::group_commit::GroupCommit;
+
+/// The sign-ins of existing accounts, written in batches: each appends its `signed_in` event
+/// and answers the account's key generation, or `None` when the account is gone.
+pub(crate) type ExistingSignIns = GroupCommit<ExistingSignIn, Option<i64>>;
+
+/// The event one sign-in of an existing account appends.
+pub(crate) struct ExistingSignIn {
+    /// The account's id.
+    pub(crate) account: i64,
+    /// The `signed_in` event's payload, as JSON.
+    pub(crate) payload: String,
+    /// When it signed in, in microseconds.
+    pub(crate) created: i64,
+}
 
 /// How one sign-in transaction ended.
 pub(crate) enum Attempt {
@@ -26,12 +40,12 @@ pub(crate) async fn sign_in_with<'a, F, Fut>(
 ) -> Result<SignedIn, StoreError>
 where
     F: FnMut(Option<&'a FriendCode>) -> Fut,
-    Fut: Future<Output = Result<Attempt, sqlx::Error>>,
+    Fut: Future<Output = Result<Attempt, StoreError>>,
 {
     let mut codes = candidates.iter();
     let mut code = codes.next();
     loop {
-        match attempt(code).await.map_err(store_error)? {
+        match attempt(code).await? {
             Attempt::SignedIn(view, first_login, key_generation) => {
                 let AccountView {
                     account,

@@ -17,6 +17,7 @@ use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool, Transaction};
 use crate::OpenError;
 use crate::pools::pool_status;
 use crate::schema::{all_pending, database_error, migrate_error, migrations, newly_applied};
+use crate::sign_in::ExistingSignIns;
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -39,6 +40,8 @@ const ROW_BUFFER_SIZE: usize = 4096;
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: SqlitePool,
+    /// The existing accounts' sign-ins waiting to be written together.
+    existing_sign_ins: ExistingSignIns,
 }
 
 impl SqliteStore {
@@ -95,7 +98,11 @@ impl SqliteStore {
             .await
             .map_err(|err| failed("open", &err))?;
         tracing::info!(url, "SQLite store open");
-        Ok(Self { pool, writer })
+        Ok(Self {
+            pool,
+            writer,
+            existing_sign_ins: ExistingSignIns::default(),
+        })
     }
 
     /// The migrations applied to the database file of `database`'s URL and those pending,

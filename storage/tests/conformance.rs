@@ -25,6 +25,7 @@ safezone_storage::store_conformance!(
     concurrent_first_sign_ins_create_one_account,
     concurrent_new_accounts_get_distinct_codes,
     concurrent_sign_ins_of_an_existing_account,
+    concurrent_sign_ins_of_many_accounts_each_answer_their_own,
     a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh,
     each_sign_in_appends_exactly_its_events,
     the_stored_key_secret_is_the_first_one_offered,
@@ -343,6 +344,57 @@ async fn concurrent_sign_ins_of_an_existing_account(store: Arc<dyn Store>) {
         let key = test_support::signed_key(&signed_in, NOW + days(30));
         assert!(!signed_in.first_login);
         assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
+    }
+}
+
+/// Sign-ins of many existing accounts at once (written together in batches): each answers its
+/// own account and that account's key generation, and each appends one event.
+async fn concurrent_sign_ins_of_many_accounts_each_answer_their_own(store: Arc<dyn Store>) {
+    let mut accounts = Vec::new();
+    for n in 0..24 {
+        let (signed_in, _) = sign_in(
+            &store,
+            &format!("many-{n}"),
+            &[&format!("Many#{n:04}")],
+            NOW,
+        )
+        .await;
+        if n % 2 == 1 {
+            assert!(
+                store
+                    .revoke_all_keys(signed_in.account.id, None)
+                    .await
+                    .expect("revoked")
+            );
+        }
+        accounts.push(signed_in.account.id);
+    }
+    let before = store.events(0, 1_000).await.expect("read").len();
+    let tasks: Vec<_> = (0..72)
+        .map(|at| {
+            let store = Arc::clone(&store);
+            let identifier = format!("many-{}", at % 24);
+            tokio::spawn(
+                async move { (at % 24, store.sign_in(device(&identifier, &[], NOW)).await) },
+            )
+        })
+        .collect();
+    for task in tasks {
+        let (n, signed_in) = task.await.expect("the task completes");
+        let signed_in = signed_in.expect("every sign-in succeeds");
+        assert_eq!(signed_in.account.id, accounts[n]);
+        assert_eq!(signed_in.key_generation, u32::from(n % 2 == 1));
+        let key = test_support::signed_key(&signed_in, NOW + days(30));
+        assert_eq!(resolves_to(&store, &key, NOW).await, Some(accounts[n]));
+    }
+    let events = store.events(0, 1_000).await.expect("read");
+    assert_eq!(events.len(), before + 72);
+    for (n, account) in accounts.iter().enumerate() {
+        let signed_in = events[before..]
+            .iter()
+            .filter(|(event, _)| event.account == Some(*account))
+            .count();
+        assert_eq!(signed_in, 3, "account {n} signed in three times");
     }
 }
 

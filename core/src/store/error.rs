@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A failure of a [`Store`](super::Store) operation.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum StoreError {
     /// Every friend code offered for a new account is already taken.
     FriendCodesExhausted,

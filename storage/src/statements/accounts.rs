@@ -8,13 +8,19 @@ pub(crate) const LOCK_ACCOUNT_OF_IDENTITY: &str = "\
     UPDATE accounts SET is_banned = is_banned WHERE provider = $1 AND identifier = $2 \
     RETURNING id, key_generation";
 
-/// The sign-in of an existing account in one statement: appends its event (kind and payload
-/// bound) when the account still exists, and answers its key generation; no row without the
-/// account. Binds: account id, kind, payload, now.
-pub(crate) const SIGN_IN_EXISTING: &str = "\
+/// The sign-ins of existing accounts in one statement: appends each one's event whose account
+/// still exists, and answers the account id and its key generation per event written; no row
+/// for an account gone. The rows (`account`, `kind`, `payload`, `created`) and then
+/// [`SIGN_INS_EXISTING_END`] follow.
+pub(crate) const SIGN_INS_EXISTING: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
-    SELECT id, $2, $3, $4 FROM accounts WHERE id = $1 \
-    RETURNING (SELECT key_generation FROM accounts WHERE accounts.id = events.account_id)";
+    SELECT accounts.id, r.kind, r.payload, r.created FROM ";
+
+/// The end of [`SIGN_INS_EXISTING`].
+pub(crate) const SIGN_INS_EXISTING_END: &str = " AS r JOIN accounts ON accounts.id = r.account \
+    WHERE true \
+    RETURNING account_id, \
+        (SELECT key_generation FROM accounts WHERE accounts.id = events.account_id)";
 
 /// The columns of an account in the shape of [`AccountRow`](crate::row::AccountRow).
 macro_rules! account_columns {
