@@ -8,7 +8,10 @@
 # also prints the server's CPU time per request (all its threads, from /proc/PID/stat), beside
 # hyper's own.
 # Endpoints: GET /api/config?platform=web (no database) and GET /api/user/{key} (key lookup and
-# account read), through the warp and the rocket binary, on SQLite and on PostgreSQL; the rocket
+# account read: one account's key on every request, then, as many players do, the keys of 512
+# accounts in turn; both fit in the node's session cache, which answers them from memory while
+# nothing changed them; on warp both again with the cache off, `--session-cache-entries 0`),
+# through the warp and the rocket binary, on SQLite and on PostgreSQL; the rocket
 # rows beside a rocket hello route on the binary's own rocket settings
 # (server-rocket/examples/hello_rocket.rs); the PostgreSQL rows beside their own baseline:
 # examples/read_rate.rs, raw primary-key reads over Safezone's pool settings (16 connections,
@@ -20,9 +23,10 @@
 # commit rate of the same database (64 tasks, 10 s, on CPU 0 like the server).
 #
 # Sign-ins (section `signins`): POST /api/validate/device/{id} of an existing device (cycling over
-# 64 devices signed in beforehand: read the account's view, append the `signed_in` event; the
-# key is signed, not stored) and of a new device (a fresh id per request: create the account
-# and its events in one transaction), through the warp
+# 64 devices signed in beforehand: the account's view read, or kept in memory by the node's
+# session cache, and the `signed_in` event appended with those of the concurrent sign-ins; the
+# key is signed, not stored; then again with the cache off) and of a new device (a fresh id per
+# request: create the account and its events in one transaction), through the warp
 # binary on SQLite and on PostgreSQL, each beside its baseline: `commit_rate URL insert`, the
 # raw single-row insert commit rate of the same database.
 #
@@ -173,6 +177,26 @@ if wanted reads; then
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
 fi
 
+# account_reads_script NAME: signs in 512 new devices and writes a wrk script reading their
+# accounts in turn (`GET /api/user/{key}`); prints its path.
+account_reads_script() {
+  local script="$work/$1-accounts.lua" keys=() n
+  for n in $(seq 1 512); do
+    keys+=("\"$(curl -sf -X POST "$base/api/validate/device/ios-bench-reader-$1-$n" |
+      grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)\"")
+  done
+  local IFS=,
+  cat >"$script" <<LUA
+keys = {${keys[*]}}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", "/api/user/" .. keys[(counter % #keys) + 1])
+end
+LUA
+  echo "$script"
+}
+
 for binary in warp rocket; do
   wanted reads || break
   for database in sqlite postgres; do
@@ -187,7 +211,17 @@ for binary in warp rocket; do
       measure "$binary: GET /api/config" "$base/api/config?platform=web"
     fi
     measure "$binary + $database: GET /api/user/{key}" "$base/api/user/$key"
+    reads_script=$(account_reads_script "$binary-$database")
+    measure "$binary + $database: GET /api/user/{key}, 512 accounts" "$base/" "$reads_script"
     stop
+    if [ "$binary" = warp ]; then
+      # The same reads with no session kept in memory: every key checked in the database.
+      start "$binary-$database-uncached" "target/release/safezone-server-$binary" --listen 127.0.0.1:0 \
+        --database-url "$url" --session-cache-entries 0
+      measure "$binary + $database: GET /api/user/{key}, no cache" "$base/api/user/$key"
+      measure "$binary + $database: 512 accounts, no cache" "$base/" "$reads_script"
+      stop
+    fi
   done
 done
 
@@ -234,6 +268,10 @@ for database in sqlite postgres; do
   mapfile -t devices < <(signed_in_devices ios-bench-signer)
   measure "warp + $database: sign-in, existing device" "$base/" "$(sign_in_script existing "${devices[@]}")"
   measure "warp + $database: sign-in, new device" "$base/" "$(sign_in_script new)"
+  stop
+  start "warp-sign-in-$database-uncached" target/release/safezone-server-warp --listen 127.0.0.1:0 \
+    --database-url "$url" --session-cache-entries 0
+  measure "warp + $database: existing device, no cache" "$base/" "$(sign_in_script existing "${devices[@]}")"
   stop
 done
 

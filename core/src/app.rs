@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::auth::{Auth, RecentCallers, UserKeys};
+use crate::auth::{Auth, RecentCallers, SessionCache, UserKeys};
 use crate::clock::Clock;
 use crate::domain::UserKey;
 use crate::http::{KeyAccounts, RateLimiter, RouterState};
@@ -32,6 +32,8 @@ pub struct AppState {
     pub recent_callers: RecentCallers,
     /// The signer of this node's user keys.
     pub user_keys: UserKeys,
+    /// The sessions and account views this node keeps in memory.
+    pub sessions: SessionCache,
     /// This service's metrics.
     pub metrics: Arc<Metrics>,
     /// This node's rate limits at work.
@@ -51,7 +53,11 @@ impl KeyAccounts for AppState {
             return Ok(Some(account));
         }
         let lookup = self.user_keys.lookup(self.store.as_ref(), key).await?;
-        let Some(session) = self.store.session(&lookup, now).await? else {
+        let Some(session) = self
+            .sessions
+            .session(self.store.as_ref(), &lookup, now)
+            .await?
+        else {
             return Ok(None);
         };
         self.recent_callers

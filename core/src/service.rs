@@ -8,7 +8,7 @@ use http::{Request, Response};
 use tower::Service;
 
 use crate::app::{App, AppState};
-use crate::auth::{Auth, AuthConfig, RecentCallers, UserKeys};
+use crate::auth::{Auth, AuthConfig, RecentCallers, SessionCache, UserKeys};
 use crate::background::StoreWhileServed;
 use crate::clock::{Clock, SystemClock};
 use crate::content::Content;
@@ -92,6 +92,10 @@ impl Safezone {
         rate_limiter.start_sweeping();
         let content = self.content.unwrap_or_else(Content::shipped);
         let user_keys = UserKeys::new(self.settings.user_key_signer.clone());
+        let sessions = SessionCache::new(
+            self.store.account_changes(),
+            self.settings.session_cache_entries,
+        );
         let app = Arc::new(AppState {
             store: self.store,
             content: Arc::new(LiveContent::new(content)),
@@ -101,6 +105,7 @@ impl Safezone {
             leaderboards,
             recent_callers: RecentCallers::default(),
             user_keys,
+            sessions,
             metrics: Arc::clone(&metrics),
             rate_limiter,
         });
@@ -112,6 +117,7 @@ impl Safezone {
         let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
         crate::events::relay::start(
             served,
+            app.store.account_changes(),
             app.settings.events.clone(),
             sinks(&app),
             Arc::clone(&events),

@@ -92,6 +92,10 @@ pub struct Settings {
     /// How the domain events are relayed, and to which webhooks and NATS server.
     #[builder(default)]
     pub events: EventSettings,
+    /// The most accounts whose session and view this node keeps in memory
+    /// ([`SessionCache`](crate::auth::SessionCache)); 0: none, every session is read.
+    #[builder(default = 16_384)]
+    pub session_cache_entries: usize,
 }
 
 /// What a server adapter limits per connection, before any request reaches the service.
@@ -198,7 +202,8 @@ impl Default for Settings {
     /// bodies up to 64 KiB, requests up to 30 seconds; no game-server
     /// credential, no rate limits, no extra CORS origin, no HSTS, no cap on requests in
     /// flight nor on connections, 10 seconds to send a request's head; events relayed every
-    /// 100 ms to the in-process subscription only.
+    /// 100 ms to the in-process subscription only; up to 16,384 accounts' sessions kept in
+    /// memory.
     fn default() -> Self {
         Self::builder().build()
     }

@@ -14,13 +14,15 @@ macro_rules! impl_accounts {
     ($store:ident, $db:ty) => {
         mod accounts {
             use std::collections::HashMap;
+            use std::sync::Arc;
 
             use async_trait::async_trait;
-            use safezone_core::domain::{FriendCode, KEY_GENERATIONS};
+            use safezone_core::domain::{FriendCode, KEY_GENERATIONS, KeyHash};
             use safezone_core::events::EventPayload;
             use safezone_core::store::{
-                Account, AccountChange, AccountId, AccountStore, AccountView, Holdings, KeyLookup,
-                KeySession, NewAuditEntry, NewSignIn, Role, SessionView, SignedIn, StoreError,
+                Account, AccountChange, AccountChanges, AccountId, AccountStore, AccountView,
+                Holdings, KeyLookup, KeySession, NewAuditEntry, NewSignIn, Role, SessionView,
+                SignedIn, StoreError,
             };
             use sqlx::{Database, FromRow};
             use time::OffsetDateTime;
@@ -184,17 +186,33 @@ macro_rules! impl_accounts {
                         return Ok(None);
                     };
                     drop(reader);
+                    let generation = self
+                        .signed_in_event(view.account.id, &sign_in.provider, sign_in.now)
+                        .await?;
+                    Ok(generation
+                        .map(|generation| Attempt::SignedIn(Box::new(view), false, generation)))
+                }
+
+                /// Appends an existing account's `signed_in` event with those of the
+                /// concurrent sign-ins (`existing_sign_ins`); its key generation, or `None`
+                /// (nothing written) when the account is gone.
+                async fn signed_in_event(
+                    &self,
+                    account: AccountId,
+                    provider: &str,
+                    now: OffsetDateTime,
+                ) -> Result<Option<u32>, StoreError> {
                     let happened = EventPayload::SignedIn {
-                        provider: sign_in.provider.clone(),
+                        provider: provider.to_owned(),
                         first_login: false,
                     };
                     let payload = happened.to_json().map_err(|err| {
                         StoreError::Internal(format!("a sign-in event did not serialize: {err}"))
                     })?;
                     let signed_in = ExistingSignIn {
-                        account: view.account.id.0,
+                        account: account.0,
                         payload,
-                        created: to_micros(sign_in.now),
+                        created: to_micros(now),
                     };
                     let store = self.clone();
                     let generation = self
@@ -204,14 +222,10 @@ macro_rules! impl_accounts {
                             async move { store.write_existing_sign_ins(batch).await }
                         })
                         .await?;
-                    let Some(generation) = generation else {
-                        return Ok(None);
-                    };
-                    Ok(Some(Attempt::SignedIn(
-                        Box::new(view),
-                        false,
-                        generation_of(generation).map_err(store_error)?,
-                    )))
+                    generation
+                        .map(generation_of)
+                        .transpose()
+                        .map_err(store_error)
                 }
 
                 /// Writes a batch of existing accounts' sign-ins with one statement (its own
@@ -257,6 +271,44 @@ macro_rules! impl_accounts {
                             batch.iter().map(|_| Err(err.clone())).collect()
                         }
                     }
+                }
+
+                /// Records the revocation of one signed key with its `keys_revoked` event, in
+                /// one transaction that locks the account's row first; `false` (nothing
+                /// written) when the key no longer opens its account or was revoked before.
+                async fn revoke_signed_key(
+                    &self,
+                    account: AccountId,
+                    generation: u32,
+                    expires: OffsetDateTime,
+                    hash: &KeyHash,
+                ) -> Result<bool, sqlx::Error> {
+                    let now = OffsetDateTime::now_utc();
+                    let mut tx = self.begin().await?;
+                    let locked = sqlx::query_scalar::<_, bool>(economy_sql::LOCK_ACCOUNT)
+                        .bind(account.0)
+                        .bind(to_micros(now))
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    let revoked = match locked {
+                        Some(_) => sqlx::query(sql::REVOKE_SIGNED_KEY)
+                            .bind(hash.as_str())
+                            .bind(to_micros(expires))
+                            .bind(account.0)
+                            .bind(i64::from(generation))
+                            .execute(&mut *tx)
+                            .await?
+                            .rows_affected(),
+                        None => 0,
+                    };
+                    if revoked == 0 {
+                        tx.rollback().await?;
+                        return Ok(false);
+                    }
+                    let happened = vec![EventPayload::KeysRevoked { all: false }];
+                    events::append_for(&mut tx, account, now, happened).await?;
+                    tx.commit().await?;
+                    Ok(true)
                 }
 
                 /// One sign-in: an existing identity's, else a transaction offering `code`.
@@ -362,6 +414,15 @@ macro_rules! impl_accounts {
                         self.attempt(&sign_in, code)
                     })
                     .await
+                }
+
+                async fn sign_in_account(
+                    &self,
+                    account: AccountId,
+                    provider: &str,
+                    now: OffsetDateTime,
+                ) -> Result<Option<u32>, StoreError> {
+                    self.signed_in_event(account, provider, now).await
                 }
 
                 async fn session(
@@ -491,22 +552,35 @@ macro_rules! impl_accounts {
                         .map_err(store_error)
                 }
 
+                /// A signed key's revocation is recorded with its `keys_revoked` event
+                /// ([`revoke_signed_key`](Self::revoke_signed_key)); a stored key's row is
+                /// deleted.
                 async fn revoke_key(&self, key: &KeyLookup) -> Result<bool, StoreError> {
-                    let query = match key {
-                        KeyLookup::Stored(hash) => sqlx::query(sql::DELETE_KEY).bind(hash.as_str()),
+                    match key {
+                        KeyLookup::Stored(hash) => {
+                            let done = sqlx::query(sql::DELETE_KEY)
+                                .bind(hash.as_str())
+                                .execute(&self.pool)
+                                .await
+                                .map_err(store_error)?;
+                            Ok(done.rows_affected() > 0)
+                        }
                         KeyLookup::Signed {
                             account,
                             generation,
                             expires,
                             hash,
-                        } => sqlx::query(sql::REVOKE_SIGNED_KEY)
-                            .bind(hash.as_str())
-                            .bind(to_micros(*expires))
-                            .bind(account.0)
-                            .bind(i64::from(*generation)),
-                    };
-                    let done = query.execute(&self.pool).await.map_err(store_error)?;
-                    Ok(done.rows_affected() > 0)
+                        } => {
+                            let revoked = self
+                                .revoke_signed_key(*account, *generation, *expires, hash)
+                                .await
+                                .map_err(store_error)?;
+                            if revoked {
+                                self.changes.changed(*account);
+                            }
+                            Ok(revoked)
+                        }
+                    }
                 }
 
                 /// One transaction: moves the account's key generation on (which locks its
@@ -531,13 +605,20 @@ macro_rules! impl_accounts {
                             .bind(account.0)
                             .execute(&mut *tx)
                             .await?;
+                        let happened = vec![EventPayload::KeysRevoked { all: true }];
+                        events::append_for(&mut tx, account, OffsetDateTime::now_utc(), happened)
+                            .await?;
                         if let Some(entry) = audit {
                             operator::append(&mut tx, entry).await?;
                         }
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(true)
                     };
-                    revoked.await.map_err(store_error)
+                    let revoked = revoked.await.map_err(store_error)?;
+                    if revoked {
+                        self.changes.changed(account);
+                    }
+                    Ok(revoked)
                 }
 
                 async fn delete_expired_keys(
@@ -601,7 +682,11 @@ macro_rules! impl_accounts {
                         )
                         .await
                     };
-                    deleted.await.map_err(store_error)
+                    let deleted = deleted.await.map_err(store_error)?;
+                    if deleted {
+                        self.changes.changed(account);
+                    }
+                    Ok(deleted)
                 }
 
                 /// Links in one transaction that locks the account's row first, so that a
@@ -614,6 +699,7 @@ macro_rules! impl_accounts {
                     premium: bool,
                     now: OffsetDateTime,
                 ) -> Result<bool, StoreError> {
+                    let at = now;
                     let linked = async {
                         let now = to_micros(now);
                         let mut tx = self.begin().await?;
@@ -633,24 +719,48 @@ macro_rules! impl_accounts {
                             .bind(now)
                             .execute(&mut *tx)
                             .await?;
+                        let happened = vec![EventPayload::ChatLinked { premium }];
+                        events::append_for(&mut tx, account, at, happened).await?;
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(true)
                     };
-                    linked.await.map_err(store_error)
+                    let linked = linked.await.map_err(store_error)?;
+                    if linked {
+                        self.changes.changed(account);
+                    }
+                    Ok(linked)
                 }
 
+                /// Sets the role and appends its `role_changed` event, in one transaction.
                 async fn set_role(
                     &self,
                     account: AccountId,
                     role: Role,
                 ) -> Result<bool, StoreError> {
-                    let done = sqlx::query(sql::SET_ROLE)
-                        .bind(account.0)
-                        .bind(role.as_str())
-                        .execute(&self.pool)
-                        .await
-                        .map_err(store_error)?;
-                    Ok(done.rows_affected() == 1)
+                    let set = async {
+                        let mut tx = self.begin().await?;
+                        let done = sqlx::query(sql::SET_ROLE)
+                            .bind(account.0)
+                            .bind(role.as_str())
+                            .execute(&mut *tx)
+                            .await?;
+                        if done.rows_affected() != 1 {
+                            tx.rollback().await?;
+                            return Ok(false);
+                        }
+                        let happened = vec![EventPayload::RoleChanged {
+                            role: role.as_str().to_owned(),
+                        }];
+                        events::append_for(&mut tx, account, OffsetDateTime::now_utc(), happened)
+                            .await?;
+                        tx.commit().await?;
+                        Ok::<_, sqlx::Error>(true)
+                    };
+                    let set = set.await.map_err(store_error)?;
+                    if set {
+                        self.changes.changed(account);
+                    }
+                    Ok(set)
                 }
 
                 /// Bans or unbans the account and appends the new state to the account log, in
@@ -679,7 +789,15 @@ macro_rules! impl_accounts {
                         )
                         .await
                     };
-                    set.await.map_err(store_error)
+                    let set = set.await.map_err(store_error)?;
+                    if set {
+                        self.changes.changed(account);
+                    }
+                    Ok(set)
+                }
+
+                fn account_changes(&self) -> Option<Arc<AccountChanges>> {
+                    Some(Arc::clone(&self.changes))
                 }
             }
         }

@@ -25,12 +25,14 @@
 /// Implements [`CommunityStore`](safezone_core::store::CommunityStore) for `$store` over the
 /// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `lock_departing`,
 /// `free_places` and `withdraw_votes` for account deletion, in a child module `community` of
-/// the calling one.
+/// the calling one, which also needs the `events` module of
+/// [`impl_events`](crate::events::impl_events).
 macro_rules! impl_community {
     ($store:ident, $db:ty) => {
         mod community {
             use async_trait::async_trait;
             use safezone_core::domain::FriendCode;
+            use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 AccountId, Clan, ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, Entrant,
                 NewAuditEntry, NewClan, NewPoll, NewTournament, Poll, PollEdit, PollEditRefusal,
@@ -41,7 +43,7 @@ macro_rules! impl_community {
             use sqlx::{Pool, Transaction};
             use time::OffsetDateTime;
 
-            use super::{operator, $store};
+            use super::{events, operator, $store};
             use crate::error::store_error;
             use crate::micros::to_micros;
             use crate::row::{
@@ -444,9 +446,16 @@ macro_rules! impl_community {
                     let created = async {
                         let mut tx = self.begin().await?;
                         let outcome = create_clan_in(&mut tx, &clan).await?;
+                        if let Ok(created) = &outcome {
+                            joined_event(&mut tx, created, clan.creator, true, clan.now).await?;
+                        }
                         settle(tx, outcome, None).await
                     };
-                    created.await.map_err(store_error)
+                    let created = created.await.map_err(store_error)?;
+                    if created.is_ok() {
+                        self.changes.changed(clan.creator);
+                    }
+                    Ok(created)
                 }
 
                 async fn invite_to_clan(
@@ -473,9 +482,16 @@ macro_rules! impl_community {
                     let joined = async {
                         let mut tx = self.begin().await?;
                         let outcome = join_clan_in(&mut tx, clan, account, now).await?;
+                        if let Ok(joined) = &outcome {
+                            joined_event(&mut tx, joined, account, false, now).await?;
+                        }
                         settle(tx, outcome, None).await
                     };
-                    joined.await.map_err(store_error)
+                    let joined = joined.await.map_err(store_error)?;
+                    if joined.is_ok() {
+                        self.changes.changed(account);
+                    }
+                    Ok(joined)
                 }
 
                 /// The `clan_member_left` trigger hands the clan on or dissolves it.
@@ -490,8 +506,27 @@ macro_rules! impl_community {
                         let outcome = leave_clan_in(&mut tx, clan, account, now).await?;
                         settle(tx, outcome, None).await
                     };
-                    left.await.map_err(store_error)
+                    let left = left.await.map_err(store_error)?;
+                    if left.is_ok() {
+                        self.changes.changed(account);
+                    }
+                    Ok(left)
                 }
+            }
+
+            /// Appends `account`'s `clan_joined` event (its row is locked by the join).
+            async fn joined_event(
+                tx: &mut Transaction<'_, $db>,
+                clan: &Clan,
+                account: AccountId,
+                created: bool,
+                now: OffsetDateTime,
+            ) -> Result<(), sqlx::Error> {
+                let happened = vec![EventPayload::ClanJoined {
+                    clan: clan.id.0,
+                    created,
+                }];
+                events::append_for(tx, account, now, happened).await
             }
 
             /// A closing as [`settle`] takes it: closing what is closed already is done too,

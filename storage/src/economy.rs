@@ -101,6 +101,7 @@ macro_rules! impl_economy {
                         None
                     };
                     tx.commit().await?;
+                    self.changes.changed(change.account);
                     Ok((Applied::Done(granted), viewed))
                 }
 

@@ -49,7 +49,7 @@ macro_rules! impl_events {
             use crate::bulk::Rows;
             use crate::error::store_error;
             use crate::events::RelayLock;
-            use crate::micros::to_micros;
+            use crate::micros::{from_micros, to_micros};
             use crate::row::{ConsumerRow, EventRow, WebhookRow};
             use crate::statements::events as sql;
             use crate::statements::matches::FROM_ROWS_END;
@@ -155,6 +155,14 @@ macro_rules! impl_events {
                         .fetch_one(&self.pool)
                         .await
                         .map_err(store_error)
+                }
+
+                async fn oldest_unsequenced(&self) -> Result<Option<OffsetDateTime>, StoreError> {
+                    let created = sqlx::query_scalar::<_, Option<i64>>(sql::OLDEST_UNSEQUENCED)
+                        .fetch_one(&self.pool)
+                        .await
+                        .map_err(store_error)?;
+                    created.map(from_micros).transpose()
                 }
 
                 async fn relayed_events(

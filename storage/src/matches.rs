@@ -114,6 +114,12 @@ macro_rules! impl_matches {
                     // Last: the log's lock is held from here to the commit only.
                     append_to_log(&mut tx, record).await?;
                     tx.commit().await?;
+                    for player in &record.players {
+                        self.changes.changed(player.account);
+                    }
+                    for change in changes {
+                        self.changes.changed(change.account);
+                    }
                     Ok(MatchApplied::Done(granted))
                 }
             }

@@ -3,10 +3,11 @@
 //! [`Store`]: safezone_core::store::Store
 
 use std::str::FromStr;
+use std::sync::Arc;
 
 use safezone_core::DatabaseSettings;
 use safezone_core::database::{DatabaseError, Migration, Migrations, Schema};
-use safezone_core::store::PoolStatus;
+use safezone_core::store::{AccountChanges, PoolStatus};
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::pool::PoolConnection;
 use sqlx::postgres::PgConnectOptions;
@@ -26,6 +27,8 @@ pub struct PostgresStore {
     pool: PgPool,
     /// The existing accounts' sign-ins waiting to be written together.
     existing_sign_ins: ExistingSignIns,
+    /// Moved on after each change of an account's view this store commits.
+    changes: Arc<AccountChanges>,
 }
 
 impl PostgresStore {
@@ -66,6 +69,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             existing_sign_ins: ExistingSignIns::default(),
+            changes: Arc::default(),
         })
     }
 

@@ -4,11 +4,12 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use safezone_core::DatabaseSettings;
 use safezone_core::database::{DatabaseError, Migration, Migrations, Schema};
-use safezone_core::store::PoolStatus;
+use safezone_core::store::{AccountChanges, PoolStatus};
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
@@ -42,6 +43,8 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// The existing accounts' sign-ins waiting to be written together.
     existing_sign_ins: ExistingSignIns,
+    /// Moved on after each change of an account's view this store commits.
+    changes: Arc<AccountChanges>,
 }
 
 impl SqliteStore {
@@ -102,6 +105,7 @@ impl SqliteStore {
             pool,
             writer,
             existing_sign_ins: ExistingSignIns::default(),
+            changes: Arc::default(),
         })
     }
 

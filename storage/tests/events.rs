@@ -148,7 +148,20 @@ async fn committed_changes_write_their_events_and_refused_ones_none(store: Arc<d
     )
     .await;
     assert!(matches!(refused, Applied::Refused(_)));
-    assert_eq!(events_of(&store, ann).await, [], "no event for a refusal");
+    let granted = EventPayload::HoldingsChanged {
+        reason: "grant".to_owned(),
+        reference: "setup".to_owned(),
+        price: Vec::new(),
+        granted: vec![Granted::Currency {
+            currency: Currency::Coins,
+            amount: 500,
+        }],
+    };
+    assert_eq!(
+        events_of(&store, ann).await,
+        std::slice::from_ref(&granted),
+        "the grant's event, none for a refusal"
+    );
 
     let bought = vec![debit(120), Step::GrantPacks { pack, quantity: 1 }];
     assert!(matches!(
@@ -184,6 +197,7 @@ async fn committed_changes_write_their_events_and_refused_ones_none(store: Arc<d
     assert_eq!(
         events_of(&store, ann).await,
         [
+            granted,
             EventPayload::Purchase {
                 reason: "buy".to_owned(),
                 reference: "pack:3x1".to_owned(),

@@ -3,7 +3,8 @@
 //! its boards from the store, renames, deletions, bans and an operator's removal of a player's
 //! results reach every node (also while that player's matches are reported), and so does
 //! content published without a restart, and a console session made on one node works on the
-//! other, and signing out there ends it on both.
+//! other, and signing out there ends it on both; the sessions a node keeps in memory show a
+//! change made on another node within a second.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
@@ -12,6 +13,7 @@ use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
+use safezone_tests::economy::Grant;
 use safezone_tests::leaderboard::{
     CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, match_id, query, within,
 };
@@ -80,8 +82,121 @@ async fn results_removed_while_reported_agree_on_every_node() {
 }
 
 #[tokio::test]
+async fn changes_show_in_the_other_nodes_kept_sessions_within_a_second() {
+    run_nodes(
+        &[Server::Warp, Server::Rocket],
+        kept_sessions_follow_changes,
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn published_content_reaches_every_node() {
     run_nodes(&[Server::Warp, Server::Rocket], content_crosses_nodes).await;
+}
+
+/// How long after a change was answered every node's kept sessions show it: the bound the
+/// session cache promises by construction (a node serves a kept session only while its
+/// follower has seen every change committed up to 0.8 s ago), whatever the load.
+const SEEN_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `GET /api/user/{key}` on B, twice (the second from the session B keeps), as it answers on A.
+async fn kept_on(b: &TestApp, key: &str) {
+    b.user(key).await;
+    b.user(key).await;
+}
+
+/// What `GET /api/user/{key}` answers on `app`: the status and the user, or the error code.
+async fn account_answer(app: &TestApp, key: &str) -> (u16, Value) {
+    let answer = app.get(&format!("/api/user/{key}")).await;
+    let shown = match answer.status {
+        200 => answer.json["user"].clone(),
+        _ => answer.json["code"].clone(),
+    };
+    (answer.status, shown)
+}
+
+/// One second after A answered `what`, B answers `GET /api/user/{key}` as A does.
+async fn b_agrees_after(a: &TestApp, b: &TestApp, key: &str, what: &str) {
+    tokio::time::sleep(SEEN_WITHIN).await;
+    let on_b = account_answer(b, key).await;
+    let on_a = account_answer(a, key).await;
+    assert_eq!(on_b, on_a, "B shows the {what} made on A a second later");
+}
+
+/// A purchase, a grant, a rename, a ban, a revocation of every key and a deletion, each made
+/// on A after B kept the player's session, show on B one second later, and so does a grant in
+/// a sign-in B answers from memory.
+async fn kept_sessions_follow_changes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let key = a.funded_key(100_000, 1_000).await;
+
+    kept_on(b, &key).await;
+    a.buy(&key, "packId=1&quantity=1").await.success();
+    b_agrees_after(a, b, &key, "purchase").await;
+
+    kept_on(b, &key).await;
+    a.grant_to(
+        &key,
+        Grant {
+            coins: 5,
+            ..Grant::default()
+        },
+    )
+    .await;
+    b_agrees_after(a, b, &key, "grant").await;
+
+    kept_on(b, &key).await;
+    a.rename_to(&key, "Kept").await;
+    b_agrees_after(a, b, &key, "rename").await;
+
+    kept_on(b, &key).await;
+    let id = a.account_id(&key).await;
+    assert!(a.store.set_banned(id, true, None).await.expect("banned"));
+    b_agrees_after(a, b, &key, "ban").await;
+    assert!(a.store.set_banned(id, false, None).await.expect("unbanned"));
+    b_agrees_after(a, b, &key, "unban").await;
+
+    kept_on(b, &key).await;
+    a.post(&format!("/api/user/{key}/clear-sessions"))
+        .await
+        .success();
+    b_agrees_after(a, b, &key, "revocation of every key").await;
+    assert_eq!(account_answer(b, &key).await.0, 401);
+
+    // A sign-in on B of an identity whose view B keeps answers from memory: a grant on A
+    // shows in it a second later.
+    let (device, _) = a.new_device().await;
+    let key = b.key_of_device(&device).await;
+    kept_on(b, &key).await;
+    b.key_of_device(&device).await;
+    let coins = a.user(&key).await["coins"].as_i64().expect("coins");
+    a.grant_to(
+        &key,
+        Grant {
+            coins: 7,
+            ..Grant::default()
+        },
+    )
+    .await;
+    tokio::time::sleep(SEEN_WITHIN).await;
+    let signed_in = b
+        .post(&format!("/api/validate/device/{device}"))
+        .await
+        .success()["user"]
+        .clone();
+    assert_eq!(signed_in["coins"], a.user(&key).await["coins"]);
+    assert_eq!(
+        signed_in["coins"],
+        coins + 7,
+        "the grant shows in B's sign-in"
+    );
+
+    let (deleted, confirmation) = a.deletable_player().await;
+    kept_on(b, &deleted.key).await;
+    a.delete_account(&deleted, &confirmation).await;
+    b_agrees_after(a, b, &deleted.key, "deletion").await;
+    assert_eq!(account_answer(b, &deleted.key).await.0, 401);
 }
 
 /// Report to A: A shows it on the next request, B within the deadline; then report to B and

@@ -1,13 +1,14 @@
 //! Signing in through others: identity providers (OpenID Connect and plain OAuth2), the chat
 //! platform's bearer tokens, and the stores' in-app purchase receipt verifiers, all configured
-//! in the auth file ([`AuthConfig`]); the keys resolved a moment ago ([`RecentCallers`]); and
-//! the signing of user keys ([`UserKeys`]).
+//! in the auth file ([`AuthConfig`]); the keys resolved a moment ago ([`RecentCallers`]); the
+//! sessions kept in memory ([`SessionCache`]); and the signing of user keys ([`UserKeys`]).
 
 mod config;
 mod discovery;
 mod login_state;
 mod providers;
 mod recent_callers;
+mod session_cache;
 mod user_info;
 mod user_keys;
 
@@ -22,6 +23,7 @@ pub use providers::{
     Authorization, ProviderError, authorize, current_user, current_user_json, exchange,
 };
 pub use recent_callers::{REMEMBERED_FOR, RecentCallers};
+pub use session_cache::{FRESH_WITHIN, KEPT_FOR, KeptView, SessionCache};
 pub use user_info::{ProviderUser, is_truthy, read_user};
 pub use user_keys::UserKeys;
 

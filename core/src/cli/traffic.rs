@@ -1,5 +1,5 @@
 //! The server's flags for traffic: rate limits, client addresses behind a proxy, CORS, HSTS,
-//! the cap on requests in flight and the limits on connections.
+//! the cap on requests in flight, the limits on connections and the sessions kept in memory.
 
 use std::num::NonZeroUsize;
 use std::time::Duration;
@@ -55,6 +55,12 @@ pub struct TrafficArgs {
     /// only (rocket 0.5 cannot).
     #[arg(long, env = "SAFEZONE_HEADER_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_read_timeout_secs: u64,
+
+    /// The most accounts whose session and view this node keeps in memory (each about 1 KB),
+    /// served while nothing changed them (a change on another node is seen within a second).
+    /// 0: none, every key is checked in the database.
+    #[arg(long, env = "SAFEZONE_SESSION_CACHE_ENTRIES", default_value_t = 16_384)]
+    pub session_cache_entries: usize,
 }
 
 impl TrafficArgs {
@@ -73,6 +79,7 @@ impl TrafficArgs {
             max_connections: NonZeroUsize::new(self.max_connections),
             header_read_timeout: Duration::from_secs(self.header_read_timeout_secs),
         };
+        settings.session_cache_entries = self.session_cache_entries;
     }
 }
 

@@ -7,8 +7,9 @@ use crate::progression::tier_of_claim;
 use crate::store::{AccountId, Change, Granted, MatchRecord, NewAuditEntry, Step};
 
 /// The events of an applied economy change that granted `granted`: what it was (a purchase,
-/// a pack opened, a reward claimed; told by its ledger reason), then the levels and reward-track
-/// tiers it reached. A rename's event is written with the friend code the store chose
+/// a pack opened, a reward claimed, holdings an operator moved; told by its ledger reason),
+/// then the levels and reward-track tiers it reached, so that every change of an account's
+/// holdings has an event on it (which nodes keeping its view in memory follow). A rename's event is written with the friend code the store chose
 /// (`renamed`), a match's by [`match_events`]; an operator's change is told by its audit row
 /// ([`operator_event`]).
 pub fn change_events(change: &Change, granted: &[Granted]) -> Vec<EventPayload> {
@@ -35,7 +36,13 @@ pub fn change_events(change: &Change, granted: &[Granted]) -> Vec<EventPayload> 
             reference: change.reference.clone(),
             granted,
         }),
-        _ => {}
+        "rename" => {}
+        _ => events.push(EventPayload::HoldingsChanged {
+            reason: change.reason.clone(),
+            reference: change.reference.clone(),
+            price: price(&change.steps),
+            granted,
+        }),
     }
     events.extend(progress_events(&change.steps));
     events

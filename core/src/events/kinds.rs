@@ -140,6 +140,41 @@ pub enum EventPayload {
     },
     /// The account was deleted.
     Deleted,
+    /// Holdings moved by an operator or the command line (`grant`, `refund`, `remove`): the
+    /// operator's audit row is told by its own [`Self::OperatorAction`].
+    HoldingsChanged {
+        /// Why, as the ledger names it.
+        reason: String,
+        /// The change's reference.
+        reference: String,
+        /// The currencies it took.
+        price: Vec<Price>,
+        /// What it gave.
+        granted: Vec<Drop>,
+    },
+    /// The account's user keys were revoked: every one (`all: true`, by the player or an
+    /// operator) or the one it signed out with.
+    KeysRevoked {
+        /// Whether every key went.
+        all: bool,
+    },
+    /// The account's role was set (`player`, `admin`).
+    RoleChanged {
+        /// The role now.
+        role: String,
+    },
+    /// The account was linked to the chat platform, or its link's premium changed.
+    ChatLinked {
+        /// Whether the chat platform says it is premium.
+        premium: bool,
+    },
+    /// The account created (`created: true`) or joined a clan.
+    ClanJoined {
+        /// The clan's id.
+        clan: i64,
+        /// Whether the account created it.
+        created: bool,
+    },
     /// An operator acted through the operator API (one per audit row, refused ones too).
     OperatorAction {
         /// The name of the operator token's id that acted.
@@ -170,6 +205,11 @@ impl EventPayload {
             Self::MatchReported { .. } => "match_reported",
             Self::Banned { .. } => "banned",
             Self::Deleted => "deleted",
+            Self::HoldingsChanged { .. } => "holdings_changed",
+            Self::KeysRevoked { .. } => "keys_revoked",
+            Self::RoleChanged { .. } => "role_changed",
+            Self::ChatLinked { .. } => "chat_linked",
+            Self::ClanJoined { .. } => "clan_joined",
             Self::OperatorAction { .. } => "operator_action",
         }
     }

@@ -5,7 +5,9 @@
 //!   ([`EventStore::sequence_events`](crate::store::EventStore::sequence_events)); one node at a
 //!   time sequences;
 //! - then it hands the events relayed since its last round to this node's in-process
-//!   subscribers ([`subscription`](super::subscription));
+//!   subscribers ([`subscription`](super::subscription)) and moves on the change counter of
+//!   each account they name ([`AccountChanges`]), recording how far it has seen every committed
+//!   change (for the sessions kept in memory, [`SessionCache`](crate::auth::SessionCache));
 //! - each external sink (a webhook URL, NATS) delivers from a task of its own
 //!   ([`consumer`](super::consumer)), with its own cursor and backoff, and a webhook's
 //!   dead letters are delivered again on request from another ([`replay`](super::replay)).
@@ -18,9 +20,10 @@ use std::sync::Arc;
 use super::consumer::Consumer;
 use super::replay::Replayer;
 use super::subscription::Subscription;
+use super::{EventPayload, RelayedEvent};
 use super::{EventSettings, Sink};
 use crate::background::StoreWhileServed;
-use crate::store::{SequenceRound, Store, StoreError};
+use crate::store::{AccountChanges, SequenceRound, Store, StoreError};
 use time::OffsetDateTime;
 
 /// Starts this node's relay, the in-process subscription's follower and a task for each of
@@ -28,6 +31,7 @@ use time::OffsetDateTime;
 /// relayed.
 pub(crate) fn start(
     served: StoreWhileServed,
+    changes: Option<Arc<AccountChanges>>,
     settings: EventSettings,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
@@ -36,7 +40,7 @@ pub(crate) fn start(
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    runtime.spawn(relay(served, settings, sinks, subscription, node));
+    runtime.spawn(relay(served, changes, settings, sinks, subscription, node));
 }
 
 /// The relay's rounds, while the service lives. Before the first, the sinks' cursors are read
@@ -44,6 +48,7 @@ pub(crate) fn start(
 /// every event this node sequences; then the sinks' tasks start.
 async fn relay(
     served: StoreWhileServed,
+    changes: Option<Arc<AccountChanges>>,
     settings: EventSettings,
     sinks: Vec<Arc<dyn Sink>>,
     subscription: Arc<Subscription>,
@@ -80,8 +85,23 @@ async fn relay(
         let Some(store) = served.get() else {
             return;
         };
+        let started = OffsetDateTime::now_utc();
         sequence(store.as_ref(), settings.relay_batch).await;
-        follow(store.as_ref(), settings.relay_batch, &subscription).await;
+        match changes.as_deref() {
+            Some(changes) => {
+                follow_changes(
+                    store.as_ref(),
+                    settings.relay_batch,
+                    &subscription,
+                    changes,
+                    started,
+                )
+                .await;
+            }
+            None => {
+                follow(store.as_ref(), settings.relay_batch, &subscription, None).await;
+            }
+        }
         drop(store);
         rounds.tick().await;
     }
@@ -116,36 +136,82 @@ async fn sequence(store: &dyn Store, batch: u32) {
     }
 }
 
-/// Hands the events relayed since the last round to this node's subscribers (with none, only
-/// moves past them).
-async fn follow(store: &dyn Store, batch: u32, subscription: &Subscription) {
+/// Follows the events relayed since the last round while counting the accounts' changes they
+/// tell, then records how far every committed change was seen: every event committed before
+/// the oldest one still waiting for its position (read first) and before the round `started`
+/// was relayed by then, so read by [`follow`] after it.
+async fn follow_changes(
+    store: &dyn Store,
+    batch: u32,
+    subscription: &Subscription,
+    changes: &AccountChanges,
+    started: OffsetDateTime,
+) {
+    let oldest_waiting = match store.oldest_unsequenced().await {
+        Ok(oldest) => oldest,
+        Err(error) => {
+            tracing::warn!(%error, "reading the oldest event waiting for the relay failed");
+            return;
+        }
+    };
+    if follow(store, batch, subscription, Some(changes)).await {
+        changes.all_seen_before(oldest_waiting.map_or(started, |oldest| oldest.min(started)));
+    }
+}
+
+/// Moves on the change counter of every account `event` names.
+fn count_changes(changes: &AccountChanges, event: &RelayedEvent) {
+    if let Some(account) = event.event.account {
+        changes.changed(account);
+    }
+    if let EventPayload::MatchReported { players, .. } = &event.event.payload {
+        for player in players {
+            changes.changed(player.account);
+        }
+    }
+}
+
+/// Hands the events relayed since the last round to this node's subscribers (with none and no
+/// change counters, only moves past them), counting the changes they tell into `changes`;
+/// `true` when it read up to the relay head.
+async fn follow(
+    store: &dyn Store,
+    batch: u32,
+    subscription: &Subscription,
+    changes: Option<&AccountChanges>,
+) -> bool {
     loop {
-        if !subscription.is_watched() {
+        if changes.is_none() && !subscription.is_watched() {
             // The head is read first: a subscriber that comes after the second look was not
             // there when those events were relayed.
             let head = match store.relay_head().await {
                 Ok(head) => head,
                 Err(error) => {
                     tracing::warn!(%error, "reading the relay head failed");
-                    return;
+                    return false;
                 }
             };
             if !subscription.is_watched() {
                 subscription.skip_to(head);
-                return;
+                return true;
             }
         }
         match store.relayed_events(subscription.position(), batch).await {
             Ok(events) => {
                 let full = events.len() >= batch as usize;
+                if let Some(changes) = changes {
+                    for event in &events {
+                        count_changes(changes, event);
+                    }
+                }
                 subscription.publish(events);
                 if !full {
-                    return;
+                    return true;
                 }
             }
             Err(error) => {
                 tracing::warn!(%error, "reading relayed events failed; trying again next round");
-                return;
+                return false;
             }
         }
     }

@@ -283,6 +283,7 @@ mod tests {
             auth: crate::auth::Auth::new(crate::auth::AuthConfig::default()),
             recent_callers: crate::auth::RecentCallers::default(),
             user_keys: crate::auth::UserKeys::new(None),
+            sessions: crate::auth::SessionCache::new(None, 0),
             rate_limiter: Arc::new(crate::http::RateLimiter::new(
                 &Settings::default().rate_limits,
             )),

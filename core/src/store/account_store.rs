@@ -1,12 +1,14 @@
 //! The accounts' part of the storage contract: signing in, user keys and sessions, account
 //! lookups, roles, bans, the chat link, deletion and the retention sweep's deletes.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{
-    Account, AccountId, KeyLookup, KeySession, NewAuditEntry, NewSignIn, Role, SessionView,
-    SignedIn, StoreError,
+    Account, AccountChanges, AccountId, KeyLookup, KeySession, NewAuditEntry, NewSignIn, Role,
+    SessionView, SignedIn, StoreError,
 };
 use crate::domain::FriendCode;
 
@@ -18,14 +20,25 @@ pub trait AccountStore: Send + Sync {
     /// answers it with its key generation, for the caller to sign the new key with: a sign-in
     /// records no key.
     ///
-    /// An existing account's sign-in is one statement that appends its `signed_in` event,
-    /// then a read of its view. A new account takes the first free friend code of
+    /// An existing account's sign-in is a read of its view, then its `signed_in` event,
+    /// appended with those of the concurrent sign-ins (one statement and one commit a batch). A new account takes the first free friend code of
     /// `sign_in.friend_code_candidates`, in one transaction with its events; concurrent first
     /// sign-ins of one identity create exactly one account. A deletion of the account racing
     /// the sign-in either ends first, and the sign-in creates a fresh account, or ends after
     /// it, and the key it answers opens nothing.
     /// Fails with [`StoreError::FriendCodesExhausted`] when every candidate is taken.
     async fn sign_in(&self, sign_in: NewSignIn) -> Result<SignedIn, StoreError>;
+
+    /// The sign-in of an existing account whose view the caller already has (a node keeping
+    /// it in memory): appends its `signed_in` event (`provider`, at `now`), as
+    /// [`sign_in`](Self::sign_in) does, and answers the account's key generation; `None`, with
+    /// nothing written, when the account is gone.
+    async fn sign_in_account(
+        &self,
+        account: AccountId,
+        provider: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<u32>, StoreError>;
 
     /// The account and expiry of an unexpired, unrevoked key (one query), or `None`.
     async fn session(
@@ -71,11 +84,13 @@ pub trait AccountStore: Send + Sync {
     async fn key_generation(&self, account: AccountId) -> Result<Option<u32>, StoreError>;
 
     /// Revokes one key: a stored key is deleted, a signed key's hash is recorded as revoked
-    /// until its expiry. Answers whether a key was revoked (`false` when it was already).
+    /// until its expiry, with its `keys_revoked` event. Answers whether a key was revoked
+    /// (`false` when it was already).
     async fn revoke_key(&self, key: &KeyLookup) -> Result<bool, StoreError>;
 
     /// Revokes every key of the account: moves its key generation on (every signed key
-    /// issued before stops working) and deletes its stored keys. Answers whether the account
+    /// issued before stops working), deletes its stored keys and appends its `keys_revoked`
+    /// event. Answers whether the account
     /// exists. With `audit` (an operator's change), its audit row (and `operator_action`
     /// event) is appended in the same transaction.
     async fn revoke_all_keys(
@@ -115,8 +130,9 @@ pub trait AccountStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 
     /// Links a chat-platform account (`chat_user`) to the account, recording whether it has a
-    /// premium subscription; a later link replaces the earlier one. Answers whether the account
-    /// exists: nothing is linked to an account deleted before (or while) linking.
+    /// premium subscription, with its `chat_linked` event; a later link replaces the earlier
+    /// one. Answers whether the account exists: nothing is linked to an account deleted before
+    /// (or while) linking.
     async fn link_chat(
         &self,
         account: AccountId,
@@ -125,7 +141,8 @@ pub trait AccountStore: Send + Sync {
         now: OffsetDateTime,
     ) -> Result<bool, StoreError>;
 
-    /// Sets the account's role. Answers whether the account exists.
+    /// Sets the account's role, with its `role_changed` event. Answers whether the account
+    /// exists.
     async fn set_role(&self, account: AccountId, role: Role) -> Result<bool, StoreError>;
 
     /// Bans (`true`) or unbans the account. Answers whether the account exists. With `audit`
@@ -137,4 +154,12 @@ pub trait AccountStore: Send + Sync {
         banned: bool,
         audit: Option<&NewAuditEntry>,
     ) -> Result<bool, StoreError>;
+
+    /// The change counters this store moves on after each change of an account's view it
+    /// commits (the account row, its holdings, its keys, its clan), for the node to keep views
+    /// in memory; `None` (the default) for a store that keeps none, whose sessions are then
+    /// always read.
+    fn account_changes(&self) -> Option<Arc<AccountChanges>> {
+        None
+    }
 }

@@ -139,8 +139,8 @@ pub trait CommunityStore: Send + Sync {
     /// The clan the account is a member of, if any.
     async fn clan_of(&self, account: AccountId) -> Result<Option<Clan>, StoreError>;
 
-    /// Creates a clan with its creator as the first member, in one transaction; one clan per
-    /// account, tags unique regardless of letter case.
+    /// Creates a clan with its creator as the first member, and the creator's `clan_joined`
+    /// event, in one transaction; one clan per account, tags unique regardless of letter case.
     async fn create_clan(&self, clan: NewClan) -> Result<Result<Clan, ClanRefusal>, StoreError>;
 
     /// Invites `invitee` to the clan on behalf of `inviter`, who must be a member.
@@ -152,7 +152,8 @@ pub trait CommunityStore: Send + Sync {
         now: OffsetDateTime,
     ) -> Result<Result<(), ClanRefusal>, StoreError>;
 
-    /// Makes the account a member of the clan, using up its invitation; answers the clan.
+    /// Makes the account a member of the clan, using up its invitation, with its `clan_joined`
+    /// event; answers the clan.
     async fn join_clan(
         &self,
         clan: ClanId,

@@ -140,6 +140,9 @@ pub trait EventStore: Send + Sync {
     /// The highest relay position given so far (0 before any).
     async fn relay_head(&self) -> Result<i64, StoreError>;
 
+    /// When the oldest committed event without a relay position was appended, if any waits.
+    async fn oldest_unsequenced(&self) -> Result<Option<OffsetDateTime>, StoreError>;
+
     /// The events with a relay position above `after`, in position order, at most `limit`.
     async fn relayed_events(&self, after: i64, limit: u32)
     -> Result<Vec<RelayedEvent>, StoreError>;

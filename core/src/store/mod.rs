@@ -13,6 +13,7 @@
 //! outbox and the webhooks' delivery log) and [`HealthStore`] (ping, pools).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
+mod account_changes;
 mod account_log_store;
 mod account_store;
 mod board_snapshot_store;
@@ -35,6 +36,7 @@ mod records;
 mod unavailable;
 mod webhook_replays;
 
+pub use account_changes::AccountChanges;
 pub use account_log_store::AccountLogStore;
 pub use account_store::AccountStore;
 pub use board_snapshot_store::{BoardSnapshotInfo, BoardSnapshotStore};

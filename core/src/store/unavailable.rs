@@ -47,6 +47,14 @@ impl AccountStore for UnavailableStore {
     async fn sign_in(&self, _: NewSignIn) -> Result<SignedIn, StoreError> {
         unavailable()
     }
+    async fn sign_in_account(
+        &self,
+        _: AccountId,
+        _: &str,
+        _: OffsetDateTime,
+    ) -> Result<Option<u32>, StoreError> {
+        unavailable()
+    }
     async fn session(
         &self,
         _: &KeyLookup,
@@ -420,6 +428,9 @@ impl EventStore for UnavailableStore {
         unavailable()
     }
     async fn relay_head(&self) -> Result<i64, StoreError> {
+        unavailable()
+    }
+    async fn oldest_unsequenced(&self) -> Result<Option<OffsetDateTime>, StoreError> {
         unavailable()
     }
     async fn relayed_events(&self, _: i64, _: u32) -> Result<Vec<RelayedEvent>, StoreError> {

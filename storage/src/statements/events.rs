@@ -30,6 +30,11 @@ pub(crate) const TRY_RELAY_LOCK: &str = "SELECT pg_try_advisory_xact_lock(534661
 /// The highest relay position given (0 before any).
 pub(crate) const RELAY_HEAD: &str = "SELECT COALESCE(MAX(position), 0) FROM events";
 
+/// When the oldest committed event without a relay position was appended (microseconds), or
+/// null when none waits (the rows of the partial index `events_unsequenced`, a few at most).
+pub(crate) const OLDEST_UNSEQUENCED: &str = "\
+    SELECT MIN(created) FROM events WHERE position IS NULL";
+
 /// The events after a relay position, in position order, in the shape of
 /// [`EventRow`](crate::row::EventRow). Binds: position, limit.
 pub(crate) const RELAYED_AFTER: &str = "\

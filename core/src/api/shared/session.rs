@@ -68,8 +68,8 @@ async fn resolve_view(app: &App, text: &str) -> Result<Option<ViewedSession>, Ap
     };
     let lookup = app.user_keys.lookup(app.store.as_ref(), &key).await?;
     Ok(app
-        .store
-        .session_view(&lookup, app.clock.now())
+        .sessions
+        .session_view(app.store.as_ref(), &lookup, app.clock.now())
         .await?
         .map(|found| ViewedSession {
             key,
@@ -105,9 +105,13 @@ pub(crate) async fn resolve(app: &App, text: &str) -> Result<Option<Session>, Ap
     };
     let now = app.clock.now();
     let lookup = app.user_keys.lookup(app.store.as_ref(), &key).await?;
-    Ok(app.store.session(&lookup, now).await?.map(|found| Session {
-        key,
-        expires: found.expires,
-        account: found.account,
-    }))
+    Ok(app
+        .sessions
+        .session(app.store.as_ref(), &lookup, now)
+        .await?
+        .map(|found| Session {
+            key,
+            expires: found.expires,
+            account: found.account,
+        }))
 }

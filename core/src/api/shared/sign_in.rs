@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use crate::App;
 use crate::api::views::ApiUser;
+use crate::auth::KeptView;
 use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS, UserKey, player_names};
 use crate::http::{ApiError, Reply};
 use crate::live_content::Published;
@@ -64,15 +65,26 @@ pub(crate) struct SignInAnswer<'a> {
 }
 
 /// Signs `identity` in, creating its account (named after the provider's name when that makes
-/// a friend-code name, otherwise with a generated name) on first use.
+/// a friend-code name, otherwise with a generated name) on first use. An identity whose
+/// account's view this node keeps ([`SessionCache`](crate::auth::SessionCache)) only has its
+/// event written.
 pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUser, ApiError> {
+    let now = app.clock.now();
+    let known = app
+        .sessions
+        .identity(&identity.provider, &identity.identifier);
+    if let Some(kept) = known.and_then(|account| app.sessions.kept_view(account))
+        && let Some(signed_in) = sign_in_kept(app, kept, &identity.provider, now).await?
+    {
+        return Ok(signed_in);
+    }
+    let counter = known.and_then(|account| app.sessions.counter_of(account));
     let code_name = identity
         .name
         .as_deref()
         .and_then(friend_code_name)
         .unwrap_or_else(player_names::generate);
     let friend_code_candidates = friend_code_candidates(code_name)?;
-    let now = app.clock.now();
     let method = identity.provider.clone();
     let signed_in = app
         .store
@@ -86,6 +98,9 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
             now,
         })
         .await?;
+    let account = &signed_in.account;
+    app.sessions
+        .remember_identity(&account.provider, &account.identifier, account.id);
     let (key, key_expires) = app
         .user_keys
         .issue(
@@ -95,6 +110,18 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
             now + app.settings.key_lifetime,
         )
         .await?;
+    if let Some(counter) = counter
+        && known == Some(signed_in.account.id)
+    {
+        app.sessions.keep_signed_in(
+            counter,
+            &signed_in.account,
+            signed_in.clan.is_none().then_some(&signed_in.holdings),
+            signed_in.key_generation,
+            key_expires,
+            &key.hash(),
+        );
+    }
     app.metrics
         .business
         .signed_in(&method, signed_in.first_login);
@@ -107,6 +134,51 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
         first_login: signed_in.first_login,
         published: app.content.current(),
     })
+}
+
+/// The sign-in of an account whose view this node keeps: its event written (and its key
+/// generation read) by the store, the view from memory; `None` when the account is gone.
+async fn sign_in_kept(
+    app: &App,
+    kept: KeptView,
+    provider: &str,
+    now: time::OffsetDateTime,
+) -> Result<Option<SignedInUser>, ApiError> {
+    let KeptView { view, counter } = kept;
+    let Some(generation) = app
+        .store
+        .sign_in_account(view.account.id, provider, now)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let (key, key_expires) = app
+        .user_keys
+        .issue(
+            app.store.as_ref(),
+            view.account.id,
+            generation,
+            now + app.settings.key_lifetime,
+        )
+        .await?;
+    app.sessions.keep_signed_in(
+        counter,
+        &view.account,
+        Some(&view.holdings),
+        generation,
+        key_expires,
+        &key.hash(),
+    );
+    app.metrics.business.signed_in(provider, false);
+    Ok(Some(SignedInUser {
+        account: view.account,
+        holdings: view.holdings,
+        clan: None,
+        key,
+        key_expires,
+        first_login: false,
+        published: app.content.current(),
+    }))
 }
 
 impl SignedInUser {
