@@ -2,6 +2,26 @@
 //! sign-in transaction (its retry policy in [`sign_in`](crate::sign_in)), keys and sessions,
 //! account views, roles, bans, the chat link, deletion and the retention sweep's deletes.
 
+use sqlx::{Postgres, Sqlite};
+
+/// How a database creates a new account with its sign-in's events.
+pub(crate) trait CreateAccount: sqlx::Database {
+    /// Whether one statement can insert an account and its events
+    /// ([`CREATE_ACCOUNTS`](crate::statements::accounts::CREATE_ACCOUNTS) for the concurrent
+    /// first sign-ins together, [`CREATE_ACCOUNT_SIGNED_IN`](crate::statements::accounts::CREATE_ACCOUNT_SIGNED_IN)
+    /// for one): not where a statement inserts into one table only (SQLite), which runs a
+    /// transaction of a statement each.
+    const IN_ONE_STATEMENT: bool;
+}
+
+impl CreateAccount for Postgres {
+    const IN_ONE_STATEMENT: bool = true;
+}
+
+impl CreateAccount for Sqlite {
+    const IN_ONE_STATEMENT: bool = false;
+}
+
 /// Implements [`AccountStore`](safezone_core::store::AccountStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `read_view` (an account's view
 /// on a connection) for the economy's transaction, in a child module `accounts` of the calling
@@ -28,13 +48,55 @@ macro_rules! impl_accounts {
             use time::OffsetDateTime;
 
             use super::{account_log, community, events, matches, operator, $store};
+            use crate::accounts::CreateAccount;
             use crate::bulk::Rows;
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
-            use crate::sign_in::{Attempt, ExistingSignIn, sign_in_with};
+            use crate::sign_in::{Attempt, ExistingSignIn, NewAccount, sign_in_with};
             use crate::statements::accounts as sql;
             use crate::statements::{community as community_sql, economy as economy_sql};
+
+            /// The events of a first sign-in with `code`, `(kind, payload)`: `account_created`,
+            /// then `signed_in`.
+            fn first_sign_in_events(
+                sign_in: &NewSignIn,
+                code: &FriendCode,
+            ) -> Result<[(&'static str, String); 2], sqlx::Error> {
+                let events = [
+                    EventPayload::AccountCreated {
+                        provider: sign_in.provider.clone(),
+                        friend_code: code.to_string(),
+                    },
+                    EventPayload::SignedIn {
+                        provider: sign_in.provider.clone(),
+                        first_login: true,
+                    },
+                ];
+                let [created, signed_in] = events.map(|event| {
+                    event
+                        .to_json()
+                        .map(|payload| (event.kind(), payload))
+                        .map_err(|err| sqlx::Error::Encode(Box::new(err)))
+                });
+                Ok([created?, signed_in?])
+            }
+
+            /// The kinds of [`first_sign_in_events`].
+            fn first_sign_in_kinds() -> [&'static str; 2] {
+                [
+                    EventPayload::AccountCreated {
+                        provider: String::new(),
+                        friend_code: String::new(),
+                    }
+                    .kind(),
+                    EventPayload::SignedIn {
+                        provider: String::new(),
+                        first_login: true,
+                    }
+                    .kind(),
+                ]
+            }
 
             /// A statement of an account view with its binds.
             type ViewQuery<'q> = sqlx::query::Query<'q, $db, <$db as Database>::Arguments>;
@@ -311,6 +373,168 @@ macro_rules! impl_accounts {
                     Ok(true)
                 }
 
+                /// Creates the identity's account with `code` and its events with those of the
+                /// concurrent first sign-ins, one statement and one commit for all
+                /// (`new_accounts`); `None` (nothing written) when its identity has an account,
+                /// comes again in the batch, or its code is taken, for
+                /// [`create_account`](Self::create_account) to tell which.
+                async fn create_with_others(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: &FriendCode,
+                ) -> Result<Option<Account>, StoreError> {
+                    let [created, signed_in] =
+                        first_sign_in_events(sign_in, code).map_err(store_error)?;
+                    let new_account = NewAccount {
+                        provider: sign_in.provider.clone(),
+                        identifier: sign_in.identifier.clone(),
+                        name: sign_in.name.clone(),
+                        avatar: sign_in.avatar.clone(),
+                        email: sign_in.email.clone(),
+                        friend_name: code.name().to_owned(),
+                        friend_digits: i64::from(code.digits()),
+                        created: to_micros(sign_in.now),
+                        created_payload: created.1,
+                        signed_in_payload: signed_in.1,
+                    };
+                    let store = self.clone();
+                    self.new_accounts
+                        .submit(new_account, move |batch| {
+                            let store = store.clone();
+                            async move { store.write_new_accounts(batch).await }
+                        })
+                        .await
+                }
+
+                /// Writes a batch of new accounts with their events in one statement (its own
+                /// commit): for each, the account created, or `None`.
+                async fn write_new_accounts(
+                    &self,
+                    batch: Vec<NewAccount>,
+                ) -> Vec<Result<Option<Account>, StoreError>> {
+                    let created_kind = first_sign_in_kinds()[0];
+                    let signed_in_kind = first_sign_in_kinds()[1];
+                    let rows = Rows::new()
+                        .int("at", (0..batch.len()).map(|at| at as i64).collect())
+                        .text(
+                            "provider",
+                            batch.iter().map(|one| one.provider.as_str()).collect(),
+                        )
+                        .text(
+                            "identifier",
+                            batch.iter().map(|one| one.identifier.as_str()).collect(),
+                        )
+                        .maybe_text(
+                            "name",
+                            batch.iter().map(|one| one.name.as_deref()).collect(),
+                        )
+                        .maybe_text(
+                            "avatar",
+                            batch.iter().map(|one| one.avatar.as_deref()).collect(),
+                        )
+                        .maybe_text(
+                            "email",
+                            batch.iter().map(|one| one.email.as_deref()).collect(),
+                        )
+                        .text(
+                            "friend_name",
+                            batch.iter().map(|one| one.friend_name.as_str()).collect(),
+                        )
+                        .int(
+                            "friend_digits",
+                            batch.iter().map(|one| one.friend_digits).collect(),
+                        )
+                        .int("created", batch.iter().map(|one| one.created).collect())
+                        .text("created_kind", vec![created_kind; batch.len()])
+                        .text(
+                            "created_payload",
+                            batch
+                                .iter()
+                                .map(|one| one.created_payload.as_str())
+                                .collect(),
+                        )
+                        .text("signed_in_kind", vec![signed_in_kind; batch.len()])
+                        .text(
+                            "signed_in_payload",
+                            batch
+                                .iter()
+                                .map(|one| one.signed_in_payload.as_str())
+                                .collect(),
+                        );
+                    let written = async {
+                        let mut connection = self.pool.acquire().await?;
+                        matches::fetch_rows::<AccountRow>(
+                            &mut connection,
+                            sql::CREATE_ACCOUNTS,
+                            &rows,
+                            sql::CREATE_ACCOUNTS_END,
+                        )
+                        .await
+                    };
+                    let created = written.await.map_err(store_error).and_then(|rows| {
+                        rows.into_iter()
+                            .map(AccountRow::into_account)
+                            .collect::<Result<Vec<Account>, StoreError>>()
+                    });
+                    let mut created: HashMap<(String, String), Account> = match created {
+                        Ok(created) => created
+                            .into_iter()
+                            .map(|account| {
+                                (
+                                    (account.provider.clone(), account.identifier.clone()),
+                                    account,
+                                )
+                            })
+                            .collect(),
+                        Err(err) => return batch.iter().map(|_| Err(err.clone())).collect(),
+                    };
+                    // The first of an identity's rows in the batch made its account; a later
+                    // one finds it taken (`None`) and signs it in on its next attempt.
+                    batch
+                        .iter()
+                        .map(|one| {
+                            Ok(created.remove(&(one.provider.clone(), one.identifier.clone())))
+                        })
+                        .collect()
+                }
+
+                /// Creates the identity's account with `code` and its events in one statement
+                /// ([`CREATE_ACCOUNT_SIGNED_IN`](sql::CREATE_ACCOUNT_SIGNED_IN)): `NoAccount`
+                /// when the identity has an account already (created meanwhile by a concurrent
+                /// sign-in, which the next attempt signs in), `CodeTaken` when the code is.
+                async fn create_account(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: &FriendCode,
+                ) -> Result<Attempt, sqlx::Error> {
+                    let events = first_sign_in_events(sign_in, code)?;
+                    let mut query = sqlx::query_as::<_, AccountRow>(sql::CREATE_ACCOUNT_SIGNED_IN)
+                        .bind(&sign_in.provider)
+                        .bind(&sign_in.identifier)
+                        .bind(&sign_in.name)
+                        .bind(&sign_in.avatar)
+                        .bind(&sign_in.email)
+                        .bind(code.name())
+                        .bind(i32::from(code.digits()))
+                        .bind(to_micros(sign_in.now));
+                    for (kind, payload) in events {
+                        query = query.bind(kind).bind(payload);
+                    }
+                    let created = match query.fetch_optional(&self.pool).await {
+                        Err(err) if is_unique_violation(&err) => return Ok(Attempt::CodeTaken),
+                        created => created?,
+                    };
+                    let Some(created) = created else {
+                        return Ok(Attempt::NoAccount);
+                    };
+                    let view = AccountView {
+                        account: created.into_account().map_err(decode)?,
+                        holdings: Holdings::default(),
+                        clan: None,
+                    };
+                    Ok(Attempt::SignedIn(Box::new(view), true, 0))
+                }
+
                 /// One sign-in: an existing identity's, else a transaction offering `code`.
                 async fn attempt(
                     &self,
@@ -319,6 +543,22 @@ macro_rules! impl_accounts {
                 ) -> Result<Attempt, StoreError> {
                     if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
                         return Ok(signed_in);
+                    }
+                    if <$db as CreateAccount>::IN_ONE_STATEMENT
+                        && let Some(code) = code
+                    {
+                        if let Some(account) = self.create_with_others(sign_in, code).await? {
+                            let view = AccountView {
+                                account,
+                                holdings: Holdings::default(),
+                                clan: None,
+                            };
+                            return Ok(Attempt::SignedIn(Box::new(view), true, 0));
+                        }
+                        return self
+                            .create_account(sign_in, code)
+                            .await
+                            .map_err(store_error);
                     }
                     self.sign_in_transaction(sign_in, code)
                         .await

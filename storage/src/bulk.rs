@@ -16,6 +16,7 @@ enum Values<'a> {
     Int(Vec<i64>),
     MaybeInt(Vec<Option<i64>>),
     Text(Vec<&'a str>),
+    MaybeText(Vec<Option<&'a str>>),
 }
 
 impl Values<'_> {
@@ -24,6 +25,7 @@ impl Values<'_> {
             Values::Int(values) => values.len(),
             Values::MaybeInt(values) => values.len(),
             Values::Text(values) => values.len(),
+            Values::MaybeText(values) => values.len(),
         }
     }
 
@@ -33,6 +35,7 @@ impl Values<'_> {
             Values::Int(values) => Values::Int(values[range].to_vec()),
             Values::MaybeInt(values) => Values::MaybeInt(values[range].to_vec()),
             Values::Text(values) => Values::Text(values[range].to_vec()),
+            Values::MaybeText(values) => Values::MaybeText(values[range].to_vec()),
         }
     }
 }
@@ -59,6 +62,12 @@ impl<'a> Rows<'a> {
     /// Adds a column of integers or nulls.
     pub(crate) fn maybe_int(mut self, name: &'static str, values: Vec<Option<i64>>) -> Self {
         self.columns.push((name, Values::MaybeInt(values)));
+        self
+    }
+
+    /// Adds a column of texts or nulls.
+    pub(crate) fn maybe_text(mut self, name: &'static str, values: Vec<Option<&'a str>>) -> Self {
+        self.columns.push((name, Values::MaybeText(values)));
         self
     }
 
@@ -129,6 +138,7 @@ impl BulkRows for Postgres {
                 Values::Int(values) => query.push_bind(values.clone()).push(" AS BIGINT[])"),
                 Values::MaybeInt(values) => query.push_bind(values.clone()).push(" AS BIGINT[])"),
                 Values::Text(values) => query.push_bind(values.clone()).push(" AS TEXT[])"),
+                Values::MaybeText(values) => query.push_bind(values.clone()).push(" AS TEXT[])"),
             };
         }
         query.push(") AS r(");
@@ -166,6 +176,7 @@ impl BulkRows for Sqlite {
                     Values::Int(values) => row.push_bind(values[at]),
                     Values::MaybeInt(values) => row.push_bind(values[at]),
                     Values::Text(values) => row.push_bind(values[at]),
+                    Values::MaybeText(values) => row.push_bind(values[at]),
                 };
             }
         });

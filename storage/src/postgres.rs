@@ -16,7 +16,7 @@ use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 use crate::OpenError;
 use crate::pools::pool_status;
 use crate::schema::{database_error, migrate_error, migrations, newly_applied};
-use crate::sign_in::ExistingSignIns;
+use crate::sign_in::{ExistingSignIns, NewAccounts};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
@@ -27,6 +27,9 @@ pub struct PostgresStore {
     pool: PgPool,
     /// The existing accounts' sign-ins waiting to be written together.
     existing_sign_ins: ExistingSignIns,
+    /// The first sign-ins waiting to be written together (where one statement can write
+    /// them: PostgreSQL).
+    new_accounts: NewAccounts,
     /// Moved on after each change of an account's view this store commits.
     changes: Arc<AccountChanges>,
 }
@@ -69,6 +72,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             existing_sign_ins: ExistingSignIns::default(),
+            new_accounts: NewAccounts::default(),
             changes: Arc::default(),
         })
     }

@@ -18,7 +18,7 @@ use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool, Transaction};
 use crate::OpenError;
 use crate::pools::pool_status;
 use crate::schema::{all_pending, database_error, migrate_error, migrations, newly_applied};
-use crate::sign_in::ExistingSignIns;
+use crate::sign_in::{ExistingSignIns, NewAccounts};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -43,6 +43,9 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// The existing accounts' sign-ins waiting to be written together.
     existing_sign_ins: ExistingSignIns,
+    /// The first sign-ins waiting to be written together (where one statement can write
+    /// them: PostgreSQL).
+    new_accounts: NewAccounts,
     /// Moved on after each change of an account's view this store commits.
     changes: Arc<AccountChanges>,
 }
@@ -105,6 +108,7 @@ impl SqliteStore {
             pool,
             writer,
             existing_sign_ins: ExistingSignIns::default(),
+            new_accounts: NewAccounts::default(),
             changes: Arc::default(),
         })
     }

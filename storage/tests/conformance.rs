@@ -26,6 +26,7 @@ safezone_storage::store_conformance!(
     concurrent_new_accounts_get_distinct_codes,
     concurrent_sign_ins_of_an_existing_account,
     concurrent_sign_ins_of_many_accounts_each_answer_their_own,
+    concurrent_first_sign_ins_of_many_identities_each_create_theirs,
     a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh,
     each_sign_in_appends_exactly_its_events,
     the_stored_key_secret_is_the_first_one_offered,
@@ -395,6 +396,56 @@ async fn concurrent_sign_ins_of_many_accounts_each_answer_their_own(store: Arc<d
             .filter(|(event, _)| event.account == Some(*account))
             .count();
         assert_eq!(signed_in, 3, "account {n} signed in three times");
+    }
+}
+
+/// First sign-ins of many identities at once (written together in batches where the store
+/// can), two of each offering the same friend code first: each identity gets one account, the
+/// code goes to one of the two and the other gets its next candidate, and each account has its
+/// two events, `account_created` before `signed_in`.
+async fn concurrent_first_sign_ins_of_many_identities_each_create_theirs(store: Arc<dyn Store>) {
+    let tasks: Vec<_> = (0..48)
+        .map(|n| {
+            let store = Arc::clone(&store);
+            let shared = format!("Pair#{:04}", n / 2);
+            let own = format!("Own#{n:04}");
+            tokio::spawn(async move {
+                store
+                    .sign_in(device(&format!("first-{n}"), &[&shared, &own], NOW))
+                    .await
+            })
+        })
+        .collect();
+    let mut codes = std::collections::HashSet::new();
+    let mut accounts = Vec::new();
+    for (n, task) in tasks.into_iter().enumerate() {
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        assert!(signed_in.first_login, "sign-in {n} created its account");
+        let code = signed_in.account.friend_code.to_string();
+        assert!(
+            code == format!("Pair#{:04}", n / 2) || code == format!("Own#{n:04}"),
+            "{code}"
+        );
+        assert!(codes.insert(code), "every account has a code of its own");
+        accounts.push(signed_in.account.id);
+    }
+    for pair in 0..24 {
+        assert!(
+            codes.contains(&format!("Pair#{pair:04}")),
+            "pair {pair}'s code was taken"
+        );
+    }
+    let events = store.events(0, 1_000).await.expect("read");
+    for account in accounts {
+        let kinds: Vec<&str> = events
+            .iter()
+            .filter(|(event, _)| event.account == Some(account))
+            .map(|(event, _)| event.payload.kind())
+            .collect();
+        assert_eq!(kinds, ["account_created", "signed_in"]);
     }
 }
 

@@ -114,6 +114,56 @@ pub(crate) const INSERT_ACCOUNT: &str = concat!(
     account_columns!()
 );
 
+/// A new account with its two events (`account_created`, then `signed_in`) in one statement,
+/// where the database can (PostgreSQL): the account of an identity unless it exists, in the
+/// shape of [`AccountRow`](crate::row::AccountRow), or no row (nothing written) when it does;
+/// a taken friend code fails the statement (a unique violation), writing nothing.
+///
+/// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now, then
+/// the two events' kinds and payloads.
+pub(crate) const CREATE_ACCOUNT_SIGNED_IN: &str = concat!(
+    "WITH created AS (",
+    "INSERT INTO accounts ",
+    "(provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) ",
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ",
+    "ON CONFLICT (provider, identifier) DO NOTHING RETURNING ",
+    account_columns!(),
+    "), logged AS (",
+    "INSERT INTO events (account_id, kind, payload, created) ",
+    "SELECT created.id, e.kind, e.payload, $8 FROM created ",
+    "CROSS JOIN (VALUES (1, $9, $10), (2, $11, $12)) AS e (at, kind, payload) ORDER BY e.at ",
+    "RETURNING id) ",
+    "SELECT * FROM created"
+);
+
+/// New accounts with their two events each (`account_created`, then `signed_in`) in one
+/// statement, where the database can (PostgreSQL): the rows (`at`, `provider`, `identifier`,
+/// `name`, `avatar`, `email`, `friend_name`, `friend_digits`, `created`, `created_kind`,
+/// `created_payload`, `signed_in_kind`, `signed_in_payload`) and then [`CREATE_ACCOUNTS_END`]
+/// follow. Answers each account created, in the shape of [`AccountRow`](crate::row::AccountRow);
+/// a row whose identity has an account (or comes again later in the batch) or whose friend
+/// code is taken creates nothing.
+pub(crate) const CREATE_ACCOUNTS: &str = "WITH r AS ";
+
+/// The end of [`CREATE_ACCOUNTS`].
+pub(crate) const CREATE_ACCOUNTS_END: &str = concat!(
+    ", first AS (SELECT DISTINCT ON (provider, identifier) * FROM r ",
+    "ORDER BY provider, identifier, at), ",
+    "made AS (INSERT INTO accounts ",
+    "(provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) ",
+    "SELECT provider, identifier, name, avatar, email, friend_name, friend_digits, created, ",
+    "created FROM first ORDER BY at ON CONFLICT DO NOTHING RETURNING ",
+    account_columns!(),
+    "), logged AS (",
+    "INSERT INTO events (account_id, kind, payload, created) ",
+    "SELECT made.id, e.kind, e.payload, made.created FROM made ",
+    "JOIN first ON first.provider = made.provider AND first.identifier = made.identifier ",
+    "CROSS JOIN LATERAL (VALUES (1, first.created_kind, first.created_payload), ",
+    "(2, first.signed_in_kind, first.signed_in_payload)) AS e (at, kind, payload) ",
+    "ORDER BY made.id, e.at RETURNING id) ",
+    "SELECT * FROM made"
+);
+
 /// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
 pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");
 
