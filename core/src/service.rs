@@ -117,7 +117,9 @@ impl Safezone {
         let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
         crate::events::relay::start(
             served,
-            app.store.account_changes(),
+            app.store
+                .account_changes()
+                .filter(|_| app.settings.session_cache_entries > 0),
             app.settings.events.clone(),
             sinks(&app),
             Arc::clone(&events),
