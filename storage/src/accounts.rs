@@ -792,8 +792,8 @@ macro_rules! impl_accounts {
                         .map_err(store_error)
                 }
 
-                /// A signed key's revocation is recorded with its `keys_revoked` event
-                /// ([`revoke_signed_key`](Self::revoke_signed_key)); a stored key's row is
+                /// A signed key's revocation is recorded with its `keys_revoked` event, in one
+                /// transaction that locks the account's row first; a stored key's row is
                 /// deleted.
                 async fn revoke_key(&self, key: &KeyLookup) -> Result<bool, StoreError> {
                     match key {
