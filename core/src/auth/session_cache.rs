@@ -300,7 +300,8 @@ impl SessionCache {
     }
 
     /// Keeps what was read for the key's account under `counter` (read before it), adding the
-    /// key to those checked when the entry kept is of the same reading.
+    /// key to those checked when the entry kept is of the same reading and not too old;
+    /// otherwise the reading replaces the entry.
     fn keep(
         &self,
         signed: &Signed<'_>,
@@ -312,6 +313,7 @@ impl SessionCache {
         if let Some(kept) = shard.get_mut(&signed.account)
             && kept.counter == counter
             && kept.generation == signed.generation
+            && kept.read_at.elapsed() < KEPT_FOR
         {
             if !kept.keys.contains(signed.hash) {
                 if kept.keys.len() == KEYS_KEPT {
@@ -475,6 +477,31 @@ mod tests {
                 .usable(&key, NOW)
                 .is_none(),
             "a capacity of 0 keeps nothing"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_entry_kept_too_long_is_read_again_and_kept_anew() {
+        let key = signed(7, 2);
+        let (cache, changes) = kept(&key);
+        let Some(long_ago) = Instant::now().checked_sub(KEPT_FOR + Duration::from_secs(1)) else {
+            return;
+        };
+        cache
+            .shard(AccountId(7))
+            .get_mut(&AccountId(7))
+            .expect("kept")
+            .read_at = long_ago;
+        assert!(
+            cache.session(&UnavailableStore, &key, NOW).await.is_err(),
+            "read again"
+        );
+        let (_, signed) = cache.usable(&key, NOW).expect("usable");
+        let counter = changes.counter_of(AccountId(7));
+        cache.keep(&signed, counter, &account(7), Some(Holdings::default()));
+        assert!(
+            cache.session(&UnavailableStore, &key, NOW).await.is_ok(),
+            "kept anew"
         );
     }
 
