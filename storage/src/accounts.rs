@@ -939,13 +939,12 @@ macro_rules! impl_accounts {
                     premium: bool,
                     now: OffsetDateTime,
                 ) -> Result<bool, StoreError> {
-                    let at = now;
                     let linked = async {
-                        let now = to_micros(now);
+                        let micros = to_micros(now);
                         let mut tx = self.begin().await?;
                         let locked = sqlx::query_scalar::<_, bool>(economy_sql::LOCK_ACCOUNT)
                             .bind(account.0)
-                            .bind(now)
+                            .bind(micros)
                             .fetch_optional(&mut *tx)
                             .await?;
                         if locked.is_none() {
@@ -956,11 +955,11 @@ macro_rules! impl_accounts {
                             .bind(account.0)
                             .bind(chat_user)
                             .bind(premium)
-                            .bind(now)
+                            .bind(micros)
                             .execute(&mut *tx)
                             .await?;
                         let happened = vec![EventPayload::ChatLinked { premium }];
-                        events::append_for(&mut tx, account, at, happened).await?;
+                        events::append_for(&mut tx, account, now, happened).await?;
                         tx.commit().await?;
                         Ok::<_, sqlx::Error>(true)
                     };
