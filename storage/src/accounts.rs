@@ -412,8 +412,7 @@ macro_rules! impl_accounts {
                     &self,
                     batch: Vec<NewAccount>,
                 ) -> Vec<Result<Option<Account>, StoreError>> {
-                    let created_kind = first_sign_in_kinds()[0];
-                    let signed_in_kind = first_sign_in_kinds()[1];
+                    let [created_kind, signed_in_kind] = first_sign_in_kinds();
                     let rows = Rows::new()
                         .int("at", (0..batch.len()).map(|at| at as i64).collect())
                         .text(

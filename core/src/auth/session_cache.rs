@@ -52,7 +52,6 @@ pub struct SessionCache {
     /// newline): an identity names one account for as long as it lives.
     identities: Mutex<HashMap<String, AccountId>>,
     hasher: RandomState,
-    per_shard: usize,
     capacity: usize,
     changes: Option<Arc<AccountChanges>>,
 }
@@ -102,7 +101,6 @@ impl SessionCache {
             shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
             identities: Mutex::new(HashMap::new()),
             hasher: RandomState::new(),
-            per_shard: capacity.div_ceil(SHARDS),
             capacity,
             changes: changes.filter(|_| capacity > 0),
         }
@@ -326,7 +324,7 @@ impl SessionCache {
             }
             return;
         }
-        if shard.len() >= self.per_shard
+        if shard.len() >= self.capacity.div_ceil(SHARDS)
             && !shard.contains_key(&signed.account)
             && let Some(dropped) = shard.keys().next().copied()
         {

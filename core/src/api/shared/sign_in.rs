@@ -13,7 +13,7 @@ use crate::auth::KeptView;
 use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS, UserKey, player_names};
 use crate::http::{ApiError, Reply};
 use crate::live_content::Published;
-use crate::store::{Account, Clan, Holdings, NewSignIn};
+use crate::store::{Account, Clan, Holdings, NewSignIn, SignedIn};
 
 /// Friend codes offered to a new account for its name.
 const FRIEND_CODE_TRIES: usize = 24;
@@ -101,39 +101,9 @@ pub(crate) async fn complete(app: &App, identity: Identity) -> Result<SignedInUs
     let account = &signed_in.account;
     app.sessions
         .remember_identity(&account.provider, &account.identifier, account.id);
-    let (key, key_expires) = app
-        .user_keys
-        .issue(
-            app.store.as_ref(),
-            signed_in.account.id,
-            signed_in.key_generation,
-            now + app.settings.key_lifetime,
-        )
-        .await?;
-    if let Some(counter) = counter
-        && known == Some(signed_in.account.id)
-    {
-        app.sessions.keep_signed_in(
-            counter,
-            &signed_in.account,
-            signed_in.clan.is_none().then_some(&signed_in.holdings),
-            signed_in.key_generation,
-            key_expires,
-            &key.hash(),
-        );
-    }
-    app.metrics
-        .business
-        .signed_in(&method, signed_in.first_login);
-    Ok(SignedInUser {
-        account: signed_in.account,
-        holdings: signed_in.holdings,
-        clan: signed_in.clan,
-        key,
-        key_expires,
-        first_login: signed_in.first_login,
-        published: app.content.current(),
-    })
+    // The view is kept only when its account's counter was read before the store read it.
+    let counter = counter.filter(|_| known == Some(account.id));
+    finish(app, &method, signed_in, counter, now).await
 }
 
 /// The sign-in of an account whose view this node keeps: its event written (and its key
@@ -145,40 +115,66 @@ async fn sign_in_kept(
     now: time::OffsetDateTime,
 ) -> Result<Option<SignedInUser>, ApiError> {
     let KeptView { view, counter } = kept;
-    let Some(generation) = app
+    let Some(key_generation) = app
         .store
         .sign_in_account(view.account.id, provider, now)
         .await?
     else {
         return Ok(None);
     };
+    let signed_in = SignedIn {
+        account: view.account,
+        holdings: view.holdings,
+        clan: view.clan,
+        first_login: false,
+        key_generation,
+    };
+    finish(app, provider, signed_in, Some(counter), now)
+        .await
+        .map(Some)
+}
+
+/// Issues the new key of `signed_in` (signed in by `method` at `now`), keeps its account's
+/// view with the key when it was read under the change counter `counter`, counts the sign-in
+/// and answers it.
+async fn finish(
+    app: &App,
+    method: &str,
+    signed_in: SignedIn,
+    counter: Option<u64>,
+    now: time::OffsetDateTime,
+) -> Result<SignedInUser, ApiError> {
     let (key, key_expires) = app
         .user_keys
         .issue(
             app.store.as_ref(),
-            view.account.id,
-            generation,
+            signed_in.account.id,
+            signed_in.key_generation,
             now + app.settings.key_lifetime,
         )
         .await?;
-    app.sessions.keep_signed_in(
-        counter,
-        &view.account,
-        Some(&view.holdings),
-        generation,
-        key_expires,
-        &key.hash(),
-    );
-    app.metrics.business.signed_in(provider, false);
-    Ok(Some(SignedInUser {
-        account: view.account,
-        holdings: view.holdings,
-        clan: None,
+    if let Some(counter) = counter {
+        app.sessions.keep_signed_in(
+            counter,
+            &signed_in.account,
+            signed_in.clan.is_none().then_some(&signed_in.holdings),
+            signed_in.key_generation,
+            key_expires,
+            &key.hash(),
+        );
+    }
+    app.metrics
+        .business
+        .signed_in(method, signed_in.first_login);
+    Ok(SignedInUser {
+        account: signed_in.account,
+        holdings: signed_in.holdings,
+        clan: signed_in.clan,
         key,
         key_expires,
-        first_login: false,
+        first_login: signed_in.first_login,
         published: app.content.current(),
-    }))
+    })
 }
 
 impl SignedInUser {
