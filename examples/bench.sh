@@ -177,23 +177,34 @@ if wanted reads; then
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
 fi
 
+# keys_script FILE METHOD SUFFIX KEYS...: writes to FILE a wrk script sending
+# METHOD /api/user/{key}SUFFIX with the user keys KEYS in turn.
+keys_script() {
+  local file=$1 method=$2 suffix=$3 quoted=() key
+  shift 3
+  for key in "$@"; do
+    quoted+=("\"$key\"")
+  done
+  local IFS=,
+  cat >"$file" <<LUA
+keys = {${quoted[*]}}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("$method", "/api/user/" .. keys[(counter % #keys) + 1] .. "$suffix")
+end
+LUA
+}
+
 # account_reads_script NAME: signs in 512 new devices and writes a wrk script reading their
 # accounts in turn (`GET /api/user/{key}`); prints its path.
 account_reads_script() {
   local script="$work/$1-accounts.lua" keys=() n
   for n in $(seq 1 512); do
-    keys+=("\"$(curl -sf -X POST "$base/api/validate/device/ios-bench-reader-$1-$n" |
-      grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)\"")
+    keys+=("$(curl -sf -X POST "$base/api/validate/device/ios-bench-reader-$1-$n" |
+      grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)")
   done
-  local IFS=,
-  cat >"$script" <<LUA
-keys = {${keys[*]}}
-counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("GET", "/api/user/" .. keys[(counter % #keys) + 1])
-end
-LUA
+  keys_script "$script" GET "" "${keys[@]}"
   echo "$script"
 }
 
@@ -285,17 +296,9 @@ buy_script() {
     key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
     code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
     target/release/safezone-server-warp --database-url "$1" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
-    keys+=("\"$key\"")
+    keys+=("$key")
   done
-  local IFS=,
-  cat >"$script" <<LUA
-keys = {${keys[*]}}
-counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("POST", "/api/user/" .. keys[(counter % #keys) + 1] .. "/buy?packId=1&quantity=1")
-end
-LUA
+  keys_script "$script" POST "/buy?packId=1&quantity=1" "${keys[@]}"
   echo "$script"
 }
 
