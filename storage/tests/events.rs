@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
-use safezone_core::domain::{GameMode, PackId};
+use safezone_core::domain::{GameMode, PackId, UserKey};
 use safezone_core::events::{DomainEvent, EventPayload, MatchPlayer};
 use safezone_core::store::{
-    AccountId, Applied, Change, Currency, Granted, MatchApplied, MatchId, MatchRecord,
-    NewAuditEntry, NewOperatorToken, OperatorRole, PlayerResult, SequenceRound, Settlement, Step,
-    Store, WebhookAttempt, WebhookOutcome,
+    AccountId, Applied, Change, Currency, Granted, KeyLookup, MatchApplied, MatchId, MatchRecord,
+    NewAuditEntry, NewClan, NewOperatorToken, OperatorRole, PlayerResult, Role, SequenceRound,
+    Settlement, Step, Store, WebhookAttempt, WebhookOutcome,
 };
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -23,6 +23,7 @@ safezone_storage::store_conformance!(
     a_sign_up_writes_account_created_then_signed_in,
     committed_changes_write_their_events_and_refused_ones_none,
     renames_bans_and_deletions_write_their_events,
+    key_revocations_roles_chat_links_and_clan_joins_write_their_events,
     a_match_report_writes_one_event_with_every_result_then_levels_and_tiers,
     an_operator_action_writes_its_event,
     concurrent_changes_of_one_account_are_in_commit_order,
@@ -223,6 +224,78 @@ async fn committed_changes_write_their_events_and_refused_ones_none(store: Arc<d
                 }],
             },
         ]
+    );
+}
+
+/// The changes of an account's view outside the economy each write their event (what the
+/// nodes keeping views in memory follow); a revocation that revokes nothing writes none.
+async fn key_revocations_roles_chat_links_and_clan_joins_write_their_events(store: Arc<dyn Store>) {
+    let ann = account(&store, "Ann#0001").await;
+    let bob = account(&store, "Bob#0001").await;
+    let key = KeyLookup::Signed {
+        account: ann,
+        generation: 0,
+        expires: NOW + Duration::days(30),
+        hash: UserKey::generate().hash(),
+    };
+    assert!(store.revoke_key(&key).await.expect("revokes"));
+    assert!(!store.revoke_key(&key).await.expect("answers"));
+    assert!(store.revoke_all_keys(ann, None).await.expect("revokes all"));
+    assert!(
+        store
+            .set_role(ann, Role::Admin)
+            .await
+            .expect("sets the role")
+    );
+    assert!(
+        store
+            .link_chat(ann, "chat-ann", true, NOW)
+            .await
+            .expect("links")
+    );
+    let clan = store
+        .create_clan(NewClan {
+            creator: ann,
+            tag: "EVT".to_owned(),
+            name: "Eventful".to_owned(),
+            description: None,
+            max_members: 10,
+            now: NOW,
+        })
+        .await
+        .expect("answers")
+        .expect("created");
+    store
+        .invite_to_clan(clan.id, ann, bob, NOW)
+        .await
+        .expect("answers")
+        .expect("invited");
+    store
+        .join_clan(clan.id, bob, NOW)
+        .await
+        .expect("answers")
+        .expect("joined");
+    assert_eq!(
+        events_of(&store, ann).await,
+        [
+            EventPayload::KeysRevoked { all: false },
+            EventPayload::KeysRevoked { all: true },
+            EventPayload::RoleChanged {
+                role: "admin".to_owned()
+            },
+            EventPayload::ChatLinked { premium: true },
+            EventPayload::ClanJoined {
+                clan: clan.id.0,
+                created: true
+            },
+        ]
+    );
+    assert_eq!(
+        events_of(&store, bob).await,
+        [EventPayload::ClanJoined {
+            clan: clan.id.0,
+            created: false
+        }]
     );
 }
 
