@@ -44,12 +44,12 @@ macro_rules! impl_accounts {
                 Holdings, KeyLookup, KeySession, NewAuditEntry, NewSignIn, Role, SessionView,
                 SignedIn, StoreError,
             };
-            use sqlx::{Database, FromRow};
+            use sqlx::{Database, FromRow, Row};
             use time::OffsetDateTime;
 
             use super::{account_log, community, events, matches, operator, $store};
             use crate::accounts::CreateAccount;
-            use crate::bulk::Rows;
+            use crate::bulk::{BulkRows, Rows};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
@@ -110,6 +110,40 @@ macro_rules! impl_accounts {
                 query: ViewQuery<'_>,
             ) -> Result<Option<(AccountView, Option<OffsetDateTime>)>, sqlx::Error> {
                 let rows = query.fetch_all(&mut *connection).await?;
+                view_of(connection, &rows).await
+            }
+
+            /// The views of the accounts `ids` on `connection`, by account id (an id without
+            /// an account has none), read with one statement for as many ids as the database
+            /// takes in one ([`ACCOUNT_VIEWS`](sql::ACCOUNT_VIEWS)) and one per clan.
+            pub(super) async fn read_views(
+                connection: &mut <$db as Database>::Connection,
+                ids: &[i64],
+            ) -> Result<HashMap<i64, AccountView>, sqlx::Error> {
+                let mut views = HashMap::with_capacity(ids.len());
+                for batch in ids.chunks(<$db as BulkRows>::MAX_ROWS) {
+                    let mut query = sqlx::QueryBuilder::<$db>::new(sql::ACCOUNT_VIEWS);
+                    <$db as BulkRows>::push_one_of(&mut query, batch);
+                    query.push(sql::ACCOUNT_VIEWS_END);
+                    let rows = query.build().fetch_all(&mut *connection).await?;
+                    for account_rows in rows.chunk_by(|one, next| {
+                        one.try_get::<i64, _>("id").ok() == next.try_get::<i64, _>("id").ok()
+                    }) {
+                        if let Some((view, _)) = view_of(connection, account_rows).await? {
+                            views.insert(view.account.id.0, view);
+                        }
+                    }
+                }
+                Ok(views)
+            }
+
+            /// The view that an account's rows (see `select_account_view!`) make up, reading
+            /// its clan on `connection` when it is in one, with the key's expiry (`None` in an
+            /// account's view); `None` without a row.
+            async fn view_of(
+                connection: &mut <$db as Database>::Connection,
+                rows: &[<$db as Database>::Row],
+            ) -> Result<Option<(AccountView, Option<OffsetDateTime>)>, sqlx::Error> {
                 let Some(first) = rows.first() else {
                     return Ok(None);
                 };

@@ -6,7 +6,8 @@
 /// Implements [`EconomyStore`](safezone_core::store::EconomyStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `economy` of the
 /// calling one, with `apply_steps` for the other transactions that apply a change's steps. The
-/// calling module also needs the `account_log` module of
+/// calling module also needs the `purchases` module of
+/// [`impl_purchases`](crate::purchases::impl_purchases), the `account_log` module of
 /// [`impl_account_log`](crate::account_log::impl_account_log), the `accounts` module of
 /// [`impl_accounts`](crate::accounts::impl_accounts) and the `events` module of
 /// [`impl_events`](crate::events::impl_events).
@@ -29,6 +30,7 @@ macro_rules! impl_economy {
             use super::{account_log, accounts, events, operator, $store};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
+            use crate::purchases::batchable;
             use crate::row::{HoldingRow, LedgerRow};
             use crate::statements::economy as sql;
 
@@ -126,6 +128,25 @@ macro_rules! impl_economy {
                         }
                     }
                 }
+
+                /// Applies `change`: a purchase without an operator's audit or an idempotency
+                /// key goes with the concurrent ones ([`purchases`](crate::purchases)); one the
+                /// batch leaves, and every other change, gets a transaction of its own.
+                async fn apply_routed(
+                    &self,
+                    change: Change,
+                    view: bool,
+                    audit: Option<&NewAuditEntry>,
+                ) -> Result<(Applied, Option<AccountView>), StoreError> {
+                    if audit.is_none() && batchable(&change) {
+                        if let Some((granted, viewed)) =
+                            self.purchase_together(change.clone()).await?
+                        {
+                            return Ok((Applied::Done(granted), viewed.filter(|_| view)));
+                        }
+                    }
+                    self.apply_retried(&change, view, audit).await
+                }
             }
 
             #[async_trait]
@@ -135,7 +156,7 @@ macro_rules! impl_economy {
                     change: Change,
                     audit: Option<&NewAuditEntry>,
                 ) -> Result<Applied, StoreError> {
-                    Ok(self.apply_retried(&change, false, audit).await?.0)
+                    Ok(self.apply_routed(change, false, audit).await?.0)
                 }
 
                 async fn apply_viewed(
@@ -143,7 +164,7 @@ macro_rules! impl_economy {
                     change: Change,
                     audit: Option<&NewAuditEntry>,
                 ) -> Result<(Applied, Option<AccountView>), StoreError> {
-                    self.apply_retried(&change, true, audit).await
+                    self.apply_routed(change, true, audit).await
                 }
 
                 async fn holdings(&self, account: AccountId) -> Result<Holdings, StoreError> {

@@ -62,12 +62,25 @@ macro_rules! impl_events {
                 now: OffsetDateTime,
                 events: &[(Option<AccountId>, EventPayload)],
             ) -> Result<(), sqlx::Error> {
+                let timed: Vec<_> = events
+                    .iter()
+                    .map(|(account, payload)| (*account, now, payload))
+                    .collect();
+                append_timed(tx, &timed).await
+            }
+
+            /// Appends `events`, `(account, when, payload)`, in id order, with one statement
+            /// (per batch the database takes), like [`append`].
+            pub(super) async fn append_timed(
+                tx: &mut Transaction<'_, $db>,
+                events: &[(Option<AccountId>, OffsetDateTime, &EventPayload)],
+            ) -> Result<(), sqlx::Error> {
                 if events.is_empty() {
                     return Ok(());
                 }
                 let payloads = events
                     .iter()
-                    .map(|(_, payload)| payload.to_json())
+                    .map(|(_, _, payload)| payload.to_json())
                     .collect::<Result<Vec<String>, _>>()
                     .map_err(|err| sqlx::Error::Encode(Box::new(err)))?;
                 let rows = Rows::new()
@@ -75,15 +88,21 @@ macro_rules! impl_events {
                         "account",
                         events
                             .iter()
-                            .map(|(account, _)| account.map(|id| id.0))
+                            .map(|(account, _, _)| account.map(|id| id.0))
                             .collect(),
                     )
                     .text(
                         "kind",
-                        events.iter().map(|(_, payload)| payload.kind()).collect(),
+                        events
+                            .iter()
+                            .map(|(_, _, payload)| payload.kind())
+                            .collect(),
                     )
                     .text("payload", payloads.iter().map(String::as_str).collect())
-                    .int("created", vec![to_micros(now); events.len()]);
+                    .int(
+                        "created",
+                        events.iter().map(|(_, when, _)| to_micros(*when)).collect(),
+                    );
                 matches::execute_rows(&mut **tx, sql::INSERT_EVENTS, &rows, FROM_ROWS_END).await
             }
 

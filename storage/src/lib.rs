@@ -23,6 +23,7 @@ mod operator_sessions;
 mod packed;
 mod pools;
 mod postgres;
+mod purchases;
 mod row;
 mod schema;
 mod sign_in;
@@ -45,7 +46,7 @@ pub use sqlite::SqliteStore;
 
 /// Implements every area's trait, and so [`Store`], for `$store` over the sqlx database `$db`:
 /// [`AccountStore`](safezone_core::store::AccountStore) ([`accounts`]),
-/// [`EconomyStore`](safezone_core::store::EconomyStore) ([`economy`]),
+/// [`EconomyStore`](safezone_core::store::EconomyStore) ([`economy`], with [`purchases`]),
 /// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
 /// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
@@ -55,7 +56,8 @@ pub use sqlite::SqliteStore;
 /// ([`operator_sessions`]),
 /// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)) and
 /// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
-/// `pool` field, a `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
+/// `pool` field, the `changes`, `existing_sign_ins`, `new_accounts` and `purchases` fields, a
+/// `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
 /// transaction the way its database needs.
 ///
@@ -70,6 +72,7 @@ macro_rules! impl_store {
         crate::economy::impl_economy!($store, $db);
         crate::community::impl_community!($store, $db);
         crate::matches::impl_matches!($store, $db);
+        crate::purchases::impl_purchases!($store, $db);
         crate::account_log::impl_account_log!($store, $db);
         crate::board_snapshots::impl_board_snapshots!($store);
         crate::content::impl_content!($store);

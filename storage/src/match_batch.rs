@@ -1,7 +1,8 @@
-//! A match report's changes applied as batches of rows rather than step by step: what the
-//! [`Step`]s of every player's change write, gathered per table, so that the report's
-//! transaction sends a fixed number of statements whatever its number of players
-//! ([`matches`](crate::matches) sends them).
+//! Many changes applied as batches of rows rather than step by step: what the [`Step`]s of
+//! every change write, gathered per table, so that one transaction sends a fixed number of
+//! statements whatever its number of changes: a match report's changes for its players
+//! ([`matches`](crate::matches) sends them), and the concurrent purchases of many accounts
+//! ([`purchases`](crate::purchases)).
 //!
 //! The outcome is the one applying the changes one step at a time, in account order, would
 //! have: the same rows, the same grants, and the same first refusal. A [`Step::Once`]'s claims
@@ -49,7 +50,19 @@ impl<'c> Batch<'c> {
     /// The changes, or `None` when one has a step the batch does not apply (then they are
     /// applied one step at a time): the steps a match plan makes are applied.
     pub(crate) fn new(changes: &'c [Change]) -> Option<Self> {
-        if !changes.iter().all(|change| batched(&change.steps)) {
+        Self::when(changes, batched)
+    }
+
+    /// The changes, or `None` unless every step of every one is a purchase's: a debit, an item
+    /// bought or packs given. Each account then only pays, so a balance that covers the sum of
+    /// its debits covers each one.
+    pub(crate) fn purchases(changes: &'c [Change]) -> Option<Self> {
+        Self::when(changes, |steps| steps.iter().all(is_purchase_step))
+    }
+
+    /// The changes in account order, or `None` when `accepted` refuses the steps of one.
+    fn when(changes: &'c [Change], accepted: impl Fn(&[Step]) -> bool) -> Option<Self> {
+        if !changes.iter().all(|change| accepted(&change.steps)) {
             return None;
         }
         let mut in_order: Vec<(usize, &Change)> = changes.iter().enumerate().collect();
@@ -102,6 +115,16 @@ fn batched(steps: &[Step]) -> bool {
     })
 }
 
+/// Whether `step` is one a shop purchase makes ([`Batch::purchases`]).
+pub(crate) fn is_purchase_step(step: &Step) -> bool {
+    match step {
+        Step::Debit { amount, .. } => *amount >= 0,
+        Step::GrantPacks { quantity, .. } => *quantity >= 0,
+        Step::AddItem { .. } => true,
+        _ => false,
+    }
+}
+
 /// One walk through the steps.
 struct Walker<'w, 'c> {
     claims: &'w HashMap<ClaimKey<'c>, bool>,
@@ -136,21 +159,25 @@ impl<'c> Walker<'_, 'c> {
     }
 }
 
-/// The items the leaves give as licenses, `(account, item, when)`: the first grant of each
-/// account's item that not everyone owns (any later one finds it given).
+/// The items the leaves give as licenses, `(account, item, when)`: the first grant or
+/// purchase of each account's item that not everyone owns (any later one finds it given).
 pub(crate) fn licenses(leaves: &[Leaf<'_>], changes: &[Change]) -> Vec<(i64, i64, i64)> {
     let mut first = HashSet::new();
     leaves
         .iter()
-        .filter_map(|leaf| match leaf.step {
-            Step::GrantItem {
-                item,
-                owned_by_everyone: false,
-                ..
-            } if first.insert((leaf.account, item.0)) => {
-                Some((leaf.account, item.0, to_micros(changes[leaf.change].now)))
-            }
-            _ => None,
+        .filter_map(|leaf| {
+            let item = match leaf.step {
+                Step::GrantItem {
+                    item,
+                    owned_by_everyone: false,
+                    ..
+                }
+                | Step::AddItem { item } => item,
+                _ => return None,
+            };
+            first
+                .insert((leaf.account, item.0))
+                .then(|| (leaf.account, item.0, to_micros(changes[leaf.change].now)))
         })
         .collect()
 }
@@ -167,9 +194,9 @@ pub(crate) struct AccountWrite {
     pub(crate) experience: i64,
     /// The level set last.
     pub(crate) level: Option<i64>,
-    /// Coins credited.
+    /// Coins credited, less those debited.
     pub(crate) coins: i64,
-    /// Gems credited.
+    /// Gems credited, less those debited.
     pub(crate) gems: i64,
     checks: Vec<(Position, AccountCheck)>,
 }
@@ -179,11 +206,12 @@ pub(crate) struct AccountWrite {
 enum AccountCheck {
     Version(i64),
     Credit(Currency, i64),
+    Debit(Currency, i64),
 }
 
 impl AccountWrite {
     /// The first step the account's row refuses, from the row's progress version, coins and
-    /// gems before the report.
+    /// gems before the batch.
     pub(crate) fn first_refusal(
         &self,
         version: i64,
@@ -200,6 +228,19 @@ impl AccountWrite {
                     (*balance > BALANCE_MAX).then_some(Refusal::BalanceLimit {
                         currency: *currency,
                     })
+                }
+                AccountCheck::Debit(currency, amount) => {
+                    let balance = &mut balances[usize::from(*currency == Currency::Gems)];
+                    if *balance < *amount {
+                        Some(Refusal::InsufficientFunds {
+                            currency: *currency,
+                            needed: *amount,
+                            balance: *balance,
+                        })
+                    } else {
+                        *balance -= amount;
+                        None
+                    }
                 }
             };
             refusal.map(|refusal| (*position, refusal))
@@ -323,6 +364,21 @@ impl<'c> Plan<'c> {
                         amount: *amount,
                     })
                 }
+                Step::Debit { currency, amount } => {
+                    plan.debit(change, account, *currency, *amount, position);
+                    None
+                }
+                Step::AddItem { item } => {
+                    if items_given.insert((account, item.0))
+                        && licensed.contains(&(account, item.0))
+                    {
+                        Some(Granted::Item { item: *item })
+                    } else {
+                        plan.refusals
+                            .push((position, account, Refusal::AlreadyOwned(*item)));
+                        None
+                    }
+                }
                 Step::GrantItem {
                     item,
                     duplicate_coins,
@@ -372,7 +428,7 @@ impl<'c> Plan<'c> {
                     }
                     None
                 }
-                // Walked into, never a leaf; the rest is never batched (`batched`).
+                // Walked into, never a leaf; the rest is never batched (`Batch::when`).
                 _ => None,
             };
             plan.granted[leaf.change].extend(granted);
@@ -409,6 +465,34 @@ impl<'c> Plan<'c> {
             account,
             currency,
             delta: amount,
+        });
+    }
+
+    /// Debits `amount` (not negative) of `currency`: a ledger row and a balance to check.
+    fn debit(
+        &mut self,
+        change: &'c Change,
+        account: i64,
+        currency: Currency,
+        amount: i64,
+        position: Position,
+    ) {
+        if amount == 0 {
+            return;
+        }
+        let row = self.row(account);
+        let total = match currency {
+            Currency::Coins => &mut row.coins,
+            Currency::Gems => &mut row.gems,
+        };
+        *total = total.saturating_sub(amount);
+        row.checks
+            .push((position, AccountCheck::Debit(currency, amount)));
+        self.movements.push(Movement {
+            change,
+            account,
+            currency,
+            delta: -amount,
         });
     }
 

@@ -44,9 +44,9 @@ macro_rules! impl_matches {
             /// The database's connection, which a transaction and a pooled connection lend.
             type Connection = <$db as sqlx::Database>::Connection;
 
-            /// A report's outcome before its statistics and log: what each change granted, or
-            /// the first refusal (the account and why).
-            type Applied = Result<Vec<Vec<Granted>>, (i64, Refusal)>;
+            /// A batch's outcome before what follows it (a report's statistics and log): what
+            /// each change granted, or the first refusal (the account and why).
+            pub(super) type Applied = Result<Vec<Vec<Granted>>, (i64, Refusal)>;
 
             /// A match row as [`sql::MATCH_ANSWER`] reads it: summary, grants, and their
             /// packed values.
@@ -84,10 +84,14 @@ macro_rules! impl_matches {
                         let RecordedMatch { summary, granted } = recorded_match(answer)?;
                         return Ok(MatchApplied::Replayed { summary, granted });
                     }
-                    let applied = match lock_accounts(&mut tx, record, changes).await? {
+                    let players = record.players.iter().map(|player| player.account.0);
+                    let applied = match lock_accounts(&mut tx, players.clone(), changes).await? {
                         Some(refused) => Err(refused),
                         None => match Batch::new(changes) {
-                            Some(batch) => apply_batch(&mut tx, record, changes, &batch).await?,
+                            Some(batch) => {
+                                let touched = to_micros(record.reported);
+                                apply_batch(&mut tx, players, touched, changes, &batch).await?
+                            }
                             None => apply_one_by_one(&mut tx, record, changes).await?,
                         },
                     };
@@ -475,16 +479,13 @@ macro_rules! impl_matches {
             /// or a banned one with a change (a banned player without a change is still logged,
             /// like [`EconomyStore::apply`](safezone_core::store::EconomyStore::apply) refusing
             /// only changes).
-            async fn lock_accounts(
+            pub(super) async fn lock_accounts(
                 tx: &mut Transaction<'_, $db>,
-                record: &MatchRecord,
+                players: impl IntoIterator<Item = i64>,
                 changes: &[Change],
             ) -> Result<Option<(i64, Refusal)>, sqlx::Error> {
-                let mut changed: BTreeMap<i64, bool> = record
-                    .players
-                    .iter()
-                    .map(|player| (player.account.0, false))
-                    .collect();
+                let mut changed: BTreeMap<i64, bool> =
+                    players.into_iter().map(|player| (player, false)).collect();
                 for change in changes {
                     changed.insert(change.account.0, true);
                 }
@@ -505,12 +506,15 @@ macro_rules! impl_matches {
             }
 
             /// Applies the changes table by table ([`Batch`]): the claims of their
-            /// [`Step::Once`](safezone_core::store::Step::Once)s (a statement per level of nesting), the items, packs and passes
-            /// they give, the accounts' rows, the ledger and the progress counters. The first
-            /// refusal in account and step order is the answer.
-            async fn apply_batch(
+            /// [`Step::Once`](safezone_core::store::Step::Once)s (a statement per level of
+            /// nesting), the items, packs and passes they give, the rows of the accounts (the
+            /// changed ones and `players`, each marked changed at `touched`), the ledger and
+            /// the progress counters. The first refusal in account and step order is the
+            /// answer. The accounts' rows are locked already.
+            pub(super) async fn apply_batch(
                 tx: &mut Transaction<'_, $db>,
-                record: &MatchRecord,
+                players: impl IntoIterator<Item = i64>,
+                touched: i64,
                 changes: &[Change],
                 batch: &Batch<'_>,
             ) -> Result<Applied, sqlx::Error> {
@@ -549,13 +553,11 @@ macro_rules! impl_matches {
                     }
                 };
                 let licensed = give_licenses(tx, changes, &leaves).await?;
-                let players = record.players.iter().map(|player| player.account.0);
                 let plan = Plan::new(changes, players, &leaves, &licensed);
                 let mut refusals = plan.refusals.clone();
                 refusals.extend(give_packs(tx, &plan.packs).await?);
                 refusals.extend(give_passes(tx, &plan.passes).await?);
-                let now = to_micros(record.reported);
-                let (balances, refused) = write_accounts(tx, &plan.accounts, now).await?;
+                let (balances, refused) = write_accounts(tx, &plan.accounts, touched).await?;
                 refusals.extend(refused);
                 if let Some((_, account, refusal)) = refusals
                     .into_iter()

@@ -15,6 +15,7 @@ use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
 use crate::OpenError;
 use crate::pools::pool_status;
+use crate::purchases::Purchases;
 use crate::schema::{database_error, migrate_error, migrations, newly_applied};
 use crate::sign_in::{ExistingSignIns, NewAccounts};
 
@@ -30,6 +31,8 @@ pub struct PostgresStore {
     /// The first sign-ins waiting to be written together (where one statement can write
     /// them: PostgreSQL).
     new_accounts: NewAccounts,
+    /// The purchases waiting to be applied together.
+    purchases: Purchases,
     /// Moved on after each change of an account's view this store commits.
     changes: Arc<AccountChanges>,
 }
@@ -73,6 +76,7 @@ impl PostgresStore {
             pool,
             existing_sign_ins: ExistingSignIns::default(),
             new_accounts: NewAccounts::default(),
+            purchases: Purchases::default(),
             changes: Arc::default(),
         })
     }

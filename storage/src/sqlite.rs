@@ -17,6 +17,7 @@ use sqlx::{Connection, Sqlite, SqliteConnection, SqlitePool, Transaction};
 
 use crate::OpenError;
 use crate::pools::pool_status;
+use crate::purchases::Purchases;
 use crate::schema::{all_pending, database_error, migrate_error, migrations, newly_applied};
 use crate::sign_in::{ExistingSignIns, NewAccounts};
 
@@ -46,6 +47,8 @@ pub struct SqliteStore {
     /// The first sign-ins waiting to be written together (where one statement can write
     /// them: PostgreSQL).
     new_accounts: NewAccounts,
+    /// The purchases waiting to be applied together.
+    purchases: Purchases,
     /// Moved on after each change of an account's view this store commits.
     changes: Arc<AccountChanges>,
 }
@@ -109,6 +112,7 @@ impl SqliteStore {
             writer,
             existing_sign_ins: ExistingSignIns::default(),
             new_accounts: NewAccounts::default(),
+            purchases: Purchases::default(),
             changes: Arc::default(),
         })
     }

@@ -11,4 +11,5 @@ pub(crate) mod events;
 pub(crate) mod matches;
 pub(crate) mod operator;
 pub(crate) mod operator_sessions;
+pub(crate) mod purchases;
 pub(crate) mod webhook_replays;

@@ -32,6 +32,10 @@ safezone_storage::store_conformance!(
     windows_are_checked_at_the_change_time,
     a_change_racing_the_accounts_deletion_applies_or_is_refused,
     a_chat_link_racing_the_accounts_deletion_links_or_is_refused,
+    concurrent_purchases_of_many_accounts_apply_each_in_full_or_not_at_all,
+    concurrent_purchases_of_one_item_give_it_once,
+    purchases_beside_a_banned_and_a_deleted_account_are_answered_each_their_own,
+    concurrent_keyed_purchases_apply_once_per_key,
 );
 
 /// How many times each race with an account's deletion is run.
@@ -706,5 +710,209 @@ async fn a_chat_link_racing_the_accounts_deletion_links_or_is_refused(store: Arc
             .link_chat(fresh, &format!("chat-{n}"), true, NOW)
             .await;
         assert!(relinked.expect("no store error"));
+    }
+}
+
+/// A purchase of one pack for `price` coins, as the shop plans it.
+fn pack_purchase(account: AccountId, price: i64) -> Change {
+    Change {
+        reason: "buy".to_owned(),
+        reference: "pack:1x1".to_owned(),
+        ..change(
+            account,
+            vec![
+                debit(Currency::Coins, price),
+                Step::GrantPacks {
+                    pack: PackId(1),
+                    quantity: 1,
+                },
+            ],
+        )
+    }
+}
+
+/// Applies every change at once, each from its own task, answering what each applied and
+/// the view it answered.
+async fn apply_all_viewed(
+    store: &Arc<dyn Store>,
+    changes: Vec<Change>,
+) -> Vec<(Applied, Option<safezone_core::store::AccountView>)> {
+    let tries = changes.into_iter().map(|change| {
+        let store = Arc::clone(store);
+        tokio::spawn(async move { store.apply_viewed(change, None).await.expect("it runs") })
+    });
+    join_all(tries)
+        .await
+        .into_iter()
+        .map(|joined| joined.expect("the task ends"))
+        .collect()
+}
+
+/// Many accounts buying at once (purchases are applied in batches): with 100 coins and three
+/// purchases of 40 each, every account gets exactly two, each answered with the view its own
+/// purchase left, and its ledger and packs say the same.
+async fn concurrent_purchases_of_many_accounts_apply_each_in_full_or_not_at_all(
+    store: Arc<dyn Store>,
+) {
+    let mut accounts = Vec::new();
+    for n in 0..24 {
+        let id = account(&store, &format!("Buyer#{:04}", n + 1)).await;
+        apply(&store, change(id, vec![credit(Currency::Coins, 100)])).await;
+        accounts.push(id);
+    }
+    let purchases = accounts
+        .iter()
+        .flat_map(|id| (0..3).map(|_| pack_purchase(*id, 40)))
+        .collect();
+    let answers = apply_all_viewed(&store, purchases).await;
+    for (at, id) in accounts.iter().enumerate() {
+        let own = &answers[at * 3..at * 3 + 3];
+        let mut seen: Vec<i64> = own
+            .iter()
+            .filter_map(|(applied, view)| match applied {
+                Applied::Done(granted) => {
+                    assert_eq!(
+                        granted,
+                        &vec![Granted::Packs {
+                            pack: PackId(1),
+                            quantity: 1
+                        }]
+                    );
+                    let view = view.as_ref().expect("a purchase answers its view");
+                    assert_eq!(view.account.id, *id);
+                    let packs = view.holdings.packs.iter().map(|p| p.quantity).sum::<i64>();
+                    assert_eq!(packs, (100 - view.account.coins) / 40, "{view:?}");
+                    Some(view.account.coins)
+                }
+                Applied::Refused(refusal) => {
+                    assert_eq!(
+                        refusal,
+                        &Refusal::InsufficientFunds {
+                            currency: Currency::Coins,
+                            needed: 40,
+                            balance: 20
+                        }
+                    );
+                    None
+                }
+                Applied::Replayed(_) => panic!("no key was given: {applied:?}"),
+            })
+            .collect();
+        seen.sort_unstable();
+        assert_eq!(seen, vec![20, 60], "{own:?}");
+        assert_eq!(balances(&store, *id).await, (20, 0));
+        assert_eq!(pack_count(&store, *id, PackId(1)).await, 2);
+        assert_eq!(assert_ledger_balanced(&store, *id).await, 3);
+    }
+}
+
+/// Buying an item its account owns already is refused, whether the purchases race each other
+/// or not: each of 16 accounts pays for the item once, whatever the batches held.
+async fn concurrent_purchases_of_one_item_give_it_once(store: Arc<dyn Store>) {
+    let item = ItemId(7);
+    let mut accounts = Vec::new();
+    for n in 0..16 {
+        let id = account(&store, &format!("Owner#{:04}", n + 1)).await;
+        apply(&store, change(id, vec![credit(Currency::Gems, 50)])).await;
+        accounts.push(id);
+    }
+    let buy = |id| Change {
+        reason: "buy".to_owned(),
+        ..change(id, vec![debit(Currency::Gems, 10), Step::AddItem { item }])
+    };
+    let purchases = accounts
+        .iter()
+        .flat_map(|id| (0..4).map(move |_| buy(*id)))
+        .collect();
+    let answers = apply_all_viewed(&store, purchases).await;
+    for (at, id) in accounts.iter().enumerate() {
+        let own = &answers[at * 4..at * 4 + 4];
+        let done = own
+            .iter()
+            .filter(|(applied, _)| *applied == Applied::Done(vec![Granted::Item { item }]))
+            .count();
+        let owned = own
+            .iter()
+            .filter(|(applied, _)| *applied == Applied::Refused(Refusal::AlreadyOwned(item)))
+            .count();
+        assert_eq!((done, owned), (1, 3), "{own:?}");
+        assert_eq!(balances(&store, *id).await, (0, 40));
+        assert_eq!(assert_ledger_balanced(&store, *id).await, 2);
+    }
+    assert_eq!(
+        apply(&store, buy(accounts[0])).await,
+        Applied::Refused(Refusal::AlreadyOwned(item))
+    );
+}
+
+/// Purchases batched with those of a banned and of a deleted account: those two are refused
+/// for their reason, every other one applies.
+async fn purchases_beside_a_banned_and_a_deleted_account_are_answered_each_their_own(
+    store: Arc<dyn Store>,
+) {
+    let mut accounts = Vec::new();
+    for n in 0..12 {
+        let id = account(&store, &format!("Mixed#{:04}", n + 1)).await;
+        apply(&store, change(id, vec![credit(Currency::Coins, 10)])).await;
+        accounts.push(id);
+    }
+    let (banned, deleted) = (accounts[3], accounts[8]);
+    store.set_banned(banned, true, None).await.expect("bans");
+    assert!(store.delete_account(deleted, None).await.expect("deletes"));
+    let purchases = accounts.iter().map(|id| pack_purchase(*id, 10)).collect();
+    let answers = apply_all_viewed(&store, purchases).await;
+    for (id, (applied, view)) in accounts.iter().zip(&answers) {
+        if *id == banned {
+            assert_eq!(applied, &Applied::Refused(Refusal::Banned));
+        } else if *id == deleted {
+            assert_eq!(applied, &Applied::Refused(Refusal::NoAccount));
+        } else {
+            assert!(matches!(applied, Applied::Done(_)), "{applied:?}");
+            assert_eq!(view.as_ref().map(|view| view.account.coins), Some(0));
+            assert_eq!(pack_count(&store, *id, PackId(1)).await, 1);
+        }
+    }
+    assert_eq!(balances(&store, banned).await, (10, 0));
+}
+
+/// Double clicks of many accounts at once: each account sends one key three times and another
+/// once; each key's purchase applies once and its repeats replay it.
+async fn concurrent_keyed_purchases_apply_once_per_key(store: Arc<dyn Store>) {
+    let mut accounts = Vec::new();
+    for n in 0..16 {
+        let id = account(&store, &format!("Keyed#{:04}", n + 1)).await;
+        apply(&store, change(id, vec![credit(Currency::Coins, 100)])).await;
+        accounts.push(id);
+    }
+    let keyed = |id, key: &str| Change {
+        idempotency: Some(Idempotency {
+            key: key.to_owned(),
+            fingerprint: "pack:1x1".to_owned(),
+        }),
+        ..pack_purchase(id, 10)
+    };
+    let purchases = accounts
+        .iter()
+        .flat_map(|id| ["first", "first", "second", "first"].map(|key| keyed(*id, key)))
+        .collect();
+    let answers = apply_all_viewed(&store, purchases).await;
+    let packs = vec![Granted::Packs {
+        pack: PackId(1),
+        quantity: 1,
+    }];
+    for (at, id) in accounts.iter().enumerate() {
+        let own: Vec<&Applied> = answers[at * 4..at * 4 + 4].iter().map(|(a, _)| a).collect();
+        let done = own
+            .iter()
+            .filter(|a| ***a == Applied::Done(packs.clone()))
+            .count();
+        let replayed = own
+            .iter()
+            .filter(|a| ***a == Applied::Replayed(packs.clone()))
+            .count();
+        assert_eq!((done, replayed), (2, 2), "{own:?}");
+        assert_eq!(balances(&store, *id).await, (80, 0));
+        assert_eq!(pack_count(&store, *id, PackId(1)).await, 2);
+        assert_eq!(assert_ledger_balanced(&store, *id).await, 3);
     }
 }

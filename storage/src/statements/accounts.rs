@@ -75,11 +75,31 @@ macro_rules! select_account_view {
             ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
             "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
             "FROM viewed LEFT JOIN (",
-            crate::statements::economy::holdings_of!("(SELECT viewed.id FROM viewed)"),
+            crate::statements::economy::holdings_of!("= (SELECT viewed.id FROM viewed)"),
             ") held ON 1 = 1 ORDER BY held.kind, held.position"
         )
     };
 }
+
+/// The start of the query of many accounts' views (each as `select_account_view!` reads one,
+/// its holdings' rows beside it): the condition that `accounts.id` is one of a list follows,
+/// then [`ACCOUNT_VIEWS_END`].
+pub(crate) const ACCOUNT_VIEWS: &str = concat!(
+    "WITH viewed AS (SELECT ",
+    account_columns!(),
+    ", (SELECT clan_members.clan_id FROM clan_members ",
+    "WHERE clan_members.account_id = accounts.id) AS clan_id, ",
+    "CAST(NULL AS BIGINT) AS key_expires FROM accounts WHERE accounts.id"
+);
+
+/// The end of [`ACCOUNT_VIEWS`]: the rows of one account follow each other, in account order.
+pub(crate) const ACCOUNT_VIEWS_END: &str = concat!(
+    ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
+    "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
+    "FROM viewed LEFT JOIN (",
+    crate::statements::economy::holdings_of!("IN (SELECT viewed.id FROM viewed)"),
+    ") held ON held.account_id = viewed.id ORDER BY viewed.id, held.kind, held.position"
+);
 
 /// An unexpired key's account view (see `select_account_view!`), its expiry as `key_expires`;
 /// no row for an unknown or expired key. Binds: key hash, now.

@@ -124,29 +124,30 @@ pub(crate) const TAKEN_DIGITS: &str =
 pub(crate) const RENAME: &str = "\
     UPDATE accounts SET friend_name = $2, friend_digits = $3 WHERE id = $1 AND friend_name <> $2";
 
-/// The holdings of the account whose id the SQL expression `$account` gives, as one union in
-/// the shape of [`HoldingRow`](crate::row::HoldingRow) plus `account_id` and `position`, unordered:
-/// owned items, unopened packs (kinds with at least one), in-app purchases, subscriptions.
+/// The holdings of the accounts whose `account_id` meets the SQL condition `$accounts` (such
+/// as `= $1`), as one union in the shape of [`HoldingRow`](crate::row::HoldingRow) plus
+/// `account_id` and `position`, unordered: owned items, unopened packs (kinds with at least
+/// one), in-app purchases, subscriptions.
 macro_rules! holdings_of {
-    ($account:literal) => {
+    ($accounts:literal) => {
         concat!(
             "SELECT 'license' AS kind, id, item_id AS thing, quantity AS amount, ",
-            "CAST(NULL AS BIGINT) AS expires, item_id AS position ",
-            "FROM licenses WHERE account_id = ",
-            $account,
+            "CAST(NULL AS BIGINT) AS expires, item_id AS position, account_id ",
+            "FROM licenses WHERE account_id ",
+            $accounts,
             " UNION ALL ",
-            "SELECT 'pack', id, pack_id, quantity, NULL, pack_id ",
-            "FROM pack_stock WHERE account_id = ",
-            $account,
+            "SELECT 'pack', id, pack_id, quantity, NULL, pack_id, account_id ",
+            "FROM pack_stock WHERE account_id ",
+            $accounts,
             " AND quantity > 0",
             " UNION ALL ",
-            "SELECT 'iap', id, iap_id, cost_cents, NULL, id ",
-            "FROM iap_purchases WHERE account_id = ",
-            $account,
+            "SELECT 'iap', id, iap_id, cost_cents, NULL, id, account_id ",
+            "FROM iap_purchases WHERE account_id ",
+            $accounts,
             " UNION ALL ",
-            "SELECT 'subscription', id, iap_id, 0, expires, iap_id ",
-            "FROM subscriptions WHERE account_id = ",
-            $account
+            "SELECT 'subscription', id, iap_id, 0, expires, iap_id, account_id ",
+            "FROM subscriptions WHERE account_id ",
+            $accounts
         )
     };
 }
@@ -157,7 +158,7 @@ pub(crate) use holdings_of;
 /// [`HoldingRow`](crate::row::HoldingRow): owned items by item id, unopened packs (kinds with at
 /// least one) by pack id, in-app purchases oldest first, subscriptions by product.
 /// Binds: account id.
-pub(crate) const HOLDINGS: &str = concat!(holdings_of!("$1"), " ORDER BY kind, position");
+pub(crate) const HOLDINGS: &str = concat!(holdings_of!("= $1"), " ORDER BY kind, position");
 
 /// The start of the query for recorded claims, built with a `QueryBuilder`: the account id
 /// follows, then [`CLAIM_KEY_IN`] and the list of keys.

@@ -130,12 +130,13 @@ pub(crate) const WRITE_ACCOUNTS: &str = "\
     FROM ";
 
 /// The end of the statement writing accounts: an account is written only at the progress
-/// version its plan requires and when no balance goes past [`BALANCE_MAX`].
+/// version its plan requires and when no balance goes past [`BALANCE_MAX`] or below zero.
 pub(crate) fn write_accounts_end() -> String {
     format!(
         " AS u WHERE id = u.account \
         AND (u.expected_version IS NULL OR progress_version = u.expected_version) \
         AND coins <= {BALANCE_MAX} - u.coins_added AND gems <= {BALANCE_MAX} - u.gems_added \
+        AND coins >= -u.coins_added AND gems >= -u.gems_added \
         RETURNING id, coins, gems"
     )
 }
