@@ -280,6 +280,30 @@ impl SessionCache {
         self.keep(&signed, counter, account, holdings.cloned());
     }
 
+    /// Brings the kept entry of `view`'s account to the view a change committed on this node
+    /// left, when that change is the only one since `counter` (the account's change counter
+    /// read before the change was applied) and the entry was current at `counter`: the store
+    /// moved the counter once, for that change, after its commit, so no other change is
+    /// missing from the view. The entry keeps its keys and its time of reading (its
+    /// [`KEPT_FOR`] bound is not extended). Otherwise nothing is kept, and the next session
+    /// is read.
+    pub fn advance(&self, counter: u64, view: &AccountView) {
+        let Some(changes) = self.changes.as_deref() else {
+            return;
+        };
+        let account = view.account.id;
+        let mut shard = self.shard(account);
+        let Some(kept) = shard.get_mut(&account) else {
+            return;
+        };
+        if kept.counter != counter || changes.counter_of(account) != counter.wrapping_add(1) {
+            return;
+        }
+        kept.counter = counter.wrapping_add(1);
+        kept.account = view.account.clone();
+        kept.holdings = view.clan.is_none().then(|| view.holdings.clone());
+    }
+
     /// What `answer` makes of the kept entry of the key's account, when it is current and
     /// answers for this key; `None` otherwise.
     fn kept<T>(
@@ -419,6 +443,41 @@ mod tests {
             .expect("answered from memory")
             .expect("a session");
         assert_eq!(session.account.id, AccountId(7));
+    }
+
+    #[tokio::test]
+    async fn a_change_made_here_advances_the_kept_view_when_it_is_the_only_one() {
+        let key = signed(7, 2);
+        let (cache, changes) = kept(&key);
+        let counter = changes.counter_of(AccountId(7));
+        changes.changed(AccountId(7));
+        let after = AccountView {
+            account: Account {
+                coins: 4,
+                ..account(7)
+            },
+            holdings: Holdings::default(),
+            clan: None,
+        };
+        cache.advance(counter, &after);
+        let view = cache
+            .session_view(&UnavailableStore, &key, NOW)
+            .await
+            .expect("answered from memory")
+            .expect("a session");
+        assert_eq!(view.view.account.coins, 4);
+
+        // Another change besides this one: the view may miss it, so nothing is served.
+        let counter = changes.counter_of(AccountId(7));
+        changes.changed(AccountId(7));
+        changes.changed(AccountId(7));
+        cache.advance(counter, &after);
+        assert!(
+            cache
+                .session_view(&UnavailableStore, &key, NOW)
+                .await
+                .is_err()
+        );
     }
 
     #[tokio::test]

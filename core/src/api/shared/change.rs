@@ -62,7 +62,22 @@ pub(crate) async fn apply(
     }
     let change = change(app, headers, session, reason, reference, steps)?;
     let counted = Counted::of(&change);
-    outcome(app, app.store.apply_viewed(change, None).await?, counted)
+    outcome(app, apply_viewed(app, change).await?, counted)
+}
+
+/// Applies `change` and reads the account after it; the node's kept session of the account
+/// follows the change ([`SessionCache::advance`](crate::auth::SessionCache::advance)), so the
+/// caller's next request needs no read of it.
+async fn apply_viewed(
+    app: &App,
+    change: Change,
+) -> Result<(Applied, Option<AccountView>), ApiError> {
+    let counter = app.sessions.counter_of(change.account);
+    let applied = app.store.apply_viewed(change, None).await?;
+    if let (Some(counter), (Applied::Done(_), Some(view))) = (counter, &applied) {
+        app.sessions.advance(counter, view);
+    }
+    Ok(applied)
 }
 
 /// How many times a change planned from an account's progress is planned again when another
@@ -99,7 +114,7 @@ where
         let steps = plan(&progress)?;
         let change = change(app, headers, session, reason, reference.clone(), steps)?;
         let counted = Counted::of(&change);
-        match app.store.apply_viewed(change, None).await? {
+        match apply_viewed(app, change).await? {
             (Applied::Refused(Refusal::Stale), _) => {
                 tracing::debug!(
                     reason,
