@@ -494,17 +494,12 @@ macro_rules! impl_accounts {
                                 .map(|one| one.signed_in_payload.as_str())
                                 .collect(),
                         );
-                    let written = async {
-                        let mut connection = self.pool.acquire().await?;
-                        matches::fetch_rows::<AccountRow>(
-                            &mut connection,
-                            sql::CREATE_ACCOUNTS,
-                            &rows,
-                            sql::CREATE_ACCOUNTS_END,
-                        )
-                        .await
+                    let written = if <$db as CreateAccount>::IN_ONE_STATEMENT {
+                        self.create_accounts_in_one_statement(&rows).await
+                    } else {
+                        self.create_accounts_table_by_table(&rows, &batch).await
                     };
-                    let created = written.await.map_err(store_error).and_then(|rows| {
+                    let created = written.map_err(store_error).and_then(|rows| {
                         rows.into_iter()
                             .map(AccountRow::into_account)
                             .collect::<Result<Vec<Account>, StoreError>>()
@@ -529,6 +524,82 @@ macro_rules! impl_accounts {
                             Ok(created.remove(&(one.provider.clone(), one.identifier.clone())))
                         })
                         .collect()
+                }
+
+                /// The accounts of a batch of first sign-ins (`rows`) and their events, created
+                /// by one statement ([`CREATE_ACCOUNTS`](sql::CREATE_ACCOUNTS)); answers the
+                /// accounts created.
+                async fn create_accounts_in_one_statement(
+                    &self,
+                    rows: &Rows<'_>,
+                ) -> Result<Vec<AccountRow>, sqlx::Error> {
+                    let mut connection = self.pool.acquire().await?;
+                    matches::fetch_rows::<AccountRow>(
+                        &mut connection,
+                        sql::CREATE_ACCOUNTS,
+                        rows,
+                        sql::CREATE_ACCOUNTS_END,
+                    )
+                    .await
+                }
+
+                /// The accounts of a batch of first sign-ins (`rows`, made of `batch`) and then
+                /// their events, a statement each in one transaction, where a statement writes
+                /// one table (SQLite); answers the accounts created.
+                async fn create_accounts_table_by_table(
+                    &self,
+                    rows: &Rows<'_>,
+                    batch: &[NewAccount],
+                ) -> Result<Vec<AccountRow>, sqlx::Error> {
+                    let mut tx = self.begin().await?;
+                    let mut created = matches::fetch_rows::<AccountRow>(
+                        &mut *tx,
+                        sql::INSERT_ACCOUNTS,
+                        rows,
+                        sql::INSERT_ACCOUNTS_END,
+                    )
+                    .await?;
+                    created.sort_by_key(AccountRow::id);
+                    // The row that made an account: its identity with the code it offered.
+                    let made: HashMap<((&str, &str), (&str, i64)), &NewAccount> = batch
+                        .iter()
+                        .map(|one| {
+                            let identity = (one.provider.as_str(), one.identifier.as_str());
+                            let code = (one.friend_name.as_str(), one.friend_digits);
+                            ((identity, code), one)
+                        })
+                        .collect();
+                    let [created_kind, signed_in_kind] = first_sign_in_kinds();
+                    let mut events = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                    for account in &created {
+                        let Some(one) = made.get(&(account.identity(), account.friend_code()))
+                        else {
+                            continue;
+                        };
+                        for (kind, payload) in [
+                            (created_kind, one.created_payload.as_str()),
+                            (signed_in_kind, one.signed_in_payload.as_str()),
+                        ] {
+                            events.0.push(account.id());
+                            events.1.push(kind);
+                            events.2.push(payload);
+                            events.3.push(one.created);
+                        }
+                    }
+                    let events = Rows::new()
+                        .int("account", events.0)
+                        .text("kind", events.1)
+                        .text("payload", events.2)
+                        .int("created", events.3);
+                    matches::execute_rows(
+                        &mut *tx,
+                        crate::statements::events::INSERT_EVENTS,
+                        &events,
+                        crate::statements::matches::FROM_ROWS_END,
+                    )
+                    .await?;
+                    tx.commit().await?;
+                    Ok(created)
                 }
 
                 /// Creates the identity's account with `code` and its events in one statement
@@ -577,9 +648,7 @@ macro_rules! impl_accounts {
                     if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
                         return Ok(signed_in);
                     }
-                    if <$db as CreateAccount>::IN_ONE_STATEMENT
-                        && let Some(code) = code
-                    {
+                    if let Some(code) = code {
                         if let Some(account) = self.create_with_others(sign_in, code).await? {
                             let view = AccountView {
                                 account,
@@ -588,10 +657,13 @@ macro_rules! impl_accounts {
                             };
                             return Ok(Attempt::SignedIn(Box::new(view), true, 0));
                         }
-                        return self
-                            .create_account(sign_in, code)
-                            .await
-                            .map_err(store_error);
+                        // Nothing written: the transaction below tells why.
+                        if <$db as CreateAccount>::IN_ONE_STATEMENT {
+                            return self
+                                .create_account(sign_in, code)
+                                .await
+                                .map_err(store_error);
+                        }
                     }
                     self.sign_in_transaction(sign_in, code)
                         .await

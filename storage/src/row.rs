@@ -43,6 +43,16 @@ impl AccountRow {
         self.id
     }
 
+    /// The account's sign-in identity: provider and identifier.
+    pub(crate) fn identity(&self) -> (&str, &str) {
+        (&self.provider, &self.identifier)
+    }
+
+    /// The account's friend code as stored: name and digits.
+    pub(crate) fn friend_code(&self) -> (&str, i64) {
+        (&self.friend_name, i64::from(self.friend_digits))
+    }
+
     /// The account; a row that breaks the record's rules is corrupt data.
     pub(crate) fn into_account(self) -> Result<Account, StoreError> {
         let friend_code = u16::try_from(self.friend_digits)

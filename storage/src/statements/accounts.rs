@@ -184,6 +184,24 @@ pub(crate) const CREATE_ACCOUNTS_END: &str = concat!(
     "SELECT * FROM made"
 );
 
+/// The start of the statement creating the accounts of many first sign-ins where a statement
+/// writes one table (SQLite; their events follow in a statement of their own), answering those
+/// created in the shape of [`AccountRow`](crate::row::AccountRow); the rows (those of
+/// [`CREATE_ACCOUNTS`]) and then [`INSERT_ACCOUNTS_END`] follow.
+pub(crate) const INSERT_ACCOUNTS: &str = concat!(
+    "INSERT INTO accounts ",
+    "(provider, identifier, name, avatar, email, friend_name, friend_digits, created, updated) ",
+    "SELECT provider, identifier, name, avatar, email, friend_name, friend_digits, created, ",
+    "created FROM "
+);
+
+/// The end of [`INSERT_ACCOUNTS`]: a row whose identity has an account (one made by an earlier
+/// row of the batch too) or whose friend code is taken writes nothing.
+pub(crate) const INSERT_ACCOUNTS_END: &str = concat!(
+    " AS r WHERE true ORDER BY at ON CONFLICT DO NOTHING RETURNING ",
+    account_columns!()
+);
+
 /// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
 pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");
 
