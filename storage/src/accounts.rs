@@ -9,8 +9,9 @@ pub(crate) trait CreateAccount: sqlx::Database {
     /// Whether one statement can insert an account and its events
     /// ([`CREATE_ACCOUNTS`](crate::statements::accounts::CREATE_ACCOUNTS) for the concurrent
     /// first sign-ins together, [`CREATE_ACCOUNT_SIGNED_IN`](crate::statements::accounts::CREATE_ACCOUNT_SIGNED_IN)
-    /// for one): not where a statement inserts into one table only (SQLite), which runs a
-    /// transaction of a statement each.
+    /// for one): not where a statement inserts into one table only (SQLite), which writes a
+    /// batch's accounts and then their events in one transaction, and one sign-in's in the
+    /// sign-in transaction.
     const IN_ONE_STATEMENT: bool;
 }
 
@@ -572,6 +573,7 @@ macro_rules! impl_accounts {
                     let [created_kind, signed_in_kind] = first_sign_in_kinds();
                     let mut events = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                     for account in &created {
+                        // Every account created comes from one of the batch's rows.
                         let Some(one) = made.get(&(account.identity(), account.friend_code()))
                         else {
                             continue;
@@ -657,7 +659,8 @@ macro_rules! impl_accounts {
                             };
                             return Ok(Attempt::SignedIn(Box::new(view), true, 0));
                         }
-                        // Nothing written: the transaction below tells why.
+                        // Nothing written: the statement (PostgreSQL) or the transaction
+                        // (SQLite) below tells why.
                         if <$db as CreateAccount>::IN_ONE_STATEMENT {
                             return self
                                 .create_account(sign_in, code)

@@ -6,15 +6,16 @@
 //! the accounts' balances checked by the statement, the ledger), the events, and the accounts'
 //! views read back.
 //!
-//! A purchase's idempotency key is recorded by the batch's transaction too; a key used before
-//! leaves its purchase out of the batch, for the one-change transaction to answer the repeat.
-//! A batch takes at most one change of an account, so each view it answers is the one its own
-//! change left: an account's further changes waiting in the queue make up the rounds after it.
-//! A batch refused anywhere (an account gone or banned, short of funds, owning the item, at its
-//! pack limit) or met by a deadlock is rolled back whole, and each of its changes is then
-//! applied alone by the caller, as if it had never joined: a batch commits only changes that
-//! each apply in full, and a refusal is always answered by the one-change transaction, which
-//! knows it exactly.
+//! A purchase's idempotency key is recorded by the round's transaction too; a key used before
+//! leaves its purchase out of the round, for the one-change transaction to answer the repeat.
+//! A round takes at most one change of an account, so each view it answers is the one its own
+//! change left: an account's further changes in the batch make up the rounds after it. A round
+//! refused anywhere (an account gone or banned, short of funds, owning the item, at its pack
+//! limit, a key used before) is rolled back whole and tried again without the refused change,
+//! which the caller then applies alone, as if it had never joined; after [`ATTEMPTS`] refused
+//! tries, or a deadlock, every change left in the round is applied alone. So a round commits
+//! only changes that each apply in full, and a refusal is always answered by the one-change
+//! transaction, which knows it exactly.
 
 use std::collections::HashMap;
 
@@ -137,9 +138,9 @@ macro_rules! impl_purchases {
                     answers
                 }
 
-                /// One transaction applying `changes` (of distinct accounts, as `batch`): what each granted
-                /// and its account's view after it, or (nothing written) the account of the
-                /// first change refused.
+                /// One transaction applying `changes` (of distinct accounts, as `batch`): what
+                /// each granted and its account's view after it, or (nothing written) the
+                /// account of the first change refused.
                 async fn apply_round(
                     &self,
                     changes: &[Change],

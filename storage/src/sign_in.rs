@@ -9,8 +9,8 @@ use crate::group_commit::GroupCommit;
 /// and answers the account's key generation, or `None` when the account is gone.
 pub(crate) type ExistingSignIns = GroupCommit<ExistingSignIn, Option<i64>>;
 
-/// The first sign-ins creating their accounts, written in batches where one statement can
-/// (PostgreSQL): each answers the account created, or `None` when nothing was written for it.
+/// The first sign-ins creating their accounts, written in batches: each answers the account
+/// created, or `None` when nothing was written for it.
 pub(crate) type NewAccounts = GroupCommit<NewAccount, Option<Account>>;
 
 /// An account to create with its first sign-in's events.

@@ -44,8 +44,7 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// The existing accounts' sign-ins waiting to be written together.
     existing_sign_ins: ExistingSignIns,
-    /// The first sign-ins waiting to be written together (where one statement can write
-    /// them: PostgreSQL).
+    /// The first sign-ins waiting to be written together.
     new_accounts: NewAccounts,
     /// The purchases waiting to be applied together.
     purchases: Purchases,
