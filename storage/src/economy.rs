@@ -129,9 +129,9 @@ macro_rules! impl_economy {
                     }
                 }
 
-                /// Applies `change`: a purchase without an operator's audit or an idempotency
-                /// key goes with the concurrent ones ([`purchases`](crate::purchases)); one the
-                /// batch leaves, and every other change, gets a transaction of its own.
+                /// Applies `change`: a purchase without an operator's audit goes with the
+                /// concurrent ones ([`purchases`](crate::purchases)); one the batch leaves, and
+                /// every other change, gets a transaction of its own.
                 async fn apply_routed(
                     &self,
                     change: Change,

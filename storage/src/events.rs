@@ -36,7 +36,7 @@ macro_rules! impl_events {
     ($store:ident, $db:ty) => {
         mod events {
             use async_trait::async_trait;
-            use safezone_core::events::{DomainEvent, EventPayload, RelayedEvent};
+            use safezone_core::events::{DomainEvent, EventPayload, RelayedChange, RelayedEvent};
             use safezone_core::store::{
                 AccountId, EventConsumer, EventStore, NewAuditEntry, ReplayOutcome,
                 ReplayRequested, SequenceRound, Settlement, StoreError, WebhookAttempt,
@@ -197,6 +197,37 @@ macro_rules! impl_events {
                         .map_err(store_error)?
                         .into_iter()
                         .map(EventRow::into_relayed)
+                        .collect()
+                }
+
+                /// One query leaving out every payload but a match report's.
+                async fn relayed_changes(
+                    &self,
+                    after: i64,
+                    limit: u32,
+                ) -> Result<Vec<RelayedChange>, StoreError> {
+                    let rows = sqlx::query_as::<_, (i64, Option<i64>, Option<String>)>(
+                        sql::RELAYED_CHANGES_AFTER,
+                    )
+                    .bind(after)
+                    .bind(i64::from(limit))
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(store_error)?;
+                    rows.into_iter()
+                        .map(|(position, account, payload)| {
+                            let payload = payload
+                                .map(|payload| EventPayload::from_json(&payload))
+                                .transpose()
+                                .map_err(|err| {
+                                    StoreError::Internal(format!("event at {position}: {err}"))
+                                })?;
+                            Ok(RelayedChange::new(
+                                position,
+                                account.map(AccountId),
+                                payload.as_ref(),
+                            ))
+                        })
                         .collect()
                 }
 

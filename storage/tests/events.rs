@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use futures_util::future::join_all;
 use safezone_core::domain::{GameMode, PackId, UserKey};
-use safezone_core::events::{DomainEvent, EventPayload, MatchPlayer};
+use safezone_core::events::{DomainEvent, EventPayload, MatchPlayer, RelayedChange};
 use safezone_core::store::{
     AccountId, Applied, Change, Currency, Granted, KeyLookup, MatchApplied, MatchId, MatchRecord,
     NewAuditEntry, NewClan, NewOperatorToken, OperatorRole, PlayerResult, Role, SequenceRound,
@@ -28,6 +28,7 @@ safezone_storage::store_conformance!(
     an_operator_action_writes_its_event,
     concurrent_changes_of_one_account_are_in_commit_order,
     the_relay_sequences_committed_events_in_id_order,
+    the_followers_light_read_names_the_accounts_of_the_relayed_events,
     a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
     a_stopping_node_releases_its_leases_to_the_others,
     the_webhook_log_keeps_attempts_and_dead_letters,
@@ -978,4 +979,34 @@ async fn a_stopping_node_releases_its_leases_to_the_others(store: Arc<dyn Store>
         store.release_event_leases("one").await.expect("releases"),
         0
     );
+}
+
+/// What the relay's follower reads when no subscriber watches (positions and accounts, a match
+/// report's payload only) names the same accounts at the same positions as the events read
+/// whole, a report's players included.
+async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store: Arc<dyn Store>) {
+    let ann = account(&store, "Ann#0001").await;
+    let bob = account(&store, "Bob#0001").await;
+    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
+    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    let report = record("m-1", &[bob, ann]);
+    let applied = store
+        .report_match(&report, &[])
+        .await
+        .expect("the report runs");
+    assert!(matches!(applied, MatchApplied::Done(_)));
+    store.sequence_events(100).await.expect("the round runs");
+    let whole = store.relayed_events(0, 100).await.expect("reads");
+    let light = store.relayed_changes(0, 100).await.expect("reads");
+    let expected: Vec<RelayedChange> = whole.iter().map(RelayedChange::of).collect();
+    assert_eq!(light, expected);
+    assert!(
+        light.iter().any(|change| change.accounts == [bob, ann]),
+        "{light:?}"
+    );
+    let after = store
+        .relayed_changes(light[1].position, 100)
+        .await
+        .expect("reads");
+    assert_eq!(after, expected[2..]);
 }

@@ -33,6 +33,38 @@ pub struct RelayedEvent {
     pub event: DomainEvent,
 }
 
+/// What the relay's follower needs of a relayed event when no subscriber needs the event
+/// itself: its position and the accounts it names (its own, and a match report's players),
+/// whose change counters it moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelayedChange {
+    /// The relay position.
+    pub position: i64,
+    /// The accounts the event names.
+    pub accounts: Vec<AccountId>,
+}
+
+impl RelayedChange {
+    /// The change an event at `position` of `account` tells, with its `payload` when it is a
+    /// match report (the only kind naming other accounts; any other payload may be left out).
+    pub fn new(position: i64, account: Option<AccountId>, payload: Option<&EventPayload>) -> Self {
+        let mut accounts: Vec<AccountId> = account.into_iter().collect();
+        if let Some(EventPayload::MatchReported { players, .. }) = payload {
+            accounts.extend(players.iter().map(|player| player.account));
+        }
+        Self { position, accounts }
+    }
+
+    /// The change `relayed` tells.
+    pub fn of(relayed: &RelayedEvent) -> Self {
+        Self::new(
+            relayed.position,
+            relayed.event.account,
+            Some(&relayed.event.payload),
+        )
+    }
+}
+
 /// A price paid: one currency's amount.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Price {

@@ -17,10 +17,10 @@
 
 use std::sync::Arc;
 
+use super::RelayedChange;
 use super::consumer::Consumer;
 use super::replay::Replayer;
 use super::subscription::Subscription;
-use super::{EventPayload, RelayedEvent};
 use super::{EventSettings, Sink};
 use crate::background::StoreWhileServed;
 use crate::store::{AccountChanges, SequenceRound, Store, StoreError};
@@ -159,21 +159,17 @@ async fn follow_changes(
     }
 }
 
-/// Moves on the change counter of every account `event` names.
-fn count_changes(changes: &AccountChanges, event: &RelayedEvent) {
-    if let Some(account) = event.event.account {
-        changes.changed(account);
-    }
-    if let EventPayload::MatchReported { players, .. } = &event.event.payload {
-        for player in players {
-            changes.changed(player.account);
-        }
+/// Moves on the change counter of every account `change` names.
+fn count_changes(changes: &AccountChanges, change: &RelayedChange) {
+    for account in &change.accounts {
+        changes.changed(*account);
     }
 }
 
-/// Hands the events relayed since the last round to this node's subscribers (with none and no
-/// change counters, only moves past them), counting the changes they tell into `changes`;
-/// `true` when it read up to the relay head.
+/// Hands the events relayed since the last round to this node's subscribers, counting the
+/// changes they tell into `changes`; with no subscriber, reads only the changes
+/// ([`EventStore::relayed_changes`](crate::store::EventStore::relayed_changes)), and with no
+/// change counters either, only moves past them. `true` when it read up to the relay head.
 async fn follow(
     store: &dyn Store,
     batch: u32,
@@ -181,6 +177,34 @@ async fn follow(
     changes: Option<&AccountChanges>,
 ) -> bool {
     loop {
+        if let Some(changes) = changes
+            && !subscription.is_watched()
+        {
+            // Only the accounts are needed: the payloads are neither read nor parsed.
+            match store.relayed_changes(subscription.position(), batch).await {
+                Ok(found) => {
+                    for change in &found {
+                        count_changes(changes, change);
+                    }
+                    let Some(last) = found.last() else {
+                        return true;
+                    };
+                    // A subscriber that came meanwhile gets these events from the full read
+                    // below (their counters are moved twice, which only costs a read).
+                    if !subscription.is_watched() {
+                        subscription.skip_to(last.position);
+                        if found.len() < batch as usize {
+                            return true;
+                        }
+                    }
+                    continue;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "reading relayed changes failed; trying again next round");
+                    return false;
+                }
+            }
+        }
         if changes.is_none() && !subscription.is_watched() {
             // The head is read first: a subscriber that comes after the second look was not
             // there when those events were relayed.
@@ -201,7 +225,7 @@ async fn follow(
                 let full = events.len() >= batch as usize;
                 if let Some(changes) = changes {
                     for event in &events {
-                        count_changes(changes, event);
+                        count_changes(changes, &RelayedChange::of(event));
                     }
                 }
                 subscription.publish(events);

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::{NewAuditEntry, ReplayOutcome, ReplayRequested, StoreError, WebhookReplay};
-use crate::events::{DomainEvent, RelayedEvent};
+use crate::events::{DomainEvent, RelayedChange, RelayedEvent};
 
 /// How one sequencing round ended ([`EventStore::sequence_events`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +146,18 @@ pub trait EventStore: Send + Sync {
     /// The events with a relay position above `after`, in position order, at most `limit`.
     async fn relayed_events(&self, after: i64, limit: u32)
     -> Result<Vec<RelayedEvent>, StoreError>;
+
+    /// What the relay's follower counts of the events with a relay position above `after`
+    /// when no subscriber needs the events themselves: each one's position and the accounts
+    /// it names, in position order, at most `limit`. By default, the events read whole.
+    async fn relayed_changes(
+        &self,
+        after: i64,
+        limit: u32,
+    ) -> Result<Vec<RelayedChange>, StoreError> {
+        let relayed = self.relayed_events(after, limit).await?;
+        Ok(relayed.iter().map(RelayedChange::of).collect())
+    }
 
     /// The events after id `after`, in id order, at most `limit`, each with its relay position
     /// (`None`: not sequenced yet).

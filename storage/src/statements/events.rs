@@ -41,6 +41,14 @@ pub(crate) const RELAYED_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM events \
     WHERE position > $1 ORDER BY position LIMIT $2";
 
+/// What the relay's follower counts of the events past a relay position, in position order:
+/// `(position, account id, payload)`, the payload only of a match report (the one kind naming
+/// other accounts). Binds: position, limit.
+pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
+    SELECT position, account_id, \
+    CASE WHEN kind = 'match_reported' THEN payload END AS payload FROM events \
+    WHERE position > $1 ORDER BY position LIMIT $2";
+
 /// The events after an id, in id order, in the shape of [`EventRow`](crate::row::EventRow).
 /// Binds: id, limit.
 pub(crate) const EVENTS_AFTER: &str = "\
