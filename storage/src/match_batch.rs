@@ -358,14 +358,14 @@ impl<'c> Plan<'c> {
                     None
                 }
                 Step::Credit { currency, amount } => {
-                    plan.credit(change, account, *currency, *amount, position);
+                    plan.move_currency(change, account, *currency, *amount, position);
                     (*amount != 0).then_some(Granted::Currency {
                         currency: *currency,
                         amount: *amount,
                     })
                 }
                 Step::Debit { currency, amount } => {
-                    plan.debit(change, account, *currency, *amount, position);
+                    plan.move_currency(change, account, *currency, -amount, position);
                     None
                 }
                 Step::AddItem { item } => {
@@ -391,7 +391,7 @@ impl<'c> Plan<'c> {
                         Some(Granted::Item { item: *item })
                     } else {
                         if *duplicate_coins > 0 {
-                            plan.credit(
+                            plan.move_currency(
                                 change,
                                 account,
                                 Currency::Coins,
@@ -440,16 +440,17 @@ impl<'c> Plan<'c> {
         self.accounts.entry(account).or_default()
     }
 
-    /// Credits `amount` (not negative) of `currency`: a ledger row and a limit to check.
-    fn credit(
+    /// Moves `delta` of `currency` (negative: a debit): a ledger row, and the limit (a credit)
+    /// or the balance (a debit) to check.
+    fn move_currency(
         &mut self,
         change: &'c Change,
         account: i64,
         currency: Currency,
-        amount: i64,
+        delta: i64,
         position: Position,
     ) {
-        if amount == 0 {
+        if delta == 0 {
             return;
         }
         let row = self.row(account);
@@ -457,42 +458,18 @@ impl<'c> Plan<'c> {
             Currency::Coins => &mut row.coins,
             Currency::Gems => &mut row.gems,
         };
-        *total = total.saturating_add(amount);
-        row.checks
-            .push((position, AccountCheck::Credit(currency, amount)));
-        self.movements.push(Movement {
-            change,
-            account,
-            currency,
-            delta: amount,
-        });
-    }
-
-    /// Debits `amount` (not negative) of `currency`: a ledger row and a balance to check.
-    fn debit(
-        &mut self,
-        change: &'c Change,
-        account: i64,
-        currency: Currency,
-        amount: i64,
-        position: Position,
-    ) {
-        if amount == 0 {
-            return;
-        }
-        let row = self.row(account);
-        let total = match currency {
-            Currency::Coins => &mut row.coins,
-            Currency::Gems => &mut row.gems,
+        *total = total.saturating_add(delta);
+        let check = if delta > 0 {
+            AccountCheck::Credit(currency, delta)
+        } else {
+            AccountCheck::Debit(currency, -delta)
         };
-        *total = total.saturating_sub(amount);
-        row.checks
-            .push((position, AccountCheck::Debit(currency, amount)));
+        row.checks.push((position, check));
         self.movements.push(Movement {
             change,
             account,
             currency,
-            delta: -amount,
+            delta,
         });
     }
 

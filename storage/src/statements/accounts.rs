@@ -63,6 +63,20 @@ macro_rules! select_account {
 macro_rules! select_account_view {
     ($key_expires:literal, $from:literal, $condition:literal) => {
         concat!(
+            viewed_accounts!($key_expires, $from),
+            $condition,
+            held_by_viewed!(),
+            crate::statements::economy::holdings_of!("= (SELECT viewed.id FROM viewed)"),
+            ") held ON 1 = 1 ORDER BY held.kind, held.position"
+        )
+    };
+}
+
+/// The start of an account view's query (see `select_account_view!`) up to its condition:
+/// the accounts `viewed` from `$from` with their clan's id and `$key_expires`, `WHERE` last.
+macro_rules! viewed_accounts {
+    ($key_expires:literal, $from:literal) => {
+        concat!(
             "WITH viewed AS (SELECT ",
             account_columns!(),
             ", (SELECT clan_members.clan_id FROM clan_members ",
@@ -70,13 +84,19 @@ macro_rules! select_account_view {
             $key_expires,
             " AS key_expires FROM ",
             $from,
-            " WHERE ",
-            $condition,
+            " WHERE "
+        )
+    };
+}
+
+/// The middle of an account view's query (see `select_account_view!`) after its condition:
+/// every `viewed` column and the holding's, joined to the holdings that follow.
+macro_rules! held_by_viewed {
+    () => {
+        concat!(
             ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
             "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
-            "FROM viewed LEFT JOIN (",
-            crate::statements::economy::holdings_of!("= (SELECT viewed.id FROM viewed)"),
-            ") held ON 1 = 1 ORDER BY held.kind, held.position"
+            "FROM viewed LEFT JOIN ("
         )
     };
 }
@@ -85,18 +105,13 @@ macro_rules! select_account_view {
 /// its holdings' rows beside it): the condition that `accounts.id` is one of a list follows,
 /// then [`ACCOUNT_VIEWS_END`].
 pub(crate) const ACCOUNT_VIEWS: &str = concat!(
-    "WITH viewed AS (SELECT ",
-    account_columns!(),
-    ", (SELECT clan_members.clan_id FROM clan_members ",
-    "WHERE clan_members.account_id = accounts.id) AS clan_id, ",
-    "CAST(NULL AS BIGINT) AS key_expires FROM accounts WHERE accounts.id"
+    viewed_accounts!("CAST(NULL AS BIGINT)", "accounts"),
+    "accounts.id"
 );
 
 /// The end of [`ACCOUNT_VIEWS`]: the rows of one account follow each other, in account order.
 pub(crate) const ACCOUNT_VIEWS_END: &str = concat!(
-    ") SELECT viewed.*, held.kind AS held_kind, held.id AS held_id, ",
-    "held.thing AS held_thing, held.amount AS held_amount, held.expires AS held_expires ",
-    "FROM viewed LEFT JOIN (",
+    held_by_viewed!(),
     crate::statements::economy::holdings_of!("IN (SELECT viewed.id FROM viewed)"),
     ") held ON held.account_id = viewed.id ORDER BY viewed.id, held.kind, held.position"
 );
