@@ -122,23 +122,29 @@ async fn client_reference_page_renders_every_operation_in_chromium(app: TestApp)
     );
 }
 
-/// The `openapi` command's documents, 3.1 as served and the 3.0 export, each pass the official
-/// schema of its version.
+/// The `openapi` command's documents, the public API's and the operator API's (`--operator`),
+/// 3.1 as served and the 3.0 export, each pass the official schema of its version.
 #[tokio::test]
 async fn openapi_documents_pass_the_openapi_schemas() {
     let directory = tempfile::tempdir().expect("temporary directory");
-    let files: Vec<_> = [(false, "openapi-3.1.json"), (true, "openapi-3.0.json")]
-        .into_iter()
-        .map(|(openapi_3_0, name)| {
-            let file = directory.path().join(name);
-            let args = OpenapiArgs {
-                out: None,
-                openapi_3_0,
-            };
-            std::fs::write(&file, args.text().expect("the document serializes")).expect("written");
-            file
-        })
-        .collect();
+    let files: Vec<_> = [
+        (false, false, "openapi-3.1.json"),
+        (true, false, "openapi-3.0.json"),
+        (false, true, "operator-3.1.json"),
+        (true, true, "operator-3.0.json"),
+    ]
+    .into_iter()
+    .map(|(openapi_3_0, operator, name)| {
+        let file = directory.path().join(name);
+        let args = OpenapiArgs {
+            out: None,
+            openapi_3_0,
+            operator,
+        };
+        std::fs::write(&file, args.text().expect("the document serializes")).expect("written");
+        file
+    })
+    .collect();
     let files: Vec<_> = files.iter().map(std::path::PathBuf::as_path).collect();
     let checked = client_kit::validate_documents(&files).await;
     assert!(checked.ok, "{}\n{}", checked.report, checked.stderr);
@@ -148,5 +154,5 @@ async fn openapi_documents_pass_the_openapi_schemas() {
         .iter()
         .map(|document| &document["openapi"])
         .collect();
-    assert_eq!(versions, ["3.1.0", "3.0.3"]);
+    assert_eq!(versions, ["3.1.0", "3.0.3", "3.1.0", "3.0.3"]);
 }

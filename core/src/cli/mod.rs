@@ -113,7 +113,8 @@ pub enum Command {
     /// PostgreSQL is backed up with `pg_dump`.
     Backup(BackupArgs),
     /// Writes the API's OpenAPI document (the one served at `GET /api/openapi.json`) without
-    /// opening the database or serving; `--openapi-3-0` writes its OpenAPI 3.0 variant.
+    /// opening the database or serving; `--openapi-3-0` writes its OpenAPI 3.0 variant,
+    /// `--operator` the operator API's document.
     Openapi(OpenapiArgs),
 }
 

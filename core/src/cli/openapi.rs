@@ -1,6 +1,7 @@
 //! `openapi`: writes the API's OpenAPI document, the one served at `GET /api/openapi.json`,
 //! without a database or a server: 3.1 as served, or the 3.0 variant for client generators
-//! that read only 3.0 (Unity's and Unreal's).
+//! that read only 3.0 (Unity's and Unreal's); `--operator` writes the operator API's document
+//! instead (served at `/operator/api/openapi.json` on the operator listener).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,6 +19,10 @@ pub struct OpenapiArgs {
     /// generators that read only 3.0.
     #[arg(long = "openapi-3-0")]
     pub openapi_3_0: bool,
+    /// Write the operator API's document (the one the operator listener serves at
+    /// `/operator/api/openapi.json`) instead of the public API's.
+    #[arg(long)]
+    pub operator: bool,
 }
 
 impl OpenapiArgs {
@@ -53,7 +58,11 @@ impl OpenapiArgs {
 
     /// The document in the version asked for, as indented JSON with a final newline.
     pub fn text(&self) -> serde_json::Result<String> {
-        let mut document = serde_json::to_value(crate::api::document())?;
+        let mut document = if self.operator {
+            serde_json::to_value(crate::operator_api::document())?
+        } else {
+            serde_json::to_value(crate::api::document())?
+        };
         if self.openapi_3_0 {
             crate::openapi::to_openapi_3_0(&mut document);
         }
@@ -73,6 +82,7 @@ mod tests {
         let args = OpenapiArgs {
             out: None,
             openapi_3_0,
+            operator: false,
         };
         serde_json::from_str(&args.text().expect("the document serializes")).expect("JSON")
     }
@@ -86,6 +96,20 @@ mod tests {
                 .as_str()
                 .is_some_and(|v| v.starts_with("3.1"))
         );
+    }
+
+    #[test]
+    fn writes_the_operator_document_when_asked() {
+        let args = OpenapiArgs {
+            out: None,
+            openapi_3_0: false,
+            operator: true,
+        };
+        let written: Value =
+            serde_json::from_str(&args.text().expect("the document serializes")).expect("JSON");
+        let served = serde_json::to_value(crate::operator_api::document()).expect("serializes");
+        assert_eq!(written, served);
+        assert!(written["paths"]["/operator/api/players/{accountId}/grant"]["post"].is_object());
     }
 
     #[test]

@@ -3,47 +3,17 @@
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 
-use super::api_call;
 use super::frame::Frame;
 use super::session::Session;
-use super::when::When;
 use super::{ConsoleState, players, response};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply};
+use crate::operator_api::Failure;
+use crate::operator_api::audit::{Audit, AuditQuery, AuditRow};
 
 /// The filters, as the page's form and the API name them.
 const FILTERS: [&str; 4] = ["token", "action", "target", "limit"];
-
-/// The API's answer.
-#[derive(Deserialize)]
-struct AuditAnswer {
-    audit: Vec<AuditRow>,
-}
-
-/// One audit row.
-#[derive(Deserialize)]
-struct AuditRow {
-    id: i64,
-    token: String,
-    at: When,
-    action: String,
-    target: String,
-    reason: String,
-    result: String,
-}
-
-impl AuditRow {
-    /// The player page of the row's target, when it is an account.
-    fn target_page(&self) -> Option<String> {
-        self.target.strip_prefix("account:").map(players::location)
-    }
-
-    /// Whether the change was made.
-    fn done(&self) -> bool {
-        self.result == "done"
-    }
-}
 
 /// The audit page: the filters as given, and the rows or why there are none.
 #[derive(Template)]
@@ -56,6 +26,13 @@ struct AuditPage {
     limit: String,
     rows: Vec<AuditRow>,
     error: Option<String>,
+}
+
+impl AuditPage {
+    /// The player page of a row's target, when it is an account.
+    fn target_page(&self, row: &AuditRow) -> Option<String> {
+        row.target.strip_prefix("account:").map(players::location)
+    }
 }
 
 /// The audit, filtered as the query says.
@@ -72,18 +49,10 @@ pub(super) async fn audit(
             .trim()
             .to_owned()
     });
-    let path = api_call::with_query(
-        "/audit",
-        &[
-            ("token", &token),
-            ("action", &action),
-            ("target", &target),
-            ("limit", &limit),
-        ],
-    );
-    let answer = api_call::get(&state.api, session.secret(), &path)
-        .await
-        .and_then(api_call::read::<AuditAnswer>);
+    let answer = match AuditQuery::from_request(&incoming) {
+        Ok(query) => state.api.read::<Audit>(session.secret(), &query).await,
+        Err(error) => Err(Failure::from(error)),
+    };
     let (status, rows, error) = match answer {
         Ok(answer) => (StatusCode::OK, answer.audit, None),
         Err(failure) => (failure.status, Vec::new(), Some(failure.to_string())),

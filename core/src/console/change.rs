@@ -1,20 +1,21 @@
-//! What every form's action does once its body is built: one `POST` to the operator API for
-//! the signed-in token, then a redirect to the page to see next, carrying the API's answer as
-//! the one-time message.
+//! What every form's action does once its body is built: one call of an operator API change
+//! for the signed-in token, then a redirect to the page to see next, carrying the API's answer
+//! as the one-time message.
 
 use serde_json::Value;
 
-use super::api_call::{self, Failure};
 use super::flash::Flash;
 use super::session::{self, Session};
 use super::{ConsoleState, response};
 use crate::http::{Incoming, Reply};
+use crate::operator_api::Failure;
+use crate::operator_api::endpoint::Changes;
 
-/// One change to ask of the API.
-pub(super) struct Change<'a> {
-    /// The API path, under `/operator/api`.
-    pub path: String,
-    /// The JSON body.
+/// One change of the endpoint `E` to ask of the API.
+pub(super) struct Change<'a, E: Changes> {
+    /// What its path names.
+    pub params: E::Params,
+    /// The form's fields as its JSON body, as typed (the API judges them).
     pub body: Value,
     /// The change's name for a person (`Refund`).
     pub label: &'a str,
@@ -22,10 +23,14 @@ pub(super) struct Change<'a> {
     pub next: String,
 }
 
-impl Change<'_> {
-    /// Asks it of the API: the answer, as the API gave it.
+impl<E: Changes> Change<'_, E> {
+    /// Asks it of the API: the answer's fields, as the API gave them.
     pub async fn ask(&self, state: &ConsoleState, session: &Session) -> Result<Value, Failure> {
-        api_call::post(&state.api, session.secret(), &self.path, &self.body).await
+        let answer = state
+            .api
+            .submit::<E>(session.secret(), &self.params, &self.body)
+            .await?;
+        Ok(serde_json::to_value(answer).unwrap_or_default())
     }
 
     /// Asks it of the API and sends the browser to the next page with the answer.

@@ -7,70 +7,23 @@
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 
-use super::api_call::{self, Failure, segment};
 use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::params::{NoParams, RequestParams};
 use crate::http::{ApiError, Incoming, Reply, Routes};
-
-/// `GET /content`.
-#[derive(Deserialize)]
-struct ContentAnswer {
-    /// The version this node serves (0: the file it started with).
-    running: i64,
-    /// The newest published version (0: none yet).
-    newest: i64,
-}
-
-/// `GET /content/versions`.
-#[derive(Deserialize)]
-struct VersionsAnswer {
-    /// The newest published versions, newest first.
-    versions: Vec<Version>,
-}
-
-/// One published version (`GET /content/versions/{version}` adds its text).
-#[derive(Deserialize)]
-struct Version {
-    version: i64,
-    published: String,
-    /// The operator token that published it; `None`: the command line.
-    by: Option<String>,
-    reason: Option<String>,
-    /// For a rollback, the version whose content it restores.
-    restores: Option<i64>,
-    #[serde(default)]
-    text: String,
-    #[serde(default)]
-    running: bool,
-}
-
-/// `GET /content/running`.
-#[derive(Deserialize)]
-struct RunningAnswer {
-    text: String,
-}
-
-/// `POST /content/diff`.
-#[derive(Deserialize)]
-struct DiffAnswer {
-    /// The unified diff from the running content; `None` when the same.
-    diff: Option<String>,
-    valid: bool,
-    errors: Vec<Problem>,
-}
-
-/// One error of the content check.
-#[derive(Deserialize)]
-struct Problem {
-    /// The file's line at fault (from 1), when it has one.
-    line: Option<u64>,
-    message: String,
-}
+use crate::operator_api::Failure;
+use crate::operator_api::content::{
+    ContentAnswer, ContentStatus, Diff, DiffAnswer, DiffBody, Publish, Rollback,
+};
+use crate::operator_api::content_versions::{
+    Running, Version, VersionAnswer, VersionPath, VersionView, Versions,
+};
+use crate::operator_api::endpoint::{Endpoint, Json};
+use crate::operator_api::fields::ListQuery;
 
 /// The content page.
 #[derive(Template)]
@@ -78,7 +31,7 @@ struct Problem {
 struct ContentPage {
     frame: Frame,
     listing: Option<ContentAnswer>,
-    versions: Vec<Version>,
+    versions: Vec<VersionView>,
     error: Option<String>,
     text: String,
     diff: Option<DiffAnswer>,
@@ -91,17 +44,17 @@ struct VersionPage {
     frame: Frame,
     /// The version as the path names it.
     id: String,
-    version: Option<Version>,
+    found: Option<VersionAnswer>,
     error: Option<String>,
 }
 
 /// The content's routes.
 pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
-    let routes = get(routes, "/content", signed_in(page));
-    let routes = get(routes, "/content/versions/{version}", signed_in(version));
-    let routes = post(routes, "/content/diff", checked(diff));
-    let routes = post(routes, "/content/publish", checked(publish));
-    post(routes, "/content/rollback", checked(rollback))
+    let routes = get(routes, ContentStatus::PATH, signed_in(page));
+    let routes = get(routes, Version::PATH, signed_in(version));
+    let routes = post(routes, Diff::PATH, checked(diff));
+    let routes = post(routes, Publish::PATH, checked(publish));
+    post(routes, Rollback::PATH, checked(rollback))
 }
 
 /// The page: the versions (or why not), with `text` in the form (the running text when
@@ -113,16 +66,16 @@ async fn render(
     (text, diff, error): (String, Option<DiffAnswer>, Option<Failure>),
 ) -> Reply {
     let secret = session.secret();
-    let listing = api_call::get(&state.api, secret, "/content")
-        .await
-        .and_then(api_call::read::<ContentAnswer>);
-    let versions = api_call::get(&state.api, secret, "/content/versions")
-        .await
-        .and_then(api_call::read::<VersionsAnswer>);
+    let listing = state.api.read::<ContentStatus>(secret, &NoParams).await;
+    let versions = state
+        .api
+        .read::<Versions>(secret, &ListQuery::newest())
+        .await;
     let text = if text.is_empty() {
-        api_call::get(&state.api, secret, "/content/running")
+        state
+            .api
+            .read::<Running>(secret, &NoParams)
             .await
-            .and_then(api_call::read::<RunningAnswer>)
             .map(|running| running.text)
             .unwrap_or_default()
     } else {
@@ -157,12 +110,12 @@ async fn version(
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
     let id = incoming.path("version")?.to_owned();
-    let path = format!("/content/versions/{}", segment(&id));
-    let answer = api_call::get(&state.api, session.secret(), &path)
-        .await
-        .and_then(api_call::read::<Version>);
-    let (status, version, error) = match answer {
-        Ok(version) => (StatusCode::OK, Some(version), None),
+    let answer = match VersionPath::from_request(&incoming) {
+        Ok(path) => state.api.read::<Version>(session.secret(), &path).await,
+        Err(error) => Err(Failure::from(error)),
+    };
+    let (status, found, error) = match answer {
+        Ok(found) => (StatusCode::OK, Some(found), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),
     };
     Ok(response::page(
@@ -170,7 +123,7 @@ async fn version(
         &VersionPage {
             frame: Frame::of(&session, &incoming),
             id,
-            version,
+            found,
             error,
         },
     ))
@@ -201,10 +154,11 @@ async fn diff(
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
     let text = text_of(&incoming);
-    let body = serde_json::json!({ "text": text });
-    let answer = api_call::post(&state.api, session.secret(), "/content/diff", &body)
-        .await
-        .and_then(api_call::read::<DiffAnswer>);
+    let body = Json(DiffBody { text: text.clone() });
+    let answer = state
+        .api
+        .read_with::<Diff>(session.secret(), &NoParams, &body)
+        .await;
     let shown = match answer {
         Ok(diff) => (text, Some(diff), None),
         Err(failure) => (text, None, Some(failure)),
@@ -220,8 +174,8 @@ async fn publish(
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
     let text = text_of(&incoming);
-    let change = Change {
-        path: "/content/publish".to_owned(),
+    let change = Change::<Publish> {
+        params: NoParams,
         body: Body::new(&incoming.query)
             .set("text", text.as_str())
             .reason()
@@ -243,8 +197,8 @@ async fn rollback(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let change = Change {
-        path: "/content/rollback".to_owned(),
+    let change = Change::<Rollback> {
+        params: NoParams,
         body: Body::new(&incoming.query).number("to").reason().build(),
         label: "Rollback",
         next: format!("{PREFIX}/content"),

@@ -1,19 +1,20 @@
 //! Deleting an account (personal-data erasure), in two steps: a page that shows whom, where
 //! the operator types the account's friend code to confirm, and its action, which makes the
-//! API's `POST /operator/api/players/{accountId}/delete {confirm, reason}` call (the API checks
-//! the confirmation).
+//! API's delete call `{confirm, reason}` (the API checks the confirmation).
 
 use askama::Template;
-use http::StatusCode;
 
-use super::api_call::segment;
 use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
-use super::players::{self, PlayerAnswer};
+use super::players;
 use super::session::Session;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply, Routes};
+use crate::operator_api::Failure;
+use crate::operator_api::players::{PlayerAnswer, PlayerQuery};
+use crate::operator_api::writes::{AccountPath, Delete};
 
 /// The confirmation page.
 #[derive(Template)]
@@ -30,8 +31,8 @@ pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
 }
 
 /// The console's address of the confirmation page of account `id`.
-fn location(id: &str) -> String {
-    format!("{PREFIX}/players/{}/delete", segment(id))
+fn location(id: i64) -> String {
+    format!("{PREFIX}/players/{id}/delete")
 }
 
 /// The confirmation page: whom, and the form.
@@ -40,17 +41,14 @@ async fn page(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let id = incoming.path("accountId")?;
-    match players::lookup(&state, &session, id).await {
-        Ok(player) => Ok(response::page(
-            StatusCode::OK,
-            &DeletePage {
-                frame: Frame::of(&session, &incoming),
-                player,
-            },
-        )),
-        Err(failure) => Ok(response::failure_page(&failure)),
-    }
+    let player = match AccountPath::from_request(&incoming) {
+        Ok(path) => players::lookup(&state, &session, &PlayerQuery::by_id(path.id.0)).await,
+        Err(error) => Err(Failure::from(error)),
+    };
+    Ok(response::page_of(player, |player| DeletePage {
+        frame: Frame::of(&session, &incoming),
+        player,
+    }))
 }
 
 /// The deletion: done, to the search page; refused (a confirmation that does not match, a
@@ -60,9 +58,10 @@ async fn delete(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let id = incoming.path("accountId")?;
-    let change = Change {
-        path: format!("/players/{}/delete", segment(id)),
+    let path = AccountPath::from_request(&incoming)?;
+    let id = path.id.0;
+    let change = Change::<Delete> {
+        params: path,
         body: Body::new(&incoming.query).text("confirm").reason().build(),
         label: "Deletion",
         next: format!("{PREFIX}/"),

@@ -5,8 +5,8 @@ use http::HeaderMap;
 use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use serde_json::Value;
 
-use super::api_call::Failure;
 use super::cookie;
+use crate::operator_api::Failure;
 
 /// The cookie that carries the message.
 const COOKIE: &str = "safezone_console_flash";

@@ -2,13 +2,14 @@
 //! the menu), the form token its forms carry, and the one-time message of the last action.
 
 use super::flash::Flash;
-use super::session::{Operator, Session};
+use super::session::Session;
 use crate::http::Incoming;
+use crate::operator_api::status::TokenView;
 
 /// The frame of one page.
 pub(super) struct Frame {
     /// The signed-in token; none on the sign-in and error pages.
-    pub operator: Option<Operator>,
+    pub operator: Option<TokenView>,
     /// The form token of the session (empty without one).
     pub csrf: String,
     /// The message the last action left, shown once.
@@ -44,6 +45,6 @@ impl Frame {
 
     /// Whether the page may offer forms that change something.
     pub fn can_write(&self) -> bool {
-        self.operator.as_ref().is_some_and(Operator::can_write)
+        self.operator.as_ref().is_some_and(TokenView::can_write)
     }
 }

@@ -17,7 +17,6 @@
 //! `Referer`: `origin.rs`), and every form carries a token derived from the session's id
 //! (HMAC-SHA256), which every POST but the sign-in must return.
 
-mod api_call;
 mod assets;
 mod audit;
 mod change;
@@ -35,12 +34,10 @@ mod players;
 mod polls;
 mod response;
 mod session;
-mod shown;
 mod sign_in;
 mod status;
 mod tournaments;
 mod webhooks;
-mod when;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -136,7 +133,10 @@ where
         async move {
             match Session::of(&state, &incoming).await {
                 Ok(session) => page(state, session, incoming).await,
-                Err(reply) => Ok(reply),
+                Err(none) => Ok(response::sign_in_again(
+                    none,
+                    session::secure(&state, &incoming),
+                )),
             }
         }
     })

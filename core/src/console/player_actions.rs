@@ -1,26 +1,28 @@
 //! The forms of the player page, each posted to a console route that makes the matching
-//! `POST /operator/api/players/{accountId}/<action>` call and redirects back to the player
-//! with the API's answer: grant, refund, remove, ban and unban, revoke keys, remove results.
+//! operator API change of the account and redirects back to the player with the API's answer:
+//! grant, refund, remove, ban and unban, revoke keys, remove results.
 
 use serde_json::Value;
 
-use super::api_call::segment;
 use super::change::Change;
 use super::form::Body;
 use super::session::Session;
 use super::{ConsoleState, checked, players, post};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Query, Reply, Routes};
+use crate::operator_api::endpoint::{Changes, Endpoint};
+use crate::operator_api::writes::{
+    AccountPath, Ban, GrantPlayer, Refund, Remove, RemoveResults, RevokeKeys,
+};
 
-/// One action: its API path's last segment, its name for a person, and its body.
+/// One action: its name for a person, and its body from the form.
 struct Action {
-    api: &'static str,
     label: &'static str,
     body: fn(&Query) -> Value,
 }
 
 /// `{coins?, gems?, items?, packs?, reason}`.
 static GRANT: Action = Action {
-    api: "grant",
     label: "Grant",
     body: |form| {
         Body::new(form)
@@ -35,7 +37,6 @@ static GRANT: Action = Action {
 
 /// `{currency, amount, reason}`.
 static REFUND: Action = Action {
-    api: "refund",
     label: "Refund",
     body: |form| {
         Body::new(form)
@@ -48,7 +49,6 @@ static REFUND: Action = Action {
 
 /// `{coins?, gems?, items?, packs?, reason}`.
 static REMOVE: Action = Action {
-    api: "remove",
     label: "Removal",
     body: |form| {
         Body::new(form)
@@ -63,7 +63,6 @@ static REMOVE: Action = Action {
 
 /// `{banned, reason}`: `banned` is the form's `true` or `false`.
 static BAN: Action = Action {
-    api: "ban",
     label: "Ban change",
     body: |form| {
         let banned = match form.optional("banned") {
@@ -77,51 +76,54 @@ static BAN: Action = Action {
 
 /// `{reason}`.
 static REVOKE_KEYS: Action = Action {
-    api: "revoke-keys",
     label: "Key revocation",
     body: |form| Body::new(form).reason().build(),
 };
 
 /// `{reason}`: the account's results leave every leaderboard.
 static REMOVE_RESULTS: Action = Action {
-    api: "remove-results",
     label: "Removal of results",
     body: |form| Body::new(form).reason().build(),
 };
 
-/// The player actions' routes, each `POST /players/{accountId}/<action>`.
-pub(super) fn routes(mut routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
-    for action in [
-        &GRANT,
-        &REFUND,
-        &REMOVE,
-        &BAN,
-        &REVOKE_KEYS,
-        &REMOVE_RESULTS,
-    ] {
-        routes = post(
-            routes,
-            &format!("/players/{{accountId}}/{}", action.api),
-            checked(move |state, session, incoming| act(state, session, incoming, action)),
-        );
-    }
-    routes
+/// The player actions' routes, each at the console's copy of its API path
+/// (`POST /players/{accountId}/<action>`).
+pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
+    let routes = action::<GrantPlayer>(routes, &GRANT);
+    let routes = action::<Refund>(routes, &REFUND);
+    let routes = action::<Remove>(routes, &REMOVE);
+    let routes = action::<Ban>(routes, &BAN);
+    let routes = action::<RevokeKeys>(routes, &REVOKE_KEYS);
+    action::<RemoveResults>(routes, &REMOVE_RESULTS)
 }
 
-/// Makes `action`'s API call for the account of the path, then back to its page with what
+/// `routes` with the form of `action`, the change `E` of the account, at `E`'s path.
+fn action<E: Changes<Params = AccountPath>>(
+    routes: Routes<ConsoleState>,
+    action: &'static Action,
+) -> Routes<ConsoleState> {
+    post(
+        routes,
+        <E as Endpoint>::PATH,
+        checked(move |state, session, incoming| act::<E>(state, session, incoming, action)),
+    )
+}
+
+/// Makes `action`'s API call `E` for the account of the path, then back to its page with what
 /// the API answered.
-async fn act(
+async fn act<E: Changes<Params = AccountPath>>(
     state: ConsoleState,
     session: Session,
     incoming: Incoming,
     action: &'static Action,
 ) -> Result<Reply, ApiError> {
-    let id = incoming.path("accountId")?;
-    let change = Change {
-        path: format!("/players/{}/{}", segment(id), action.api),
+    let params = AccountPath::from_request(&incoming)?;
+    let next = players::location(&params.id.0.to_string());
+    let change = Change::<E> {
+        params,
         body: (action.body)(&incoming.query),
         label: action.label,
-        next: players::location(id),
+        next,
     };
     Ok(change.make(&state, &session, &incoming).await)
 }

@@ -4,131 +4,15 @@
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 
-use super::api_call::{self, Failure};
 use super::frame::Frame;
 use super::home::HomePage;
 use super::session::Session;
-use super::shown::Shown;
-use super::when::When;
 use super::{ConsoleState, PREFIX, response};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply};
-
-/// The ways the API finds a player, as query parameters the console passes on.
-const LOOKUPS: [&str; 5] = ["friendCode", "accountId", "deviceId", "provider", "subject"];
-
-/// The API's answer about one player.
-#[derive(Deserialize)]
-pub(super) struct PlayerAnswer {
-    /// The account.
-    pub account: AccountView,
-    #[serde(default)]
-    items: Vec<Holding>,
-    #[serde(default)]
-    packs: Vec<Holding>,
-    #[serde(default)]
-    ledger: Vec<LedgerRow>,
-    /// How many times all the account's keys were revoked.
-    #[serde(rename = "keyGeneration")]
-    key_generation: i64,
-    /// The newest results.
-    matches: Vec<MatchRow>,
-    /// Progress on each reward track.
-    tracks: Vec<TrackRow>,
-}
-
-/// An account as the API shows it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct AccountView {
-    /// The account's id.
-    pub id: i64,
-    /// Its friend code.
-    pub friend_code: String,
-    /// The name the player chose (untrusted text).
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    provider: Option<String>,
-    banned: bool,
-    role: String,
-    coins: i64,
-    gems: i64,
-    level: i64,
-    experience: i64,
-    created: When,
-}
-
-impl AccountView {
-    /// What the page says instead of a name the player never set: a device player's account
-    /// (signed in with its device only) is told apart.
-    fn no_name(&self) -> &'static str {
-        if self.provider.as_deref() == Some("device") {
-            "device player, no name set"
-        } else {
-            "no name set"
-        }
-    }
-}
-
-/// Items or packs held.
-#[derive(Deserialize)]
-struct Holding {
-    id: i64,
-    #[serde(default)]
-    sku: Option<String>,
-    /// Its name as players see it (none for one the content no longer has).
-    #[serde(default)]
-    name: Option<String>,
-    quantity: i64,
-}
-
-/// A ledger row with the balances after it.
-#[derive(Deserialize)]
-struct LedgerRow {
-    id: i64,
-    at: When,
-    currency: String,
-    delta: i64,
-    reason: String,
-    #[serde(default)]
-    reference: Option<String>,
-    coins: i64,
-    gems: i64,
-}
-
-impl LedgerRow {
-    /// The movement with its sign (`+5`, `-100`).
-    fn signed_delta(&self) -> String {
-        format!("{:+}", self.delta)
-    }
-}
-
-/// A recent result.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MatchRow {
-    mode: String,
-    ended: When,
-    placement: Shown,
-    kills: Shown,
-    /// Seconds alive.
-    time_alive: Shown,
-}
-
-/// Progress on a reward track (tier, level and name `null` for a track the content no longer
-/// has).
-#[derive(Deserialize)]
-struct TrackRow {
-    track: i64,
-    name: Shown,
-    stars: i64,
-    tier: Shown,
-    experience: i64,
-    level: Shown,
-    pass: bool,
-}
+use crate::operator_api::Failure;
+use crate::operator_api::players::{Player, PlayerAnswer, PlayerQuery};
 
 /// The player page.
 #[derive(Template)]
@@ -148,14 +32,13 @@ pub(super) fn location(id: &str) -> String {
     )
 }
 
-/// The player of account `id` as the API shows it.
+/// The player `query` names, as the API shows it.
 pub(super) async fn lookup(
     state: &ConsoleState,
     session: &Session,
-    id: &str,
+    query: &PlayerQuery,
 ) -> Result<PlayerAnswer, Failure> {
-    let path = api_call::with_query("/players", &[("accountId", id)]);
-    api_call::read(api_call::get(&state.api, session.secret(), &path).await?)
+    state.api.read::<Player>(session.secret(), query).await
 }
 
 /// The player the query names (as `GET /operator/api/players` takes it); when the API finds
@@ -165,19 +48,12 @@ pub(super) async fn player(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let query: Vec<(&str, &str)> = LOOKUPS
-        .iter()
-        .map(|name| {
-            (
-                *name,
-                incoming.query.optional(name).unwrap_or_default().trim(),
-            )
-        })
-        .collect();
-    let path = api_call::with_query("/players", &query);
-    let answer = api_call::get(&state.api, session.secret(), &path).await;
+    let answer = match PlayerQuery::from_request(&incoming) {
+        Ok(query) => lookup(&state, &session, &query).await,
+        Err(error) => Err(Failure::from(error)),
+    };
     let frame = Frame::of(&session, &incoming);
-    match answer.and_then(api_call::read::<PlayerAnswer>) {
+    match answer {
         Ok(mut player) => {
             player.ledger.reverse();
             Ok(response::page(

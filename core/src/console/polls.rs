@@ -4,69 +4,24 @@
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::api_call::{self, segment};
 use super::change::Change;
 use super::form::{Body, local_input};
 use super::frame::Frame;
 use super::session::Session;
-use super::shown::Shown;
-use super::when::When;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply, Routes};
+use crate::operator_api::Failure;
+use crate::operator_api::endpoint::Endpoint;
+use crate::operator_api::fields::ListQuery;
+use crate::operator_api::polls::{
+    ClosePoll, CreatePoll, EditPoll, PollPath, PollView, Polls, ShowPoll,
+};
 
 /// How many option rows the creation form has.
 const OPTION_ROWS: usize = 6;
-
-/// A poll as the API shows it.
-#[derive(Deserialize)]
-struct PollView {
-    id: i64,
-    question: String,
-    opens: When,
-    closes: When,
-    /// When an operator closed it.
-    closed: Option<When>,
-    /// `upcoming`, `open`, `ended` or `closed`.
-    state: String,
-    options: Vec<PollOption>,
-    /// The votes of every option.
-    votes: Shown,
-}
-
-impl PollView {
-    /// Whether it still changes (an edit or a closing is worth offering).
-    fn changes(&self) -> bool {
-        matches!(self.state.as_str(), "upcoming" | "open")
-    }
-
-    /// Its closing time as a `datetime-local` value.
-    fn closes_input(&self) -> String {
-        local_input(self.closes.exact())
-    }
-}
-
-/// One option with its votes.
-#[derive(Deserialize)]
-struct PollOption {
-    name: String,
-    colour: String,
-    votes: Shown,
-}
-
-/// `GET /polls`.
-#[derive(Deserialize)]
-struct PollsAnswer {
-    polls: Vec<PollView>,
-}
-
-/// `GET /polls/{pollId}`.
-#[derive(Deserialize)]
-struct PollAnswer {
-    poll: PollView,
-}
 
 /// The list of polls and the creation form.
 #[derive(Template)]
@@ -88,13 +43,20 @@ struct PollPage {
     error: Option<String>,
 }
 
-/// The polls' routes.
+impl PollPage {
+    /// The poll's closing time as a `datetime-local` value.
+    fn closes_input(&self, poll: &PollView) -> String {
+        local_input(poll.closes.exact())
+    }
+}
+
+/// The polls' routes, at the API's paths.
 pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
-    let routes = get(routes, "/polls", signed_in(list));
-    let routes = post(routes, "/polls", checked(create));
-    let routes = get(routes, "/polls/{pollId}", signed_in(one));
-    let routes = post(routes, "/polls/{pollId}", checked(edit));
-    post(routes, "/polls/{pollId}/close", checked(close))
+    let routes = get(routes, Polls::PATH, signed_in(list));
+    let routes = post(routes, CreatePoll::PATH, checked(create));
+    let routes = get(routes, ShowPoll::PATH, signed_in(one));
+    let routes = post(routes, EditPoll::PATH, checked(edit));
+    post(routes, ClosePoll::PATH, checked(close))
 }
 
 /// `GET /polls`: every poll, and the form to create one.
@@ -103,9 +65,10 @@ async fn list(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let answer = api_call::get(&state.api, session.secret(), "/polls")
-        .await
-        .and_then(api_call::read::<PollsAnswer>);
+    let answer = state
+        .api
+        .read::<Polls>(session.secret(), &ListQuery::newest())
+        .await;
     let (status, polls, error) = match answer {
         Ok(answer) => (StatusCode::OK, answer.polls, None),
         Err(failure) => (failure.status, Vec::new(), Some(failure.to_string())),
@@ -124,13 +87,10 @@ async fn list(
 /// `GET /polls/{pollId}`: the poll with its results.
 async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
     let id = incoming.path("pollId")?.to_owned();
-    let answer = api_call::get(
-        &state.api,
-        session.secret(),
-        &format!("/polls/{}", segment(&id)),
-    )
-    .await
-    .and_then(api_call::read::<PollAnswer>);
+    let answer = match PollPath::from_request(&incoming) {
+        Ok(path) => state.api.read::<ShowPoll>(session.secret(), &path).await,
+        Err(error) => Err(Failure::from(error)),
+    };
     let (status, poll, error) = match answer {
         Ok(answer) => (StatusCode::OK, Some(answer.poll), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),
@@ -171,8 +131,8 @@ async fn create(
         .time("closes")
         .reason()
         .build();
-    let change = Change {
-        path: "/polls".to_owned(),
+    let change = Change::<CreatePoll> {
+        params: crate::http::params::NoParams,
         body,
         label: "Poll creation",
         next: format!("{PREFIX}/polls"),
@@ -186,14 +146,15 @@ async fn edit(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let id = segment(incoming.path("pollId")?);
+    let params = PollPath::from_request(&incoming)?;
+    let id = params.id.0;
     let body = Body::new(&incoming.query)
         .text("question")
         .time("closes")
         .reason()
         .build();
-    let change = Change {
-        path: format!("/polls/{id}"),
+    let change = Change::<EditPoll> {
+        params,
         body,
         label: "Poll change",
         next: format!("{PREFIX}/polls/{id}"),
@@ -207,10 +168,11 @@ async fn close(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let id = segment(incoming.path("pollId")?);
+    let params = PollPath::from_request(&incoming)?;
+    let id = params.id.0;
     let body = Body::new(&incoming.query).reason().build();
-    let change = Change {
-        path: format!("/polls/{id}/close"),
+    let change = Change::<ClosePoll> {
+        params,
         body,
         label: "Poll closing",
         next: format!("{PREFIX}/polls/{id}"),

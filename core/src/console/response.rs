@@ -13,10 +13,12 @@ use http::{HeaderValue, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;
 
-use super::api_call::Failure;
+use super::PREFIX;
 use super::flash::Flash;
 use super::frame::Frame;
+use super::session::{NoSession, Session};
 use crate::http::Reply;
+use crate::operator_api::Failure;
 
 /// The console's content policy: its own stylesheet, forms posted to itself, nothing inline,
 /// never framed.
@@ -83,6 +85,36 @@ pub(super) fn error_page(status: StatusCode, title: &str, message: &str) -> Repl
             message,
         },
     )
+}
+
+/// The answer to a request without a working session: to the sign-in page (the cookie of a
+/// session the API refused forgotten, with why), or an error page when the API could not say.
+pub(super) fn sign_in_again(none: NoSession, secure: bool) -> Reply {
+    let sign_in = format!("{PREFIX}/sign-in");
+    match none {
+        NoSession::Absent => see_other(&sign_in),
+        NoSession::Refused(failure) => {
+            let flash = Flash::error(format!(
+                "Your sign-in no longer works ({}): sign in again.",
+                failure.message
+            ));
+            see_other(&sign_in)
+                .with_header(SET_COOKIE, &Session::expire_cookie())
+                .with_header(SET_COOKIE, &flash.set_cookie(secure))
+        }
+        NoSession::Failed(failure) => failure_page(&failure),
+    }
+}
+
+/// The page `render` makes of an API answer, or the error page of the call's failure.
+pub(super) fn page_of<T, P: Template>(
+    answer: Result<T, Failure>,
+    render: impl FnOnce(T) -> P,
+) -> Reply {
+    match answer {
+        Ok(answer) => page(StatusCode::OK, &render(answer)),
+        Err(failure) => failure_page(&failure),
+    }
 }
 
 /// The page of an API call that could not be made.

@@ -5,65 +5,21 @@
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 
-use super::api_call::{self, segment};
 use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
-use super::shown::Shown;
-use super::when::When;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::params::{NoParams, RequestParams};
 use crate::http::{ApiError, Incoming, Reply, Routes};
-
-/// A tournament as the API shows it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TournamentView {
-    code: String,
-    mode: String,
-    opens: When,
-    closes: When,
-    /// When an operator closed it.
-    closed: Option<When>,
-    /// `upcoming`, `open`, `ended` or `closed`.
-    state: String,
-    capacity: Shown,
-    entrants: Shown,
-    whitelist_only: bool,
-}
-
-impl TournamentView {
-    /// Whether it still changes (an edit or a closing is worth offering).
-    fn changes(&self) -> bool {
-        matches!(self.state.as_str(), "upcoming" | "open")
-    }
-}
-
-/// `GET /tournaments`.
-#[derive(Deserialize)]
-struct TournamentsAnswer {
-    tournaments: Vec<TournamentView>,
-}
-
-/// `GET /tournaments/{code}`.
-#[derive(Deserialize)]
-struct TournamentAnswer {
-    tournament: TournamentView,
-    /// Friend codes, in the order added.
-    whitelist: Vec<String>,
-    /// In the order they joined.
-    entrants: Vec<Entrant>,
-}
-
-/// An account that joined.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Entrant {
-    friend_code: String,
-    joined: When,
-}
+use crate::operator_api::Failure;
+use crate::operator_api::endpoint::Endpoint;
+use crate::operator_api::fields::ListQuery;
+use crate::operator_api::tournaments::{
+    CloseTournament, CreateTournament, EditTournament, EditWhitelist, ShowTournament,
+    TournamentAnswer, TournamentCodePath, TournamentView, Tournaments,
+};
 
 /// The list and the creation form.
 #[derive(Template)]
@@ -84,14 +40,19 @@ struct TournamentPage {
     error: Option<String>,
 }
 
-/// The tournaments' routes.
+/// The tournaments' routes, at the API's paths.
 pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
-    let routes = get(routes, "/tournaments", signed_in(list));
-    let routes = post(routes, "/tournaments", checked(create));
-    let routes = get(routes, "/tournaments/{code}", signed_in(one));
-    let routes = post(routes, "/tournaments/{code}", checked(edit));
-    let routes = post(routes, "/tournaments/{code}/close", checked(close));
-    post(routes, "/tournaments/{code}/whitelist", checked(whitelist))
+    let routes = get(routes, Tournaments::PATH, signed_in(list));
+    let routes = post(routes, CreateTournament::PATH, checked(create));
+    let routes = get(routes, ShowTournament::PATH, signed_in(one));
+    let routes = post(routes, EditTournament::PATH, checked(edit));
+    let routes = post(routes, CloseTournament::PATH, checked(close));
+    post(routes, EditWhitelist::PATH, checked(whitelist))
+}
+
+/// The console's page of the tournament of `path`.
+fn location(path: &TournamentCodePath) -> String {
+    format!("{PREFIX}/tournaments/{}", path.code.as_str())
 }
 
 /// `GET /tournaments`.
@@ -100,9 +61,10 @@ async fn list(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let answer = api_call::get(&state.api, session.secret(), "/tournaments")
-        .await
-        .and_then(api_call::read::<TournamentsAnswer>);
+    let answer = state
+        .api
+        .read::<Tournaments>(session.secret(), &ListQuery::newest())
+        .await;
     let (status, tournaments, error) = match answer {
         Ok(answer) => (StatusCode::OK, answer.tournaments, None),
         Err(failure) => (failure.status, Vec::new(), Some(failure.to_string())),
@@ -119,11 +81,16 @@ async fn list(
 
 /// `GET /tournaments/{code}`.
 async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
-    let code = incoming.path("code")?.to_owned();
-    let path = format!("/tournaments/{}", segment(&code));
-    let answer = api_call::get(&state.api, session.secret(), &path)
-        .await
-        .and_then(api_call::read::<TournamentAnswer>);
+    let code = incoming.path("tournamentCode")?.to_owned();
+    let answer = match TournamentCodePath::from_request(&incoming) {
+        Ok(path) => {
+            state
+                .api
+                .read::<ShowTournament>(session.secret(), &path)
+                .await
+        }
+        Err(error) => Err(Failure::from(error)),
+    };
     let (status, found, error) = match answer {
         Ok(answer) => (StatusCode::OK, Some(answer), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),
@@ -154,8 +121,8 @@ async fn create(
         .flag("whitelistOnly")
         .reason()
         .build();
-    let change = Change {
-        path: "/tournaments".to_owned(),
+    let change = Change::<CreateTournament> {
+        params: NoParams,
         body,
         label: "Tournament creation",
         next: format!("{PREFIX}/tournaments"),
@@ -170,7 +137,8 @@ async fn edit(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let code = segment(incoming.path("code")?);
+    let params = TournamentCodePath::from_request(&incoming)?;
+    let next = location(&params);
     let body = Body::new(&incoming.query)
         .text("mode")
         .time("opens")
@@ -179,11 +147,11 @@ async fn edit(
         .flag("whitelistOnly")
         .reason()
         .build();
-    let change = Change {
-        path: format!("/tournaments/{code}"),
+    let change = Change::<EditTournament> {
+        params,
         body,
         label: "Tournament change",
-        next: format!("{PREFIX}/tournaments/{code}"),
+        next,
     };
     Ok(change.make(&state, &session, &incoming).await)
 }
@@ -194,13 +162,14 @@ async fn close(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let code = segment(incoming.path("code")?);
+    let params = TournamentCodePath::from_request(&incoming)?;
+    let next = location(&params);
     let body = Body::new(&incoming.query).reason().build();
-    let change = Change {
-        path: format!("/tournaments/{code}/close"),
+    let change = Change::<CloseTournament> {
+        params,
         body,
         label: "Tournament closing",
-        next: format!("{PREFIX}/tournaments/{code}"),
+        next,
     };
     Ok(change.make(&state, &session, &incoming).await)
 }
@@ -211,17 +180,18 @@ async fn whitelist(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let code = segment(incoming.path("code")?);
+    let params = TournamentCodePath::from_request(&incoming)?;
+    let next = location(&params);
     let body = Body::new(&incoming.query)
         .list("add")
         .list("remove")
         .reason()
         .build();
-    let change = Change {
-        path: format!("/tournaments/{code}/whitelist"),
+    let change = Change::<EditWhitelist> {
+        params,
         body,
         label: "Whitelist change",
-        next: format!("{PREFIX}/tournaments/{code}"),
+        next,
     };
     Ok(change.make(&state, &session, &incoming).await)
 }

@@ -1,79 +1,28 @@
-//! `GET /operator/console/webhooks`: the webhooks' dead letters (the API's
-//! `GET /operator/api/webhooks?outcome=dead`), each with a form to replay it
-//! (`POST /operator/api/webhooks/{deliveryId}/replay`) for a full token, and the replays asked
-//! for with where each stands (`GET /operator/api/webhooks/replays`).
+//! `GET /operator/console/webhooks`: the webhooks' dead letters (the API's delivery log with
+//! `outcome=dead`), each with a form to replay it for a full token, and the replays asked for
+//! with where each stands.
 
 use askama::Template;
 use http::StatusCode;
-use serde::Deserialize;
 
-use super::api_call::{self, segment};
 use super::change::Change;
 use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
-use super::when::When;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
+use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply, Routes};
-
-/// How many dead letters and replays the page shows, the newest.
-const SHOWN: &str = "100";
-
-/// `GET /webhooks?outcome=dead`.
-#[derive(Deserialize)]
-struct DeadAnswer {
-    deliveries: Vec<DeadLetter>,
-}
-
-/// One dead letter: the last failed attempt at a batch.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DeadLetter {
-    id: i64,
-    url: String,
-    first_event: i64,
-    last_event: i64,
-    events: i64,
-    attempt: i64,
-    error: Option<String>,
-    at: When,
-}
-
-/// `GET /webhooks/replays`.
-#[derive(Deserialize)]
-struct ReplaysAnswer {
-    replays: Vec<Replay>,
-}
-
-/// One replay as the API shows it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Replay {
-    id: i64,
-    delivery: i64,
-    url: String,
-    /// `pending`, `delivered`, `dead` or `expired`.
-    state: String,
-    failures: i64,
-    error: Option<String>,
-    requested: When,
-    updated: When,
-}
-
-impl Replay {
-    /// Whether it ended as asked.
-    fn delivered(&self) -> bool {
-        self.state == "delivered"
-    }
-}
+use crate::operator_api::endpoint::Endpoint;
+use crate::operator_api::replays::{DeliveryPath, Replay, ReplayView, Replays, ReplaysQuery};
+use crate::operator_api::webhooks::{DeliveryRow, Webhooks, WebhooksQuery};
 
 /// The dead letters and the replays.
 #[derive(Template)]
 #[template(path = "console/webhooks.html")]
 struct WebhooksPage {
     frame: Frame,
-    dead: Vec<DeadLetter>,
-    replays: Vec<Replay>,
+    dead: Vec<DeliveryRow>,
+    replays: Vec<ReplayView>,
     error: Option<String>,
 }
 
@@ -89,23 +38,23 @@ impl WebhooksPage {
 /// The webhooks' routes.
 pub(super) fn routes(routes: Routes<ConsoleState>) -> Routes<ConsoleState> {
     let routes = get(routes, "/webhooks", signed_in(page));
-    post(routes, "/webhooks/{deliveryId}/replay", checked(replay))
+    post(routes, Replay::PATH, checked(replay))
 }
 
-/// `GET /webhooks`: the dead letters and the replays.
+/// `GET /webhooks`: the newest dead letters and replays.
 async fn page(
     state: ConsoleState,
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let dead_path = api_call::with_query("/webhooks", &[("outcome", "dead"), ("limit", SHOWN)]);
-    let replays_path = api_call::with_query("/webhooks/replays", &[("limit", SHOWN)]);
-    let dead = api_call::get(&state.api, session.secret(), &dead_path)
-        .await
-        .and_then(api_call::read::<DeadAnswer>);
-    let replays = api_call::get(&state.api, session.secret(), &replays_path)
-        .await
-        .and_then(api_call::read::<ReplaysAnswer>);
+    let dead = state
+        .api
+        .read::<Webhooks>(session.secret(), &WebhooksQuery::with_outcome(Some("dead")))
+        .await;
+    let replays = state
+        .api
+        .read::<Replays>(session.secret(), &ReplaysQuery::newest())
+        .await;
     let (status, dead, replays, error) = match (dead, replays) {
         (Ok(dead), Ok(replays)) => (StatusCode::OK, dead.deliveries, replays.replays, None),
         (Err(failure), _) | (_, Err(failure)) => (
@@ -132,9 +81,8 @@ async fn replay(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let id = segment(incoming.path("deliveryId")?);
-    let change = Change {
-        path: format!("/webhooks/{id}/replay"),
+    let change = Change::<Replay> {
+        params: DeliveryPath::from_request(&incoming)?,
         body: Body::new(&incoming.query).reason().build(),
         label: "Replay",
         next: format!("{PREFIX}/webhooks"),

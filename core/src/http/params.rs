@@ -61,7 +61,7 @@ impl<T: ParamValue> Param for Option<T> {
 }
 
 /// Where a parameter is sent.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Location {
     /// A segment of the route's path (`/api/clan/{clanId}/join`).
     Path,
@@ -186,6 +186,66 @@ impl<const MIN: i64, const MAX: i64> ParamValue for WholeNumber<MIN, MAX> {
     }
 }
 
+/// A parameter's value as an in-process client sends it: its text, `None` for an optional
+/// one left out.
+pub trait Sent {
+    /// The parameter's text.
+    fn sent(&self) -> Option<String>;
+}
+
+impl Sent for String {
+    fn sent(&self) -> Option<String> {
+        Some(self.clone())
+    }
+}
+
+impl Sent for PositiveId {
+    fn sent(&self) -> Option<String> {
+        Some(self.0.to_string())
+    }
+}
+
+impl<const MIN: i64, const MAX: i64> Sent for WholeNumber<MIN, MAX> {
+    fn sent(&self) -> Option<String> {
+        Some(self.0.to_string())
+    }
+}
+
+impl<T: Sent> Sent for Option<T> {
+    fn sent(&self) -> Option<String> {
+        self.as_ref().and_then(Sent::sent)
+    }
+}
+
+/// The path and query parameters of an endpoint that both serves requests and is called
+/// in-process by a typed client: read from a request, and written into one.
+pub trait RequestParams: utoipa::IntoParams + Sized {
+    /// Reads them from a request (the first one absent or bad is a 400 naming it).
+    fn from_request(incoming: &Incoming) -> Result<Self, ApiError>;
+
+    /// Each given parameter's place, name and text, for a request.
+    fn to_request(&self) -> Vec<(Location, &'static str, String)>;
+}
+
+/// The parameters of an endpoint that takes none.
+pub struct NoParams;
+
+impl utoipa::IntoParams for NoParams {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        Vec::new()
+    }
+}
+
+impl RequestParams for NoParams {
+    fn from_request(_: &Incoming) -> Result<Self, ApiError> {
+        Ok(Self)
+    }
+
+    fn to_request(&self) -> Vec<(Location, &'static str, String)> {
+        Vec::new()
+    }
+}
+
 /// Declares the path and query parameters of an endpoint once:
 ///
 /// ```ignore
@@ -257,6 +317,53 @@ macro_rules! parameters {
 }
 
 pub(crate) use parameters;
+
+/// [`parameters!`] for an endpoint a typed client calls in-process: the same struct, with
+/// [`RequestParams`], so that the client writes its request from the declaration that reads
+/// it (each field's type is [`Sent`]).
+macro_rules! request_parameters {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $field_doc:literal])+
+                $field:ident: $ty:ty = $location:ident $wire:literal
+            ),+ $(,)?
+        }
+    ) => {
+        $crate::http::params::parameters! {
+            $(#[doc = $doc])*
+            $vis struct $name {
+                $(
+                    $(#[doc = $field_doc])+
+                    $field: $ty = $location $wire
+                ),+
+            }
+        }
+
+        impl $crate::http::params::RequestParams for $name {
+            fn from_request(
+                incoming: &$crate::http::Incoming,
+            ) -> Result<Self, $crate::http::ApiError> {
+                Self::read(incoming)
+            }
+
+            fn to_request(
+                &self,
+            ) -> Vec<($crate::http::params::Location, &'static str, String)> {
+                let mut sent = Vec::new();
+                $(
+                    if let Some(text) = $crate::http::params::Sent::sent(&self.$field) {
+                        sent.push(($crate::http::params::Location::$location, $wire, text));
+                    }
+                )+
+                sent
+            }
+        }
+    };
+}
+
+pub(crate) use request_parameters;
 
 #[cfg(test)]
 mod tests {

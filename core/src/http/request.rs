@@ -54,6 +54,11 @@ impl Incoming {
         )
     }
 
+    /// The route's percent-decoded path parameters, by name.
+    pub fn path_params(&self) -> &[(String, String)] {
+        &self.params
+    }
+
     /// The percent-decoded path parameter `name` of the route.
     pub fn path(&self, name: &'static str) -> Result<&str, ApiError> {
         self.params

@@ -16,6 +16,7 @@
 mod form_body;
 mod idempotency;
 mod names;
+mod operator;
 mod refusals;
 mod shared;
 mod tournament;
@@ -33,6 +34,7 @@ use crate::domain::GameMode;
 use crate::leaderboard::{Category, TimeWindow};
 
 pub use idempotency::{IdempotencyKey, InvalidParameterOrKey};
+pub use operator::{OperatorAccess, operator_document};
 pub use refusals::{InsufficientFunds, Obsolete};
 pub use shared::{
     BodyTooLarge, Done, ErrorBody, GAME_SERVER, SuccessStatus, TooManyRequests, USER_KEY,

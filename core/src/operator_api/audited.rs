@@ -6,30 +6,32 @@
 //! change; a call that changed nothing appends its `refused: why` (or `failed: why`) row on its
 //! own.
 
-use std::future::Future;
-
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
 
+use super::endpoint::Changes;
 use super::{OperatorState, auth};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply, parse_json};
+use crate::http::params::RequestParams;
+use crate::http::{ApiError, ErrorCode, Incoming, parse_json};
 use crate::store::{NewAuditEntry, OperatorRole, OperatorToken};
 
 /// The most characters an operator's reason has.
 const REASON_MAX_CHARS: usize = 500;
 
 /// What every change's body gives: why.
-pub(super) trait Reasoned: DeserializeOwned {
+pub(crate) trait Reasoned: DeserializeOwned {
     /// The operator's reason, as sent.
     fn reason(&self) -> &str;
 }
 
-/// One change, as its handler runs it: who asks, what its path names, its body, and the audit
-/// row its store call appends with the change.
-pub(super) struct Write<P, B> {
+/// One change, as [`Changes::change`] runs it: who asks, what its path names, its body, and
+/// the audit row its store call appends with the change.
+pub(crate) struct Write<P, B> {
     /// The caller's token (a full one).
     pub token: OperatorToken,
-    /// What the path names (an account, a poll, a tournament; `()` for none).
+    /// Its parameters: what the path names (an account, a poll, a tournament).
     pub path: P,
     /// The body, read and with its reason checked.
     pub body: B,
@@ -46,58 +48,32 @@ impl<P, B> Write<P, B> {
     }
 }
 
-/// How the audit names one call: its action and its target, from the body as sent (a body
-/// that does not parse still gets its row) and the path.
-pub(super) struct Audit {
-    /// The action (`poll-create`; `ban` or `unban` by the body).
-    pub action: &'static str,
-    /// The target (`poll:7`, `tournament:spring-cup`, `content`: a created poll's or content
-    /// version's id is added by the store).
-    pub target: String,
-}
-
-/// Answers what a change left as it is: for the changes whose answer needs nothing read
-/// after them.
-pub(super) async fn as_is(_: OperatorState, answer: Value) -> Result<Value, ApiError> {
-    Ok(answer)
-}
-
-/// Runs one change audited: authenticates (a missing or bad token is a 401 and not audited:
-/// there is no one to attribute it to), refuses a read-only token (403 `operator_read_only`),
-/// then what the path names (`path`, read by the caller from the request), the body (413 past
-/// the operator API's limit) and its reason, and runs `change`, whose store call appends the
-/// audit row (`done`, on the target `audit` names) in the change's transaction. When `change`
-/// fails, nothing was changed: its row (`refused: why`, or `failed: why` when the server
-/// failed) is appended on its own. Then `answer` reads what the answer shows of the change
+/// Runs one call of the change `E` audited: authenticates (a missing or bad token is a 401 and
+/// not audited: there is no one to attribute it to), refuses a read-only token (403
+/// `operator_read_only`), then reads the parameters, the body (413 past the operator API's
+/// limit) and its reason, and runs [`Changes::change`], whose store call appends the audit row
+/// (`done`, on the target `E` names) in the change's transaction. When the change fails,
+/// nothing was changed: its row (`refused: why`, or `failed: why` when the server failed) is
+/// appended on its own. Then [`Changes::answer`] reads what the answer shows of the change
 /// made (a failure there answers an error, the change and its row stay).
-pub(super) async fn audited<P, B, T, F, Fut, G, GFut>(
+pub(super) async fn audited<E: Changes>(
     state: OperatorState,
     incoming: Incoming,
-    audit: impl FnOnce(&Value) -> Audit,
-    path: Result<P, ApiError>,
-    change: F,
-    answer: G,
-) -> Result<Reply, ApiError>
-where
-    B: Reasoned,
-    F: FnOnce(OperatorState, Write<P, B>) -> Fut,
-    Fut: Future<Output = Result<T, ApiError>>,
-    G: FnOnce(OperatorState, T) -> GFut,
-    GFut: Future<Output = Result<Value, ApiError>>,
-{
+) -> Result<E::Answer, ApiError> {
     let token = auth::caller(&state, &incoming).await?;
+    let params = E::Params::from_request(&incoming);
+    let path = incoming.path_params().to_vec();
     let bytes = incoming.body_bytes().await;
     let sent = bytes
         .as_ref()
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
         .unwrap_or(Value::Null);
-    let Audit { action, target } = audit(&sent);
     let entry = NewAuditEntry {
         token: token.id,
         at: state.app.clock.now(),
-        action: action.to_owned(),
-        target,
+        action: E::action(&sent).to_owned(),
+        target: E::target(&path, &sent),
         reason: sent["reason"]
             .as_str()
             .unwrap_or_default()
@@ -115,8 +91,8 @@ where
                 ),
             });
         }
-        let path = path?;
-        let body: B = parse_json(&bytes?)?;
+        let path = params?;
+        let body: E::Body = parse_json(&bytes?)?;
         check_reason(body.reason())?;
         let write = Write {
             token: token.clone(),
@@ -124,11 +100,11 @@ where
             body,
             audit: entry.clone(),
         };
-        change(state.clone(), write).await
+        E::change(state.clone(), write).await
     }
     .await;
     match changed {
-        Ok(changed) => Ok(Reply::success(&answer(state, changed).await?)),
+        Ok(changed) => E::answer(state, changed).await,
         Err(error) => {
             let result = if error.status().is_server_error() {
                 format!("failed: {}", error.message())
@@ -139,6 +115,20 @@ where
             state.app.store.append_audit(entry).await?;
             Err(error)
         }
+    }
+}
+
+/// The body of a change that gives only its reason.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReasonBody {
+    /// Why, for the audit.
+    pub reason: String,
+}
+
+impl Reasoned for ReasonBody {
+    fn reason(&self) -> &str {
+        &self.reason
     }
 }
 

@@ -7,7 +7,7 @@ use crate::http::{ApiError, ErrorCode, Incoming};
 use crate::store::OperatorToken;
 
 /// What a caller presented as its bearer.
-pub(super) enum Credential {
+pub(crate) enum Credential {
     /// An operator token's secret.
     Secret(OperatorSecret),
     /// A console session's id.

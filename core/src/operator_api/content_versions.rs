@@ -2,85 +2,184 @@
 //! published each, when, why and what a rollback restores; one version with its text; and the
 //! text this node serves now.
 
-use serde_json::{Value, json};
+use http::Method;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
+use super::OperatorState;
+use super::endpoint::{Endpoint, NoBody, Read, Reads};
 use super::fields::ListQuery;
-use super::{OperatorState, auth, views};
+use super::views::When;
 use crate::content_publication::{self, PublishError};
-use crate::http::params::{PositiveId, parameters};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use crate::http::params::{NoParams, PositiveId, request_parameters};
+use crate::http::{ApiError, ErrorCode};
 use crate::store::{ContentVersion, PublishedContent};
 
-parameters! {
+request_parameters! {
     /// The content version of the path.
-    struct VersionPath {
+    pub(crate) struct VersionPath {
         /// The published version
         version: PositiveId = Path "version",
     }
 }
 
-/// A version as operators see it: when, by whom (`null`: the command line), why (`null`: not
-/// told) and, for a rollback, the version whose content it restores (`null`: a new file).
-fn view(version: &ContentVersion) -> Value {
-    let about = &version.about;
-    json!({
-        "version": version.version,
-        "published": views::rfc3339(version.published_at),
-        "by": about.by,
-        "reason": about.reason,
-        "restores": about.restores,
-    })
+/// A published version as operators see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub(crate) struct VersionView {
+    /// The version.
+    pub version: i64,
+    /// When it was published.
+    pub published: When,
+    /// Who published it (`null`: the command line).
+    pub by: Option<String>,
+    /// Why (`null`: not told).
+    pub reason: Option<String>,
+    /// For a rollback, the version whose content it restores (`null`: a new file).
+    pub restores: Option<i64>,
 }
 
-/// `GET /content/versions?limit=`: the newest published versions (100 unless `limit`), newest
-/// first, each with who published it, when, why and what it restores.
-pub(super) async fn list(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let query = ListQuery::read(&incoming)?;
-    let versions: Vec<Value> = state
-        .app
-        .store
-        .content_versions(query.most())
-        .await?
-        .iter()
-        .map(view)
-        .collect();
-    Ok(Reply::success(&json!({ "versions": versions })))
+impl VersionView {
+    /// A version as operators see it.
+    pub(super) fn of(version: &ContentVersion) -> Self {
+        let about = &version.about;
+        Self {
+            version: version.version,
+            published: version.published_at.into(),
+            by: about.by.clone(),
+            reason: about.reason.clone(),
+            restores: about.restores,
+        }
+    }
 }
 
-/// `GET /content/versions/{version}`: the version as listed, with its `text` and whether this
-/// node serves it (`running`); 404 `unknown_content_version`.
-pub(super) async fn show(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let version = VersionPath::read(&incoming)?.version.0;
-    let PublishedContent {
-        version,
-        text,
-        published_at,
-        about,
-    } = content_publication::published(state.app.store.as_ref(), version)
-        .await?
-        .ok_or_else(|| ApiError::NotFound {
-            code: ErrorCode::UnknownContentVersion,
-            message: PublishError::UnknownVersion(version).to_string(),
-        })?;
-    let mut answer = view(&ContentVersion {
-        version,
-        published_at,
-        about,
-    });
-    answer["text"] = Value::String(text);
-    answer["running"] = Value::Bool(state.app.content.current().version == version);
-    Ok(Reply::success(&answer))
+/// The newest published versions.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct VersionsAnswer {
+    /// Newest first.
+    pub versions: Vec<VersionView>,
 }
 
-/// `GET /content/running`: the version this node serves (0: the content it started with) and
-/// its text, as the console's editor starts from it.
-pub(super) async fn running(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let running = state.app.content.current();
-    Ok(Reply::success(&json!({
-        "version": running.version,
-        "text": running.content.text(),
-    })))
+/// `GET /content/versions`.
+pub(crate) struct Versions;
+
+impl Endpoint for Versions {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/content/versions";
+    const ID: &'static str = "contentVersions";
+    const TAG: &'static str = "content";
+    const ABOUT: &'static str = "The newest published versions (100 unless `limit`), newest \
+        first, each with who published it, when, why and what it restores.";
+    type Params = ListQuery;
+    type Answer = VersionsAnswer;
+}
+
+impl Reads for Versions {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<ListQuery>,
+    ) -> Result<VersionsAnswer, ApiError> {
+        let versions = state
+            .app
+            .store
+            .content_versions(call.params.most())
+            .await?
+            .iter()
+            .map(VersionView::of)
+            .collect();
+        Ok(VersionsAnswer { versions })
+    }
+}
+
+/// One published version with its text.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct VersionAnswer {
+    /// The version as listed.
+    #[serde(flatten)]
+    pub version: VersionView,
+    /// Its text.
+    pub text: String,
+    /// Whether this node serves it.
+    pub running: bool,
+}
+
+/// `GET /content/versions/{version}`.
+pub(crate) struct Version;
+
+impl Endpoint for Version {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/content/versions/{version}";
+    const ID: &'static str = "contentVersion";
+    const TAG: &'static str = "content";
+    const ABOUT: &'static str = "The version as listed, with its `text` and whether this node \
+        serves it (`running`); 404 `unknown_content_version`.";
+    type Params = VersionPath;
+    type Answer = VersionAnswer;
+}
+
+impl Reads for Version {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<VersionPath>,
+    ) -> Result<VersionAnswer, ApiError> {
+        let version = call.params.version.0;
+        let PublishedContent {
+            version,
+            text,
+            published_at,
+            about,
+        } = content_publication::published(state.app.store.as_ref(), version)
+            .await?
+            .ok_or_else(|| ApiError::NotFound {
+                code: ErrorCode::UnknownContentVersion,
+                message: PublishError::UnknownVersion(version).to_string(),
+            })?;
+        Ok(VersionAnswer {
+            version: VersionView::of(&ContentVersion {
+                version,
+                published_at,
+                about,
+            }),
+            text,
+            running: state.app.content.current().version == version,
+        })
+    }
+}
+
+/// The content this node serves.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct RunningAnswer {
+    /// Its version (0: the content it started with).
+    pub version: i64,
+    /// Its text.
+    pub text: String,
+}
+
+/// `GET /content/running`.
+pub(crate) struct Running;
+
+impl Endpoint for Running {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/content/running";
+    const ID: &'static str = "runningContent";
+    const TAG: &'static str = "content";
+    const ABOUT: &'static str = "The version this node serves (0: the content it started \
+        with) and its text, as the console's editor starts from it.";
+    type Params = NoParams;
+    type Answer = RunningAnswer;
+}
+
+impl Reads for Running {
+    type Body = NoBody;
+
+    async fn answer(state: OperatorState, _: Read<NoParams>) -> Result<RunningAnswer, ApiError> {
+        let running = state.app.content.current();
+        Ok(RunningAnswer {
+            version: running.version,
+            text: running.content.text().to_owned(),
+        })
+    }
 }

@@ -5,20 +5,25 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::http::ApiError;
-use crate::http::params::{WholeNumber, parameters};
+use crate::http::params::{WholeNumber, request_parameters};
 
 /// How many a list answers unless asked for fewer or more.
 const DEFAULT_LIMIT: i64 = 100;
 
-parameters! {
+request_parameters! {
     /// How many of the newest a list answers.
-    pub(super) struct ListQuery {
+    pub(crate) struct ListQuery {
         /// At most this many, the newest (100 unless given)
         limit: Option<WholeNumber<1, 1000>> = Query "limit",
     }
 }
 
 impl ListQuery {
+    /// The newest 100.
+    pub(crate) fn newest() -> Self {
+        Self { limit: None }
+    }
+
     /// The most rows to answer.
     pub(super) fn most(&self) -> i64 {
         self.limit.map_or(DEFAULT_LIMIT, |limit| limit.0)

@@ -8,33 +8,39 @@
 //! opened with the secret at `POST /operator/api/sessions`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
-mod audit;
+pub(crate) mod audit;
 mod audited;
 mod auth;
-mod content;
-mod content_versions;
-mod fields;
-mod players;
-mod polls;
-mod replays;
-mod sessions;
-mod status;
-mod tournaments;
-mod views;
-mod webhooks;
-mod writes;
+mod client;
+pub(crate) mod content;
+pub(crate) mod content_versions;
+mod document;
+pub(crate) mod endpoint;
+pub(crate) mod fields;
+pub(crate) mod players;
+pub(crate) mod polls;
+pub(crate) mod replays;
+pub(crate) mod sessions;
+pub(crate) mod status;
+pub(crate) mod tournaments;
+pub(crate) mod views;
+pub(crate) mod webhooks;
+pub(crate) mod writes;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use bytes::Bytes;
-use http::{Method, Request, Response};
+use http::{Method, Request, Response, StatusCode};
 use http_body_util::Full;
 
 use crate::app::{App, AppState};
 use crate::http::{
-    EndpointGroup, RateLimiter, RateLimits, RequestBody, Router, RouterState, Routes, handler,
+    EndpointGroup, RateLimiter, RateLimits, Reply, RequestBody, Router, RouterState, Routes,
+    handler,
 };
 use crate::settings::Settings;
+pub(crate) use client::Failure;
+use endpoint::{Declared, change, read};
 
 /// The prefix of every operator API path.
 pub const PREFIX: &str = "/operator/api";
@@ -113,112 +119,68 @@ impl RouterState for OperatorState {
     }
 }
 
-/// The routes of the operator API.
-fn routes() -> Routes<OperatorState> {
-    let read = |path: &str, routes: Routes<OperatorState>, h| {
-        routes.route(
-            &Method::GET,
-            &format!("{PREFIX}{path}"),
-            EndpointGroup::Read,
-            h,
-        )
-    };
-    let write = |path: &str, routes: Routes<OperatorState>, h| {
-        routes.route(
-            &Method::POST,
-            &format!("{PREFIX}{path}"),
-            EndpointGroup::Write,
-            h,
-        )
-    };
-    let routes = read("/players", Routes::default(), handler(players::player));
-    let routes = read("/audit", routes, handler(audit::audit));
-    let routes = read("/status", routes, handler(status::status));
-    let routes = read("/webhooks", routes, handler(webhooks::webhooks));
-    let routes = read("/webhooks/replays", routes, handler(replays::replays));
-    let routes = write(
-        "/webhooks/{deliveryId}/replay",
-        routes,
-        handler(replays::replay),
-    );
-    let routes = write("/sessions", routes, handler(sessions::open));
-    let routes = write("/sessions/end", routes, handler(sessions::end));
-    let routes = write("/players/{accountId}/grant", routes, handler(writes::grant));
-    let routes = write(
-        "/players/{accountId}/refund",
-        routes,
-        handler(writes::refund),
-    );
-    let routes = write(
-        "/players/{accountId}/remove",
-        routes,
-        handler(writes::remove),
-    );
-    let routes = write("/players/{accountId}/ban", routes, handler(writes::ban));
-    let routes = write(
-        "/players/{accountId}/revoke-keys",
-        routes,
-        handler(writes::revoke_keys),
-    );
-    let routes = write(
-        "/players/{accountId}/delete",
-        routes,
-        handler(writes::delete),
-    );
-    let routes = write(
-        "/players/{accountId}/remove-results",
-        routes,
-        handler(writes::remove_results),
-    );
-    community_routes(routes)
+/// Every endpoint of the operator API, each declared once (its module's `Endpoint` impl):
+/// the routing table, the operator document and the typed client all come from these.
+fn endpoints() -> Vec<Declared> {
+    vec![
+        read::<players::Player>(),
+        change::<writes::GrantPlayer>(),
+        change::<writes::Refund>(),
+        change::<writes::Remove>(),
+        change::<writes::Ban>(),
+        change::<writes::RevokeKeys>(),
+        change::<writes::Delete>(),
+        change::<writes::RemoveResults>(),
+        read::<audit::Audit>(),
+        read::<status::Status>(),
+        read::<sessions::OpenSession>(),
+        read::<sessions::EndSession>(),
+        read::<webhooks::Webhooks>(),
+        read::<replays::Replays>(),
+        change::<replays::Replay>(),
+        read::<polls::Polls>(),
+        read::<polls::ShowPoll>(),
+        change::<polls::CreatePoll>(),
+        change::<polls::EditPoll>(),
+        change::<polls::ClosePoll>(),
+        read::<tournaments::Tournaments>(),
+        read::<tournaments::ShowTournament>(),
+        change::<tournaments::CreateTournament>(),
+        change::<tournaments::EditTournament>(),
+        change::<tournaments::CloseTournament>(),
+        change::<tournaments::EditWhitelist>(),
+        read::<content::ContentStatus>(),
+        read::<content::Diff>(),
+        read::<content_versions::Running>(),
+        read::<content_versions::Versions>(),
+        read::<content_versions::Version>(),
+        change::<content::Publish>(),
+        change::<content::Rollback>(),
+    ]
 }
 
-/// The routes of polls, tournaments and their whitelists, and the content.
-fn community_routes(routes: Routes<OperatorState>) -> Routes<OperatorState> {
-    let route = |routes: Routes<OperatorState>, method: &Method, path: &str, h| {
-        let group = if method == Method::GET {
-            EndpointGroup::Read
-        } else {
-            EndpointGroup::Write
-        };
-        routes.route(method, &format!("{PREFIX}{path}"), group, h)
-    };
-    let (get, post) = (&Method::GET, &Method::POST);
-    let routes = route(routes, get, "/polls", handler(polls::list));
-    let routes = route(routes, post, "/polls", handler(polls::create));
-    let routes = route(routes, get, "/polls/{pollId}", handler(polls::show));
-    let routes = route(routes, post, "/polls/{pollId}", handler(polls::edit));
-    let routes = route(routes, post, "/polls/{pollId}/close", handler(polls::close));
-    let routes = route(routes, get, "/tournaments", handler(tournaments::list));
-    let routes = route(routes, post, "/tournaments", handler(tournaments::create));
-    let code = "/tournaments/{tournamentCode}";
-    let routes = route(routes, get, code, handler(tournaments::show));
-    let routes = route(routes, post, code, handler(tournaments::edit));
-    let close = format!("{code}/close");
-    let routes = route(routes, post, &close, handler(tournaments::close));
-    let whitelist = format!("{code}/whitelist");
-    let routes = route(routes, post, &whitelist, handler(tournaments::whitelist));
-    let routes = route(routes, get, "/content", handler(content::status));
-    let routes = route(routes, post, "/content/diff", handler(content::diff));
-    let routes = route(
-        routes,
-        get,
-        "/content/running",
-        handler(content_versions::running),
-    );
-    let routes = route(
-        routes,
-        get,
-        "/content/versions",
-        handler(content_versions::list),
-    );
-    let one = "/content/versions/{version}";
-    let routes = route(routes, get, one, handler(content_versions::show));
-    let routes = route(routes, post, "/content/publish", handler(content::publish));
-    route(
-        routes,
-        post,
-        "/content/rollback",
-        handler(content::rollback),
+/// The routes of the operator API: its endpoints, and its document at [`DOCUMENT_PATH`].
+fn routes() -> Routes<OperatorState> {
+    let routes = endpoints()
+        .iter()
+        .fold(Routes::default(), |routes, endpoint| endpoint.route(routes));
+    routes.route(
+        &Method::GET,
+        DOCUMENT_PATH,
+        EndpointGroup::Read,
+        handler(|_: OperatorState, _| async { Ok(Reply::json(StatusCode::OK, &*DOCUMENT)) }),
     )
+}
+
+/// Where the operator listener serves the operator document (no token needed: it tells only
+/// what the API takes and answers).
+pub const DOCUMENT_PATH: &str = "/operator/api/openapi.json";
+
+/// The operator document, built once.
+static DOCUMENT: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(document);
+
+/// The operator API's OpenAPI document (served at [`DOCUMENT_PATH`], written by
+/// `openapi --operator`).
+pub fn document() -> utoipa::openapi::OpenApi {
+    crate::openapi::operator_document(endpoints().iter().map(|endpoint| (endpoint.operation)()))
 }

@@ -1,21 +1,25 @@
 //! `GET /operator/api/players`: an account found by friend code, id or sign-in identity, with
 //! its holdings, ledger, keys, recent results and reward-track progress.
 
-use serde_json::json;
+use http::Method;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use super::{OperatorState, auth, views};
+use super::OperatorState;
+use super::endpoint::{Endpoint, NoBody, Read, Reads};
+use super::views::{self, AccountView, Holding, LedgerRow, ResultRow, TrackRow};
 use crate::domain::{DEVICE_PROVIDER, DeviceId, FriendCode};
-use crate::http::params::{PositiveId, parameters};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use crate::http::params::{PositiveId, request_parameters};
+use crate::http::{ApiError, ErrorCode};
 use crate::store::{Account, AccountId};
 
 /// How many of the newest results the answer shows.
 const RECENT_RESULTS: u32 = 20;
 
-parameters! {
+request_parameters! {
     /// The player of `GET /operator/api/players`: exactly one of the friend code, the id, the
     /// device id, or the provider with the subject.
-    struct PlayerQuery {
+    pub(crate) struct PlayerQuery {
         /// The account's friend code (`Sneeza#0001`, `#` as `%23`)
         code: Option<FriendCode> = Query "friendCode",
         /// The account's id
@@ -29,35 +33,88 @@ parameters! {
     }
 }
 
-/// The account (by friend code, id, device id, or provider and subject), its items and
-/// packs, its ledger (oldest first, with the coin and gem balances after each row), its key
-/// generation (how many times all its keys were revoked), its newest results and its
-/// reward-track progress; 404 `unknown_user` for no such account.
-pub(super) async fn player(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let query = PlayerQuery::read(&incoming)?;
-    let account = find(&state, query).await?.ok_or_else(unknown_account)?;
-    let store = state.app.store.as_ref();
-    let holdings = store.holdings(account.id).await?;
-    let ledger = store.ledger(account.id).await?;
-    let key_generation = store.key_generation(account.id).await?.unwrap_or_default();
-    let results = store.recent_results(account.id, RECENT_RESULTS).await?;
-    let progress = store.progress(&[account.id]).await?;
-    let published = state.app.content.current();
-    let content = &published.content;
-    let (items, packs) = views::holdings(&content.catalog, &holdings);
-    let tracks = progress
-        .first()
-        .map_or_else(Vec::new, |(_, progress)| views::tracks(content, progress));
-    Ok(Reply::success(&json!({
-        "account": views::account(&account),
-        "items": items,
-        "packs": packs,
-        "ledger": views::ledger(&ledger),
-        "keyGeneration": key_generation,
-        "matches": views::results(&results),
-        "tracks": tracks,
-    })))
+impl PlayerQuery {
+    /// The player with the id `account`.
+    pub(crate) fn by_id(account: i64) -> Self {
+        Self {
+            code: None,
+            id: Some(PositiveId(account)),
+            device: None,
+            provider: None,
+            subject: None,
+        }
+    }
+}
+
+/// One player with what operators look at.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PlayerAnswer {
+    /// The account.
+    pub account: AccountView,
+    /// The items it holds.
+    pub items: Vec<Holding>,
+    /// The unopened packs it holds.
+    pub packs: Vec<Holding>,
+    /// Its ledger, oldest first, with the balances after each row.
+    pub ledger: Vec<LedgerRow>,
+    /// How many times all its keys were revoked.
+    pub key_generation: i64,
+    /// Its newest results.
+    pub matches: Vec<ResultRow>,
+    /// Its progress on each reward track.
+    pub tracks: Vec<TrackRow>,
+}
+
+/// `GET /players`.
+pub(crate) struct Player;
+
+impl Endpoint for Player {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/players";
+    const ID: &'static str = "player";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "The account (by friend code, id, device id, or provider and \
+        subject), its items and packs, its ledger (oldest first, with the coin and gem \
+        balances after each row), its key generation (how many times all its keys were \
+        revoked), its newest results and its reward-track progress; 404 `unknown_user` for no \
+        such account.";
+    type Params = PlayerQuery;
+    type Answer = PlayerAnswer;
+}
+
+impl Reads for Player {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<PlayerQuery>,
+    ) -> Result<PlayerAnswer, ApiError> {
+        let account = find(&state, call.params)
+            .await?
+            .ok_or_else(unknown_account)?;
+        let store = state.app.store.as_ref();
+        let holdings = store.holdings(account.id).await?;
+        let ledger = store.ledger(account.id).await?;
+        let key_generation = i64::from(store.key_generation(account.id).await?.unwrap_or_default());
+        let results = store.recent_results(account.id, RECENT_RESULTS).await?;
+        let progress = store.progress(&[account.id]).await?;
+        let published = state.app.content.current();
+        let content = &published.content;
+        let (items, packs) = views::holdings(&content.catalog, &holdings);
+        let tracks = progress
+            .first()
+            .map_or_else(Vec::new, |(_, progress)| views::tracks(content, progress));
+        Ok(PlayerAnswer {
+            account: AccountView::of(&account),
+            items,
+            packs,
+            ledger: views::ledger(&ledger),
+            key_generation,
+            matches: views::results(&results),
+            tracks,
+        })
+    }
 }
 
 /// The account the query names, if any; 400 unless it names exactly one way.

@@ -10,39 +10,50 @@
 //! `dead_letter_expired`); once a replay is pending, the retention sweep keeps its events until
 //! it ends.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use http::Method;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use super::audited::{self, Audit, Reasoned, Write, as_is};
-use super::{OperatorState, auth, views};
-use crate::http::params::{PositiveId, WholeNumber, parameters};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use super::OperatorState;
+use super::audited::{Reasoned, Write};
+use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
+use super::views::When;
+use crate::http::params::{PositiveId, WholeNumber, request_parameters};
+use crate::http::{ApiError, ErrorCode};
 use crate::store::{ReplayRequested, WebhookDelivery, WebhookOutcome, WebhookReplay};
 
 /// How many replays a read answers unless it asks for fewer or more.
 const DEFAULT_LIMIT: u32 = 100;
 
-parameters! {
+request_parameters! {
     /// The dead letter a replay is asked for.
-    struct DeliveryPath {
+    pub(crate) struct DeliveryPath {
         /// The dead letter's delivery row (`id` in `GET /operator/api/webhooks?outcome=dead`)
         id: PositiveId = Path "deliveryId",
     }
 }
 
-parameters! {
+request_parameters! {
     /// The filters of `GET /operator/api/webhooks/replays`.
-    struct ReplaysQuery {
+    pub(crate) struct ReplaysQuery {
         /// At most this many replays, the newest (100 unless given)
         limit: Option<WholeNumber<1, 1000>> = Query "limit",
     }
 }
 
+impl ReplaysQuery {
+    /// The newest replays.
+    pub(crate) fn newest() -> Self {
+        Self { limit: None }
+    }
+}
+
 /// The body of a replay: why.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ReplayBody {
-    reason: String,
+pub(crate) struct ReplayBody {
+    /// Why, for the audit.
+    pub reason: String,
 }
 
 impl Reasoned for ReplayBody {
@@ -51,51 +62,115 @@ impl Reasoned for ReplayBody {
     }
 }
 
-/// `POST .../webhooks/{deliveryId}/replay` `{reason}` -> `{"replay": {...}}`: 404
-/// `unknown_webhook_delivery`, 409 `not_dead_letter`, `webhook_not_configured` (no webhook of
-/// this node has the URL), `dead_letter_expired`, `replay_pending`.
-pub(super) async fn replay(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let target = format!(
-        "webhook-delivery:{}",
-        incoming.path("deliveryId").unwrap_or_default()
-    );
-    let delivery = DeliveryPath::read(&incoming).map(|path| path.id.0);
-    let audit = move |_: &Value| Audit {
-        action: "webhook-replay",
-        target,
-    };
-    audited::audited(
-        state,
-        incoming,
-        audit,
-        delivery,
-        |state, call: Write<i64, ReplayBody>| async move {
-            let store = state.app.store.as_ref();
-            let delivery =
-                store
-                    .webhook_delivery(call.path)
-                    .await?
-                    .ok_or_else(|| ApiError::NotFound {
-                        code: ErrorCode::UnknownWebhookDelivery,
-                        message: format!("no webhook delivery attempt has the id {}", call.path),
-                    })?;
-            replayable(&state, &delivery)?;
-            let now = state.app.clock.now();
-            match store
-                .request_webhook_replay(&delivery, now, call.audit())
-                .await?
-            {
-                ReplayRequested::Requested(replay) => Ok(json!({ "replay": view(&replay) })),
-                ReplayRequested::AlreadyPending => Err(ApiError::Conflict {
-                    code: ErrorCode::ReplayPending,
-                    message: format!("a replay of dead letter {} is pending already", delivery.id),
-                }),
-                ReplayRequested::EventsGone => Err(expired(&delivery)),
-            }
-        },
-        as_is,
-    )
-    .await
+/// A replay and where it stands.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReplayView {
+    /// The replay's id.
+    pub id: i64,
+    /// The dead letter's delivery row.
+    pub delivery: i64,
+    /// The webhook's URL.
+    pub url: String,
+    /// The batch's first relay position.
+    pub first_position: i64,
+    /// The batch's last relay position.
+    pub last_position: i64,
+    /// `pending`, `delivered` or `failed`.
+    pub state: String,
+    /// Its failed attempts so far.
+    pub failures: u32,
+    /// When it is tried again.
+    pub retry_at: Option<When>,
+    /// Its last failure.
+    pub error: Option<String>,
+    /// When it was asked for.
+    pub requested: When,
+    /// When it last changed.
+    pub updated: When,
+}
+
+impl ReplayView {
+    /// A replay as the API shows it.
+    fn of(replay: &WebhookReplay) -> Self {
+        Self {
+            id: replay.id,
+            delivery: replay.delivery,
+            url: replay.url.clone(),
+            first_position: replay.positions.0,
+            last_position: replay.positions.1,
+            state: replay.state.as_str().to_owned(),
+            failures: replay.failures,
+            retry_at: replay.retry_at.map(When::from),
+            error: replay.error.clone(),
+            requested: replay.requested.into(),
+            updated: replay.updated.into(),
+        }
+    }
+}
+
+/// The replay asked for.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct ReplayAnswer {
+    /// The replay, pending.
+    pub replay: ReplayView,
+}
+
+/// `POST /webhooks/{deliveryId}/replay`.
+pub(crate) struct Replay;
+
+impl Endpoint for Replay {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/webhooks/{deliveryId}/replay";
+    const ID: &'static str = "replayDeadLetter";
+    const TAG: &'static str = "webhooks";
+    const ABOUT: &'static str = "Delivers the dead letter again to its URL: a durable request \
+        that the URL's webhook task carries out on one node, with the webhook's retries; 404 \
+        `unknown_webhook_delivery`, 409 `not_dead_letter`, `webhook_not_configured` (no webhook \
+        of this node has the URL), `dead_letter_expired`, `replay_pending`.";
+    type Params = DeliveryPath;
+    type Answer = ReplayAnswer;
+}
+
+impl Changes for Replay {
+    const ACTION: &'static str = "webhook-replay";
+    const TARGET: &'static str = "webhook-delivery:{deliveryId}";
+    type Body = ReplayBody;
+    type Changed = ReplayAnswer;
+
+    async fn change(
+        state: OperatorState,
+        call: Write<DeliveryPath, ReplayBody>,
+    ) -> Result<ReplayAnswer, ApiError> {
+        let id = call.path.id.0;
+        let store = state.app.store.as_ref();
+        let delivery = store
+            .webhook_delivery(id)
+            .await?
+            .ok_or_else(|| ApiError::NotFound {
+                code: ErrorCode::UnknownWebhookDelivery,
+                message: format!("no webhook delivery attempt has the id {id}"),
+            })?;
+        replayable(&state, &delivery)?;
+        let now = state.app.clock.now();
+        match store
+            .request_webhook_replay(&delivery, now, call.audit())
+            .await?
+        {
+            ReplayRequested::Requested(replay) => Ok(ReplayAnswer {
+                replay: ReplayView::of(&replay),
+            }),
+            ReplayRequested::AlreadyPending => Err(ApiError::Conflict {
+                code: ErrorCode::ReplayPending,
+                message: format!("a replay of dead letter {} is pending already", delivery.id),
+            }),
+            ReplayRequested::EventsGone => Err(expired(&delivery)),
+        }
+    }
+
+    async fn answer(_: OperatorState, changed: ReplayAnswer) -> Result<ReplayAnswer, ApiError> {
+        Ok(changed)
+    }
 }
 
 /// Refuses what cannot be replayed: an attempt that is not a dead letter, a URL no webhook of
@@ -137,37 +212,45 @@ fn expired(delivery: &WebhookDelivery) -> ApiError {
     }
 }
 
-/// `GET .../webhooks/replays?limit=` -> `{"replays": [...]}`, newest first.
-pub(super) async fn replays(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let query = ReplaysQuery::read(&incoming)?;
-    let limit = query.limit.map_or(DEFAULT_LIMIT, |limit| {
-        u32::try_from(limit.0).unwrap_or(DEFAULT_LIMIT)
-    });
-    let replays: Vec<Value> = state
-        .app
-        .store
-        .webhook_replays(limit)
-        .await?
-        .iter()
-        .map(view)
-        .collect();
-    Ok(Reply::success(&json!({ "replays": replays })))
+/// The replays asked for.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct ReplaysAnswer {
+    /// The replays, newest first.
+    pub replays: Vec<ReplayView>,
 }
 
-/// A replay as the API shows it.
-fn view(replay: &WebhookReplay) -> Value {
-    json!({
-        "id": replay.id,
-        "delivery": replay.delivery,
-        "url": replay.url,
-        "firstPosition": replay.positions.0,
-        "lastPosition": replay.positions.1,
-        "state": replay.state.as_str(),
-        "failures": replay.failures,
-        "retryAt": replay.retry_at.map(views::rfc3339),
-        "error": replay.error,
-        "requested": views::rfc3339(replay.requested),
-        "updated": views::rfc3339(replay.updated),
-    })
+/// `GET /webhooks/replays`.
+pub(crate) struct Replays;
+
+impl Endpoint for Replays {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/webhooks/replays";
+    const ID: &'static str = "replays";
+    const TAG: &'static str = "webhooks";
+    const ABOUT: &'static str = "The replays of dead letters, newest first, with where each \
+        stands.";
+    type Params = ReplaysQuery;
+    type Answer = ReplaysAnswer;
+}
+
+impl Reads for Replays {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<ReplaysQuery>,
+    ) -> Result<ReplaysAnswer, ApiError> {
+        let limit = call.params.limit.map_or(DEFAULT_LIMIT, |limit| {
+            u32::try_from(limit.0).unwrap_or(DEFAULT_LIMIT)
+        });
+        let replays = state
+            .app
+            .store
+            .webhook_replays(limit)
+            .await?
+            .iter()
+            .map(ReplayView::of)
+            .collect();
+        Ok(ReplaysAnswer { replays })
+    }
 }

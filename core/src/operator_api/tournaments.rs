@@ -2,40 +2,76 @@
 //! entrants, and, audited, creating, editing (before it ends; the mode, opening and whitelist
 //! rule before it opens), closing and editing the whitelist.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use http::Method;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
-use super::audited::{self, Audit, Reasoned, Write, as_is};
+use super::OperatorState;
+use super::audited::{ReasonBody, Reasoned, Write};
+use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::fields::{ListQuery, invalid, optional_time, time};
-use super::{OperatorState, auth, views};
+use super::views::When;
 use crate::api::shared::community::unknown;
-use crate::api::shared::params::TournamentCodePath;
+pub(crate) use crate::api::shared::params::TournamentCodePath;
 use crate::domain::{FriendCode, GameMode};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use crate::http::params::NoParams;
+use crate::http::{ApiError, ErrorCode};
 use crate::store::{
     Closing, NewTournament, NotOpen, Tournament, TournamentCode, TournamentEdit,
     TournamentEditRefusal, WHITELIST_EDIT_MAX, WhitelistEdit,
 };
 
 /// A tournament as operators see it: its window, its state now, its places.
-fn view(tournament: &Tournament, now: time::OffsetDateTime) -> Value {
-    let state = match tournament.window.check(now) {
-        Ok(()) => "open",
-        Err(NotOpen::Upcoming { .. }) => "upcoming",
-        Err(NotOpen::Ended { .. }) => "ended",
-        Err(NotOpen::Closed { .. }) => "closed",
-    };
-    json!({
-        "code": tournament.code.as_str(),
-        "mode": tournament.mode.as_str(),
-        "opens": views::rfc3339(tournament.window.opens),
-        "closes": views::rfc3339(tournament.window.closes),
-        "closed": tournament.window.closed_at.map(views::rfc3339),
-        "state": state,
-        "capacity": tournament.capacity,
-        "entrants": tournament.entrants,
-        "whitelistOnly": tournament.whitelist_only,
-    })
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TournamentView {
+    /// Its code.
+    pub code: String,
+    /// Its game mode.
+    pub mode: String,
+    /// When it opens.
+    pub opens: When,
+    /// When it closes.
+    pub closes: When,
+    /// When an operator closed it (`null`: not closed).
+    pub closed: Option<When>,
+    /// `open`, `upcoming`, `ended` or `closed`.
+    pub state: String,
+    /// How many may join.
+    pub capacity: i64,
+    /// How many joined.
+    pub entrants: i64,
+    /// Whether only the whitelist may join.
+    pub whitelist_only: bool,
+}
+
+impl TournamentView {
+    /// Whether it still changes (upcoming or open): an edit or a closing is worth offering.
+    pub fn changes(&self) -> bool {
+        matches!(self.state.as_str(), "upcoming" | "open")
+    }
+
+    /// A tournament as it stands at `now`.
+    fn of(tournament: &Tournament, now: time::OffsetDateTime) -> Self {
+        let state = match tournament.window.check(now) {
+            Ok(()) => "open",
+            Err(NotOpen::Upcoming { .. }) => "upcoming",
+            Err(NotOpen::Ended { .. }) => "ended",
+            Err(NotOpen::Closed { .. }) => "closed",
+        };
+        Self {
+            code: tournament.code.as_str().to_owned(),
+            mode: tournament.mode.as_str().to_owned(),
+            opens: tournament.window.opens.into(),
+            closes: tournament.window.closes.into(),
+            closed: tournament.window.closed_at.map(When::from),
+            state: state.to_owned(),
+            capacity: tournament.capacity,
+            entrants: tournament.entrants,
+            whitelist_only: tournament.whitelist_only,
+        }
+    }
 }
 
 /// Friend codes as text.
@@ -43,62 +79,123 @@ fn codes(codes: &[FriendCode]) -> Vec<String> {
     codes.iter().map(ToString::to_string).collect()
 }
 
-/// `GET /tournaments?limit=`: the newest tournaments (100 unless `limit`), the last created
-/// first.
-pub(super) async fn list(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let query = ListQuery::read(&incoming)?;
-    let now = state.app.clock.now();
-    let tournaments: Vec<Value> = state
-        .app
-        .store
-        .tournaments(query.most())
-        .await?
-        .iter()
-        .map(|tournament| view(tournament, now))
-        .collect();
-    Ok(Reply::success(&json!({ "tournaments": tournaments })))
-}
-
-/// `GET /tournaments/{tournamentCode}`: the tournament, its whitelist (in the order added)
-/// and its entrants (in the order they joined, with when).
-pub(super) async fn show(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    auth::caller(&state, &incoming).await?;
-    let TournamentCodePath { code } = TournamentCodePath::read(&incoming)?;
-    let store = state.app.store.as_ref();
-    let tournament = store
-        .tournament(&code)
-        .await?
-        .ok_or_else(|| unknown(&code))?;
-    let whitelist = store.whitelist(&code).await?.unwrap_or_default();
-    let entrants: Vec<Value> = store
-        .tournament_entrants(&code)
-        .await?
-        .unwrap_or_default()
-        .iter()
-        .map(|entrant| {
-            json!({
-                "friendCode": entrant.friend_code.to_string(),
-                "joined": views::rfc3339(entrant.joined),
-            })
-        })
-        .collect();
-    Ok(Reply::success(&json!({
-        "tournament": view(&tournament, state.app.clock.now()),
-        "whitelist": codes(&whitelist),
-        "entrants": entrants,
-    })))
-}
-
 /// The tournament as stored now, as operators see it.
-async fn current(state: &OperatorState, code: &TournamentCode) -> Result<Value, ApiError> {
+async fn current(state: &OperatorState, code: &TournamentCode) -> Result<TournamentView, ApiError> {
     let tournament = state
         .app
         .store
         .tournament(code)
         .await?
         .ok_or_else(|| unknown(code))?;
-    Ok(view(&tournament, state.app.clock.now()))
+    Ok(TournamentView::of(&tournament, state.app.clock.now()))
+}
+
+/// The newest tournaments.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct TournamentsAnswer {
+    /// The last created first.
+    pub tournaments: Vec<TournamentView>,
+}
+
+/// `GET /tournaments`.
+pub(crate) struct Tournaments;
+
+impl Endpoint for Tournaments {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/tournaments";
+    const ID: &'static str = "tournaments";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str =
+        "The newest tournaments (100 unless `limit`), the last created first.";
+    type Params = ListQuery;
+    type Answer = TournamentsAnswer;
+}
+
+impl Reads for Tournaments {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<ListQuery>,
+    ) -> Result<TournamentsAnswer, ApiError> {
+        let now = state.app.clock.now();
+        let tournaments = state
+            .app
+            .store
+            .tournaments(call.params.most())
+            .await?
+            .iter()
+            .map(|tournament| TournamentView::of(tournament, now))
+            .collect();
+        Ok(TournamentsAnswer { tournaments })
+    }
+}
+
+/// An account that joined a tournament.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct EntrantView {
+    /// Its friend code.
+    pub friend_code: String,
+    /// When it joined.
+    pub joined: When,
+}
+
+/// One tournament with its whitelist and entrants.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct TournamentAnswer {
+    /// The tournament.
+    pub tournament: TournamentView,
+    /// Its whitelist, in the order added.
+    pub whitelist: Vec<String>,
+    /// Its entrants, in the order they joined.
+    pub entrants: Vec<EntrantView>,
+}
+
+/// `GET /tournaments/{tournamentCode}`.
+pub(crate) struct ShowTournament;
+
+impl Endpoint for ShowTournament {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/tournaments/{tournamentCode}";
+    const ID: &'static str = "tournament";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str = "The tournament, its whitelist (in the order added) and its \
+        entrants (in the order they joined, with when).";
+    type Params = TournamentCodePath;
+    type Answer = TournamentAnswer;
+}
+
+impl Reads for ShowTournament {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<TournamentCodePath>,
+    ) -> Result<TournamentAnswer, ApiError> {
+        let code = call.params.code;
+        let store = state.app.store.as_ref();
+        let tournament = store
+            .tournament(&code)
+            .await?
+            .ok_or_else(|| unknown(&code))?;
+        let whitelist = store.whitelist(&code).await?.unwrap_or_default();
+        let entrants = store
+            .tournament_entrants(&code)
+            .await?
+            .unwrap_or_default()
+            .iter()
+            .map(|entrant| EntrantView {
+                friend_code: entrant.friend_code.to_string(),
+                joined: entrant.joined.into(),
+            })
+            .collect();
+        Ok(TournamentAnswer {
+            tournament: TournamentView::of(&tournament, state.app.clock.now()),
+            whitelist: codes(&whitelist),
+            entrants,
+        })
+    }
 }
 
 /// `mode` read as a game mode.
@@ -107,149 +204,192 @@ fn mode(text: &str) -> Result<GameMode, ApiError> {
 }
 
 /// The body of `create`.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct CreateBody {
-    code: String,
-    mode: String,
-    /// RFC 3339; now when left out.
-    opens: Option<String>,
-    /// RFC 3339.
-    closes: String,
-    capacity: i64,
+pub(crate) struct CreateTournamentBody {
+    /// Its code.
+    pub code: String,
+    /// Its game mode.
+    pub mode: String,
+    /// When it opens, RFC 3339; now when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens: Option<String>,
+    /// When it closes, RFC 3339.
+    pub closes: String,
+    /// How many may join.
+    pub capacity: i64,
+    /// Whether only the whitelist may join.
     #[serde(default)]
-    whitelist_only: bool,
-    reason: String,
+    pub whitelist_only: bool,
+    /// Why, for the audit.
+    pub reason: String,
 }
 
-impl Reasoned for CreateBody {
+impl Reasoned for CreateTournamentBody {
     fn reason(&self) -> &str {
         &self.reason
     }
 }
 
-/// `POST /tournaments` `{code, mode, opens?, closes, capacity, whitelistOnly?, reason}`:
-/// creates the tournament (409 `tournament_code_taken`); audited `tournament-create` on
-/// `tournament:CODE`.
-pub(super) async fn create(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let audit = |sent: &Value| Audit {
-        action: "tournament-create",
-        target: format!(
+/// One tournament as it stands after a change.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct TournamentChanged {
+    /// The tournament.
+    pub tournament: TournamentView,
+}
+
+/// `POST /tournaments`.
+pub(crate) struct CreateTournament;
+
+impl Endpoint for CreateTournament {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/tournaments";
+    const ID: &'static str = "createTournament";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str = "Creates the tournament (409 `tournament_code_taken`); \
+        audited `tournament-create` on `tournament:CODE`.";
+    type Params = NoParams;
+    type Answer = TournamentChanged;
+}
+
+impl Changes for CreateTournament {
+    const ACTION: &'static str = "tournament-create";
+    const TARGET: &'static str = "tournament";
+    type Body = CreateTournamentBody;
+    type Changed = TournamentCode;
+
+    /// `tournament:CODE`, the code as sent, in lower case.
+    fn target(_: &[(String, String)], sent: &Value) -> String {
+        format!(
             "tournament:{}",
             sent["code"]
                 .as_str()
                 .unwrap_or_default()
                 .to_ascii_lowercase()
-        ),
-    };
-    audited::audited(
-        state,
-        incoming,
-        audit,
-        Ok(()),
-        |state, write: Write<(), CreateBody>| async move {
-            let now = state.app.clock.now();
-            let body = &write.body;
-            let code = crate::api::tournament_code(&body.code)
-                .map_err(|problem| invalid("code", problem))?;
-            let tournament = NewTournament {
-                code: code.clone(),
-                mode: mode(&body.mode)?,
-                opens: optional_time("opens", body.opens.as_deref())?.unwrap_or(now),
-                closes: time("closes", &body.closes)?,
-                capacity: body.capacity,
-                whitelist_only: body.whitelist_only,
-                now,
-            };
-            tournament
-                .check_fields()
-                .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
-            let store = state.app.store.as_ref();
-            if !store.create_tournament(tournament, write.audit()).await? {
-                return Err(ApiError::Conflict {
-                    code: ErrorCode::TournamentCodeTaken,
-                    message: format!("another tournament has the code `{code}`"),
-                });
-            }
-            Ok(code)
-        },
-        |state, code| async move { Ok(json!({ "tournament": current(&state, &code).await? })) },
-    )
-    .await
-}
+        )
+    }
 
-/// The tournament of the path, and its audit on `tournament:CODE` as `action`.
-fn tournament_call(
-    incoming: &Incoming,
-    action: &'static str,
-) -> (Result<TournamentCode, ApiError>, Audit) {
-    let target = format!(
-        "tournament:{}",
-        incoming
-            .path("tournamentCode")
-            .unwrap_or_default()
-            .to_ascii_lowercase()
-    );
-    let code = TournamentCodePath::read(incoming).map(|path| path.code);
-    (code, Audit { action, target })
+    async fn change(
+        state: OperatorState,
+        write: Write<NoParams, CreateTournamentBody>,
+    ) -> Result<TournamentCode, ApiError> {
+        let now = state.app.clock.now();
+        let body = &write.body;
+        let code =
+            crate::api::tournament_code(&body.code).map_err(|problem| invalid("code", problem))?;
+        let tournament = NewTournament {
+            code: code.clone(),
+            mode: mode(&body.mode)?,
+            opens: optional_time("opens", body.opens.as_deref())?.unwrap_or(now),
+            closes: time("closes", &body.closes)?,
+            capacity: body.capacity,
+            whitelist_only: body.whitelist_only,
+            now,
+        };
+        tournament
+            .check_fields()
+            .map_err(|(field, problem)| invalid(field, format!("is refused: {problem}")))?;
+        let store = state.app.store.as_ref();
+        if !store.create_tournament(tournament, write.audit()).await? {
+            return Err(ApiError::Conflict {
+                code: ErrorCode::TournamentCodeTaken,
+                message: format!("another tournament has the code `{code}`"),
+            });
+        }
+        Ok(code)
+    }
+
+    async fn answer(
+        state: OperatorState,
+        code: TournamentCode,
+    ) -> Result<TournamentChanged, ApiError> {
+        let tournament = current(&state, &code).await?;
+        Ok(TournamentChanged { tournament })
+    }
 }
 
 /// The body of `edit`.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct EditBody {
-    mode: Option<String>,
-    /// RFC 3339.
-    opens: Option<String>,
-    /// RFC 3339.
-    closes: Option<String>,
-    capacity: Option<i64>,
-    whitelist_only: Option<bool>,
-    reason: String,
+pub(crate) struct EditTournamentBody {
+    /// A new game mode (before it opens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// A new opening time, RFC 3339 (before it opens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens: Option<String>,
+    /// A new closing time, RFC 3339.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes: Option<String>,
+    /// A new capacity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<i64>,
+    /// Whether only the whitelist may join (before it opens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whitelist_only: Option<bool>,
+    /// Why, for the audit.
+    pub reason: String,
 }
 
-impl Reasoned for EditBody {
+impl Reasoned for EditTournamentBody {
     fn reason(&self) -> &str {
         &self.reason
     }
 }
 
-/// `POST /tournaments/{tournamentCode}` `{mode?, opens?, closes?, capacity?, whitelistOnly?,
-/// reason}`: before it ends (409 `tournament_ended` or `tournament_closed` after); `mode`,
-/// `opens` and `whitelistOnly` only before it opens (409 `tournament_started`); audited
-/// `tournament-edit`.
-pub(super) async fn edit(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let (code, audit) = tournament_call(&incoming, "tournament-edit");
-    audited::audited(
-        state,
-        incoming,
-        |_| audit,
-        code,
-        |state, write: Write<TournamentCode, EditBody>| async move {
-            let body = &write.body;
-            let edit = TournamentEdit {
-                code: write.path.clone(),
-                mode: body.mode.as_deref().map(mode).transpose()?,
-                opens: optional_time("opens", body.opens.as_deref())?,
-                closes: optional_time("closes", body.closes.as_deref())?,
-                capacity: body.capacity,
-                whitelist_only: body.whitelist_only,
-                now: state.app.clock.now(),
-            };
-            edit.check().map_err(|problem| ApiError::InvalidBody {
-                reason: problem.to_string(),
-            })?;
-            match state.app.store.edit_tournament(edit, write.audit()).await? {
-                Ok(tournament) => {
-                    let answer = view(&tournament, state.app.clock.now());
-                    Ok(json!({ "tournament": answer }))
-                }
-                Err(refusal) => Err(edit_refused(&write.path, refusal)),
-            }
-        },
-        as_is,
-    )
-    .await
+/// `POST /tournaments/{tournamentCode}`.
+pub(crate) struct EditTournament;
+
+impl Endpoint for EditTournament {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/tournaments/{tournamentCode}";
+    const ID: &'static str = "editTournament";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str = "Before it ends (409 `tournament_ended` or `tournament_closed` \
+        after); `mode`, `opens` and `whitelistOnly` only before it opens (409 \
+        `tournament_started`); audited `tournament-edit`.";
+    type Params = TournamentCodePath;
+    type Answer = TournamentChanged;
+}
+
+impl Changes for EditTournament {
+    const ACTION: &'static str = "tournament-edit";
+    const TARGET: &'static str = "tournament:{tournamentCode}";
+    type Body = EditTournamentBody;
+    type Changed = TournamentChanged;
+
+    async fn change(
+        state: OperatorState,
+        write: Write<TournamentCodePath, EditTournamentBody>,
+    ) -> Result<TournamentChanged, ApiError> {
+        let code = &write.path.code;
+        let body = &write.body;
+        let edit = TournamentEdit {
+            code: code.clone(),
+            mode: body.mode.as_deref().map(mode).transpose()?,
+            opens: optional_time("opens", body.opens.as_deref())?,
+            closes: optional_time("closes", body.closes.as_deref())?,
+            capacity: body.capacity,
+            whitelist_only: body.whitelist_only,
+            now: state.app.clock.now(),
+        };
+        edit.check().map_err(|problem| ApiError::InvalidBody {
+            reason: problem.to_string(),
+        })?;
+        match state.app.store.edit_tournament(edit, write.audit()).await? {
+            Ok(tournament) => Ok(TournamentChanged {
+                tournament: TournamentView::of(&tournament, state.app.clock.now()),
+            }),
+            Err(refusal) => Err(edit_refused(code, refusal)),
+        }
+    }
+
+    async fn answer(
+        _: OperatorState,
+        changed: TournamentChanged,
+    ) -> Result<TournamentChanged, ApiError> {
+        Ok(changed)
+    }
 }
 
 /// A refused edit as the operator API answers it.
@@ -279,58 +419,75 @@ fn edit_refused(code: &TournamentCode, refusal: TournamentEditRefusal) -> ApiErr
     }
 }
 
-/// The body of `close`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CloseBody {
-    reason: String,
+/// A tournament closed.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TournamentClosed {
+    /// The tournament as it stands.
+    pub tournament: TournamentView,
+    /// `false` when it was closed already.
+    pub closed_now: bool,
 }
 
-impl Reasoned for CloseBody {
-    fn reason(&self) -> &str {
-        &self.reason
+/// `POST /tournaments/{tournamentCode}/close`.
+pub(crate) struct CloseTournament;
+
+impl Endpoint for CloseTournament {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/tournaments/{tournamentCode}/close";
+    const ID: &'static str = "closeTournament";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str = "Nobody joins any more; answers the tournament with \
+        `closedNow` (false when it was closed already); audited `tournament-close`.";
+    type Params = TournamentCodePath;
+    type Answer = TournamentClosed;
+}
+
+impl Changes for CloseTournament {
+    const ACTION: &'static str = "tournament-close";
+    const TARGET: &'static str = "tournament:{tournamentCode}";
+    type Body = ReasonBody;
+    type Changed = (TournamentCode, bool);
+
+    async fn change(
+        state: OperatorState,
+        write: Write<TournamentCodePath, ReasonBody>,
+    ) -> Result<(TournamentCode, bool), ApiError> {
+        let code = write.path.code.clone();
+        let now = state.app.clock.now();
+        let store = state.app.store.as_ref();
+        let closed_now = match store.close_tournament(&code, now, write.audit()).await? {
+            Closing::Closed => true,
+            Closing::AlreadyClosed => false,
+            Closing::Unknown => return Err(unknown(&code)),
+        };
+        Ok((code, closed_now))
+    }
+
+    async fn answer(
+        state: OperatorState,
+        (code, closed_now): (TournamentCode, bool),
+    ) -> Result<TournamentClosed, ApiError> {
+        let tournament = current(&state, &code).await?;
+        Ok(TournamentClosed {
+            tournament,
+            closed_now,
+        })
     }
 }
 
-/// `POST /tournaments/{tournamentCode}/close` `{reason}`: nobody joins any more; answers the
-/// tournament with `closedNow` (false when it was closed already); audited `tournament-close`.
-pub(super) async fn close(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let (code, audit) = tournament_call(&incoming, "tournament-close");
-    audited::audited(
-        state,
-        incoming,
-        |_| audit,
-        code,
-        |state, write: Write<TournamentCode, CloseBody>| async move {
-            let now = state.app.clock.now();
-            let store = state.app.store.as_ref();
-            let closed_now = match store
-                .close_tournament(&write.path, now, write.audit())
-                .await?
-            {
-                Closing::Closed => true,
-                Closing::AlreadyClosed => false,
-                Closing::Unknown => return Err(unknown(&write.path)),
-            };
-            Ok((write.path, closed_now))
-        },
-        |state, (code, closed_now)| async move {
-            let tournament = current(&state, &code).await?;
-            Ok(json!({ "tournament": tournament, "closedNow": closed_now }))
-        },
-    )
-    .await
-}
-
 /// The body of `whitelist`.
-#[derive(Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct WhitelistBody {
+pub(crate) struct WhitelistBody {
+    /// Friend codes to add.
     #[serde(default)]
-    add: Vec<String>,
+    pub add: Vec<String>,
+    /// Friend codes to remove.
     #[serde(default)]
-    remove: Vec<String>,
-    reason: String,
+    pub remove: Vec<String>,
+    /// Why, for the audit.
+    pub reason: String,
 }
 
 impl Reasoned for WhitelistBody {
@@ -350,46 +507,74 @@ fn friend_codes(field: &str, entries: &[String]) -> Result<Vec<FriendCode>, ApiE
         .collect()
 }
 
-/// `POST /tournaments/{tournamentCode}/whitelist` `{add?: [friendCode], remove?: [friendCode],
-/// reason}` in one transaction: answers the whitelist after, and the friend codes no account
-/// has (nothing was done for those); audited `whitelist`.
-pub(super) async fn whitelist(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let (code, audit) = tournament_call(&incoming, "whitelist");
-    audited::audited(
-        state,
-        incoming,
-        |_| audit,
-        code,
-        |state, write: Write<TournamentCode, WhitelistBody>| async move {
-            let body = &write.body;
-            if body.add.is_empty() && body.remove.is_empty() {
-                return Err(invalid("add", "or `remove` must name a friend code"));
-            }
-            if body.add.len() + body.remove.len() > WHITELIST_EDIT_MAX {
-                return Err(invalid(
-                    "add",
-                    format!("and `remove` name more than {WHITELIST_EDIT_MAX} friend codes"),
-                ));
-            }
-            let edit = WhitelistEdit {
-                code: write.path.clone(),
-                replace: false,
-                add: friend_codes("add", &body.add)?,
-                remove: friend_codes("remove", &body.remove)?,
-                now: state.app.clock.now(),
-            };
-            let edited = state
-                .app
-                .store
-                .edit_whitelist(edit, write.audit())
-                .await?
-                .ok_or_else(|| unknown(&write.path))?;
-            Ok(json!({
-                "whitelist": codes(&edited.whitelist),
-                "unknown": codes(&edited.unknown),
-            }))
-        },
-        as_is,
-    )
-    .await
+/// A whitelist edited.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct WhitelistEdited {
+    /// The whitelist after.
+    pub whitelist: Vec<String>,
+    /// The friend codes no account has (nothing was done for those).
+    pub unknown: Vec<String>,
+}
+
+/// `POST /tournaments/{tournamentCode}/whitelist`.
+pub(crate) struct EditWhitelist;
+
+impl Endpoint for EditWhitelist {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/tournaments/{tournamentCode}/whitelist";
+    const ID: &'static str = "editWhitelist";
+    const TAG: &'static str = "tournaments";
+    const ABOUT: &'static str = "Adds and removes friend codes in one transaction: answers the \
+        whitelist after, and the friend codes no account has (nothing was done for those); \
+        audited `whitelist`.";
+    type Params = TournamentCodePath;
+    type Answer = WhitelistEdited;
+}
+
+impl Changes for EditWhitelist {
+    const ACTION: &'static str = "whitelist";
+    const TARGET: &'static str = "tournament:{tournamentCode}";
+    type Body = WhitelistBody;
+    type Changed = WhitelistEdited;
+
+    async fn change(
+        state: OperatorState,
+        write: Write<TournamentCodePath, WhitelistBody>,
+    ) -> Result<WhitelistEdited, ApiError> {
+        let body = &write.body;
+        if body.add.is_empty() && body.remove.is_empty() {
+            return Err(invalid("add", "or `remove` must name a friend code"));
+        }
+        if body.add.len() + body.remove.len() > WHITELIST_EDIT_MAX {
+            return Err(invalid(
+                "add",
+                format!("and `remove` name more than {WHITELIST_EDIT_MAX} friend codes"),
+            ));
+        }
+        let code = &write.path.code;
+        let edit = WhitelistEdit {
+            code: code.clone(),
+            replace: false,
+            add: friend_codes("add", &body.add)?,
+            remove: friend_codes("remove", &body.remove)?,
+            now: state.app.clock.now(),
+        };
+        let edited = state
+            .app
+            .store
+            .edit_whitelist(edit, write.audit())
+            .await?
+            .ok_or_else(|| unknown(code))?;
+        Ok(WhitelistEdited {
+            whitelist: codes(&edited.whitelist),
+            unknown: codes(&edited.unknown),
+        })
+    }
+
+    async fn answer(
+        _: OperatorState,
+        edited: WhitelistEdited,
+    ) -> Result<WhitelistEdited, ApiError> {
+        Ok(edited)
+    }
 }

@@ -1,33 +1,43 @@
-//! The operator API's changes, each `POST /operator/api/players/{accountId}/<action>` with a
-//! JSON body that gives the operator's `reason`: grant, refund, remove, ban (and unban),
-//! revoke-keys. Money and holdings move through the same change and ledger as the game (the
-//! ledger rows' reason is the operator's, their reference `operator:<token>:<action>`); every
-//! call with a valid token appends one audit row, refused ones too.
+//! The operator API's changes of one account, each `POST
+//! /operator/api/players/{accountId}/<action>` with a JSON body that gives the operator's
+//! `reason`: grant, refund, remove, ban (and unban), revoke-keys, delete, remove-results.
+//! Money and holdings move through the same change and ledger as the game (the ledger rows'
+//! reason is the operator's, their reference `operator:<token>:<action>`); every call with a
+//! valid token appends one audit row, refused ones too.
 
-use std::future::Future;
+use http::Method;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
-use serde::Deserialize;
-use serde_json::{Value, json};
-
-use super::audited::{self, Audit, Reasoned, Write, as_is};
+use super::OperatorState;
+use super::audited::{ReasonBody, Reasoned, Write};
+use super::endpoint::{Changes, Endpoint};
 use super::players::{existing, unknown_account};
-use super::{OperatorState, views};
+use super::views::AccountView;
 use crate::api::shared::change::refused;
-use crate::http::params::{PositiveId, parameters};
-use crate::http::{ApiError, ErrorCode, Incoming, Reply};
+use crate::http::params::{PositiveId, request_parameters};
+use crate::http::{ApiError, ErrorCode};
 use crate::operator::{self, Attribution, Grant, GrantError};
-use crate::store::{AccountId, Currency, Refusal, Step};
+use crate::store::{Account, AccountId, Currency, Refusal, Step};
 
-parameters! {
+request_parameters! {
     /// The account an operator's change is for.
-    struct AccountPath {
+    pub(crate) struct AccountPath {
         /// The account's id
         id: PositiveId = Path "accountId",
     }
 }
 
-/// One change: who asks, on which account (its path), with which body and audit row.
-type Call<B> = Write<AccountId, B>;
+impl AccountPath {
+    /// The account it names.
+    fn account(&self) -> AccountId {
+        AccountId(self.id.0)
+    }
+}
+
+/// One change of an account: who asks, on which account, with which body and audit row.
+type Call<B> = Write<AccountPath, B>;
 
 impl<B: Reasoned> Call<B> {
     /// How the ledger rows of this call's change read.
@@ -37,31 +47,6 @@ impl<B: Reasoned> Call<B> {
             reference: format!("operator:{}:{action}", self.token.name),
         }
     }
-}
-
-/// Runs one change on the account of the path, named by `action_of` (from the body as sent) and
-/// audited on `account:N`, then its answer ([`audited::audited`]).
-async fn audited<B, T, F, Fut, G, GFut>(
-    state: OperatorState,
-    incoming: Incoming,
-    action_of: fn(&Value) -> &'static str,
-    change: F,
-    answer: G,
-) -> Result<Reply, ApiError>
-where
-    B: Reasoned,
-    F: FnOnce(OperatorState, Call<B>) -> Fut,
-    Fut: Future<Output = Result<T, ApiError>>,
-    G: FnOnce(OperatorState, T) -> GFut,
-    GFut: Future<Output = Result<Value, ApiError>>,
-{
-    let target = format!("account:{}", incoming.path("accountId").unwrap_or_default());
-    let account = AccountPath::read(&incoming).map(|path| AccountId(path.id.0));
-    let audit = move |sent: &Value| Audit {
-        action: action_of(sent),
-        target,
-    };
-    audited::audited(state, incoming, audit, account, change, answer).await
 }
 
 /// A change that was not made, as the operator API answers it: an unknown account is a 404,
@@ -97,73 +82,115 @@ fn grant_error(state: &OperatorState, error: GrantError) -> ApiError {
     }
 }
 
-/// The account after a change, and what the change moved.
-fn changed(account: &crate::store::Account, moved: impl serde::Serialize) -> Value {
-    json!({ "account": views::account(account), "moved": moved })
+/// The account after a change of its holdings, and how many holdings the change moved.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct Moved {
+    /// The account after the change.
+    pub account: AccountView,
+    /// How many grants or movements the change made.
+    pub moved: usize,
 }
 
-/// The body of `grant`.
-#[derive(Deserialize)]
+impl Moved {
+    /// `account` after a change that moved `moved`.
+    fn of(account: &Account, moved: usize) -> Self {
+        Self {
+            account: AccountView::of(account),
+            moved,
+        }
+    }
+}
+
+/// What a grant or a removal names: coins, gems, items and packs.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct GrantBody {
+pub(crate) struct HoldingsBody {
+    /// Coins.
     #[serde(default)]
-    coins: i64,
+    pub coins: i64,
+    /// Gems.
     #[serde(default)]
-    gems: i64,
+    pub gems: i64,
+    /// Items, by SKU.
     #[serde(default)]
-    items: Vec<String>,
-    /// `sku` or `sku:count`.
+    pub items: Vec<String>,
+    /// Packs, each `sku` or `sku:count`.
     #[serde(default)]
-    packs: Vec<String>,
-    reason: String,
+    pub packs: Vec<String>,
+    /// Why, for the audit and the ledger.
+    pub reason: String,
 }
 
-impl Reasoned for GrantBody {
+impl Reasoned for HoldingsBody {
     fn reason(&self) -> &str {
         &self.reason
     }
 }
 
-/// `POST .../grant` `{coins?, gems?, items?: [sku], packs?: [sku or sku:count], reason}`.
-pub(super) async fn grant(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "grant",
-        |state, call: Call<GrantBody>| async move {
-            let grant = Grant {
-                coins: call.body.coins,
-                gems: call.body.gems,
-                items: call.body.items.clone(),
-                packs: packs(&call.body.packs)?,
-            };
-            let published = state.app.content.current();
-            let (account, granted) = operator::grant_account(
-                state.app.store.as_ref(),
-                &published.content,
-                call.path,
-                &grant,
-                &call.attribution("grant"),
-                state.app.clock.now(),
-                call.audit(),
-            )
-            .await
-            .map_err(|error| grant_error(&state, error))?;
-            Ok(changed(&account, granted.len()))
-        },
-        as_is,
-    )
-    .await
+impl HoldingsBody {
+    /// What it names, its packs read.
+    fn grant(&self) -> Result<Grant, ApiError> {
+        Ok(Grant {
+            coins: self.coins,
+            gems: self.gems,
+            items: self.items.clone(),
+            packs: packs(&self.packs)?,
+        })
+    }
+}
+
+/// `POST /players/{accountId}/grant`.
+pub(crate) struct GrantPlayer;
+
+impl Endpoint for GrantPlayer {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/grant";
+    const ID: &'static str = "grant";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "Grants coins, gems, items (by SKU) and packs (`sku` or \
+        `sku:count`) in one change with its ledger rows; 404 `unknown_user`, `not_in_catalog`.";
+    type Params = AccountPath;
+    type Answer = Moved;
+}
+
+impl Changes for GrantPlayer {
+    const ACTION: &'static str = "grant";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = HoldingsBody;
+    type Changed = Moved;
+
+    async fn change(state: OperatorState, call: Call<HoldingsBody>) -> Result<Moved, ApiError> {
+        let grant = call.body.grant()?;
+        let published = state.app.content.current();
+        let (account, granted) = operator::grant_account(
+            state.app.store.as_ref(),
+            &published.content,
+            call.path.account(),
+            &grant,
+            &call.attribution("grant"),
+            state.app.clock.now(),
+            call.audit(),
+        )
+        .await
+        .map_err(|error| grant_error(&state, error))?;
+        Ok(Moved::of(&account, granted.len()))
+    }
+
+    async fn answer(_: OperatorState, moved: Moved) -> Result<Moved, ApiError> {
+        Ok(moved)
+    }
 }
 
 /// The body of `refund`.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct RefundBody {
+pub(crate) struct RefundBody {
     /// `coins` or `gems`.
-    currency: String,
-    amount: i64,
-    reason: String,
+    pub currency: String,
+    /// How much, positive.
+    pub amount: i64,
+    /// Why, for the audit and the ledger.
+    pub reason: String,
 }
 
 impl Reasoned for RefundBody {
@@ -172,76 +199,77 @@ impl Reasoned for RefundBody {
     }
 }
 
-/// `POST .../refund` `{currency: "coins"|"gems", amount, reason}`: a credit.
-pub(super) async fn refund(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "refund",
-        |state, call: Call<RefundBody>| async move {
-            let currency = match call.body.currency.as_str() {
-                "coins" => Currency::Coins,
-                "gems" => Currency::Gems,
-                _ => {
-                    return Err(ApiError::InvalidBody {
-                        reason: "`currency` must be `coins` or `gems`".to_owned(),
-                    });
-                }
-            };
-            let amount = positive("amount", call.body.amount)?;
-            let steps = vec![Step::Credit { currency, amount }];
-            move_currencies(&state, &call, "refund", steps).await
-        },
-        as_is,
-    )
-    .await
+/// `POST /players/{accountId}/refund`.
+pub(crate) struct Refund;
+
+impl Endpoint for Refund {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/refund";
+    const ID: &'static str = "refund";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "A credit of `amount` `coins` or `gems`, with its ledger row.";
+    type Params = AccountPath;
+    type Answer = Moved;
 }
 
-/// The body of `remove`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RemoveBody {
-    #[serde(default)]
-    coins: i64,
-    #[serde(default)]
-    gems: i64,
-    #[serde(default)]
-    items: Vec<String>,
-    /// `sku` or `sku:count`.
-    #[serde(default)]
-    packs: Vec<String>,
-    reason: String,
-}
+impl Changes for Refund {
+    const ACTION: &'static str = "refund";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = RefundBody;
+    type Changed = Moved;
 
-impl Reasoned for RemoveBody {
-    fn reason(&self) -> &str {
-        &self.reason
+    async fn change(state: OperatorState, call: Call<RefundBody>) -> Result<Moved, ApiError> {
+        let currency = match call.body.currency.as_str() {
+            "coins" => Currency::Coins,
+            "gems" => Currency::Gems,
+            _ => {
+                return Err(ApiError::InvalidBody {
+                    reason: "`currency` must be `coins` or `gems`".to_owned(),
+                });
+            }
+        };
+        let amount = positive("amount", call.body.amount)?;
+        let steps = vec![Step::Credit { currency, amount }];
+        move_currencies(&state, &call, "refund", steps).await
+    }
+
+    async fn answer(_: OperatorState, moved: Moved) -> Result<Moved, ApiError> {
+        Ok(moved)
     }
 }
 
-/// `POST .../remove` `{coins?, gems?, items?: [sku], packs?: [sku or sku:count], reason}`:
-/// debits and removals in one change, refused (409, nothing written) when the account holds
-/// less than any of them (`balance_too_low`, `not_owned`, `not_enough_packs`).
-pub(super) async fn remove(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "remove",
-        |state, call: Call<RemoveBody>| async move {
-            let removal = Grant {
-                coins: call.body.coins,
-                gems: call.body.gems,
-                items: call.body.items.clone(),
-                packs: packs(&call.body.packs)?,
-            };
-            let published = state.app.content.current();
-            let steps = operator::removal_steps(&published.content, &removal)
-                .map_err(|error| grant_error(&state, error))?;
-            move_currencies(&state, &call, "remove", steps).await
-        },
-        as_is,
-    )
-    .await
+/// `POST /players/{accountId}/remove`.
+pub(crate) struct Remove;
+
+impl Endpoint for Remove {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/remove";
+    const ID: &'static str = "remove";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "Debits and removals in one change, refused (409, nothing \
+        written) when the account holds less than any of them (`balance_too_low`, \
+        `not_owned`, `not_enough_packs`).";
+    type Params = AccountPath;
+    type Answer = Moved;
+}
+
+impl Changes for Remove {
+    const ACTION: &'static str = "remove";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = HoldingsBody;
+    type Changed = Moved;
+
+    async fn change(state: OperatorState, call: Call<HoldingsBody>) -> Result<Moved, ApiError> {
+        let removal = call.body.grant()?;
+        let published = state.app.content.current();
+        let steps = operator::removal_steps(&published.content, &removal)
+            .map_err(|error| grant_error(&state, error))?;
+        move_currencies(&state, &call, "remove", steps).await
+    }
+
+    async fn answer(_: OperatorState, moved: Moved) -> Result<Moved, ApiError> {
+        Ok(moved)
+    }
 }
 
 /// The packs of a body, each `sku` or `sku:count`; a bad one is a 400 naming `packs`.
@@ -272,10 +300,10 @@ async fn move_currencies<B: Reasoned>(
     call: &Call<B>,
     action: &str,
     steps: Vec<Step>,
-) -> Result<Value, ApiError> {
+) -> Result<Moved, ApiError> {
     let (account, moved) = operator::apply(
         state.app.store.as_ref(),
-        call.path,
+        call.path.account(),
         steps,
         &call.attribution(action),
         state.app.clock.now(),
@@ -283,21 +311,24 @@ async fn move_currencies<B: Reasoned>(
     )
     .await
     .map_err(|error| grant_error(state, error))?;
-    Ok(changed(&account, moved.len()))
+    Ok(Moved::of(&account, moved.len()))
 }
 
-/// The account after a change, as the answer shows it.
-async fn account_view(state: OperatorState, account: AccountId) -> Result<Value, ApiError> {
-    let account = existing(&state, account).await?;
-    Ok(json!({ "account": views::account(&account) }))
+/// An account after a change.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct AccountChanged {
+    /// The account as it is now.
+    pub account: AccountView,
 }
 
 /// The body of `ban`.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct BanBody {
-    banned: bool,
-    reason: String,
+pub(crate) struct BanBody {
+    /// `true` bans, `false` lifts the ban.
+    pub banned: bool,
+    /// Why, for the audit.
+    pub reason: String,
 }
 
 impl Reasoned for BanBody {
@@ -306,75 +337,106 @@ impl Reasoned for BanBody {
     }
 }
 
-/// `POST .../ban` `{banned, reason}`: bans the account, or lifts its ban (audited as `unban`).
-pub(super) async fn ban(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    let action_of = |sent: &Value| {
+/// `POST /players/{accountId}/ban`.
+pub(crate) struct Ban;
+
+impl Endpoint for Ban {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/ban";
+    const ID: &'static str = "ban";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str =
+        "Bans the account (`banned: true`), or lifts its ban (audited as `unban`).";
+    type Params = AccountPath;
+    type Answer = AccountChanged;
+}
+
+impl Changes for Ban {
+    const ACTION: &'static str = "ban";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = BanBody;
+    type Changed = AccountId;
+
+    fn action(sent: &Value) -> &'static str {
         if sent["banned"] == Value::Bool(false) {
             "unban"
         } else {
             "ban"
         }
-    };
-    audited(
-        state,
-        incoming,
-        action_of,
-        |state, call: Call<BanBody>| async move {
-            let store = state.app.store.as_ref();
-            if !store
-                .set_banned(call.path, call.body.banned, call.audit())
-                .await?
-            {
-                return Err(unknown_account());
-            }
-            state.app.leaderboards.changed_here();
-            Ok(call.path)
-        },
-        account_view,
-    )
-    .await
-}
+    }
 
-/// The body of a change that gives only its reason: `revoke-keys`, `remove-results`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReasonBody {
-    reason: String,
-}
+    async fn change(state: OperatorState, call: Call<BanBody>) -> Result<AccountId, ApiError> {
+        let account = call.path.account();
+        let store = state.app.store.as_ref();
+        if !store
+            .set_banned(account, call.body.banned, call.audit())
+            .await?
+        {
+            return Err(unknown_account());
+        }
+        state.app.leaderboards.changed_here();
+        Ok(account)
+    }
 
-impl Reasoned for ReasonBody {
-    fn reason(&self) -> &str {
-        &self.reason
+    async fn answer(state: OperatorState, account: AccountId) -> Result<AccountChanged, ApiError> {
+        let account = existing(&state, account).await?;
+        Ok(AccountChanged {
+            account: AccountView::of(&account),
+        })
     }
 }
 
-/// `POST .../revoke-keys` `{reason}`: every user key of the account stops working.
-pub(super) async fn revoke_keys(
-    state: OperatorState,
-    incoming: Incoming,
-) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "revoke-keys",
-        |state, call: Call<ReasonBody>| async move {
-            let account = existing(&state, call.path).await?;
-            let store = state.app.store.as_ref();
-            let revoked = store.revoke_all_keys(account.id, call.audit()).await?;
-            Ok(json!({ "account": views::account(&account), "revoked": revoked }))
-        },
-        as_is,
-    )
-    .await
+/// The keys revoked.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct KeysRevoked {
+    /// The account.
+    pub account: AccountView,
+    /// Whether the keys were revoked.
+    pub revoked: bool,
+}
+
+/// `POST /players/{accountId}/revoke-keys`.
+pub(crate) struct RevokeKeys;
+
+impl Endpoint for RevokeKeys {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/revoke-keys";
+    const ID: &'static str = "revokeKeys";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "Every user key of the account stops working.";
+    type Params = AccountPath;
+    type Answer = KeysRevoked;
+}
+
+impl Changes for RevokeKeys {
+    const ACTION: &'static str = "revoke-keys";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = ReasonBody;
+    type Changed = KeysRevoked;
+
+    async fn change(state: OperatorState, call: Call<ReasonBody>) -> Result<KeysRevoked, ApiError> {
+        let account = existing(&state, call.path.account()).await?;
+        let store = state.app.store.as_ref();
+        let revoked = store.revoke_all_keys(account.id, call.audit()).await?;
+        Ok(KeysRevoked {
+            account: AccountView::of(&account),
+            revoked,
+        })
+    }
+
+    async fn answer(_: OperatorState, revoked: KeysRevoked) -> Result<KeysRevoked, ApiError> {
+        Ok(revoked)
+    }
 }
 
 /// The body of `delete`.
-#[derive(Deserialize)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct DeleteBody {
+pub(crate) struct DeleteBody {
     /// The account's friend code, typed again: the confirmation step.
-    confirm: String,
-    reason: String,
+    pub confirm: String,
+    /// Why, for the audit.
+    pub reason: String,
 }
 
 impl Reasoned for DeleteBody {
@@ -383,67 +445,122 @@ impl Reasoned for DeleteBody {
     }
 }
 
-/// `POST .../delete` `{confirm, reason}`: erases the account and its personal data, as the
-/// player's own deletion does (its keys, holdings, ledger, progress and results go with it);
-/// refused (400, nothing deleted) unless `confirm` is the account's friend code.
-pub(super) async fn delete(state: OperatorState, incoming: Incoming) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "delete",
-        |state, call: Call<DeleteBody>| async move {
-            let account = existing(&state, call.path).await?;
-            let code = account.friend_code.to_string();
-            if call.body.confirm.trim().to_lowercase() != code.to_lowercase() {
-                return Err(ApiError::InvalidBody {
-                    reason: format!(
-                        "`confirm` must be the account's friend code, {code}, to delete it"
-                    ),
-                });
-            }
-            if !state
-                .app
-                .store
-                .delete_account(account.id, call.audit())
-                .await?
-            {
-                return Err(unknown_account());
-            }
-            state.app.leaderboards.changed_here();
-            Ok(json!({ "deleted": account.id.0, "friendCode": code }))
-        },
-        as_is,
-    )
-    .await
+/// An account deleted.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Deleted {
+    /// The deleted account's id.
+    pub deleted: i64,
+    /// The friend code it had.
+    pub friend_code: String,
 }
 
-/// `POST .../remove-results` `{reason}`: the account's match results leave every leaderboard,
-/// on every node (each follows the account log); its later results count afresh.
-pub(super) async fn remove_results(
-    state: OperatorState,
-    incoming: Incoming,
-) -> Result<Reply, ApiError> {
-    audited(
-        state,
-        incoming,
-        |_| "remove-results",
-        |state, call: Call<ReasonBody>| async move {
-            let now = state.app.clock.now();
-            let removed = state
-                .app
-                .store
-                .remove_results(call.path, now, call.audit())
-                .await?
-                .ok_or_else(unknown_account)?;
-            state.app.leaderboards.changed_here();
-            Ok((call.path, removed.removed))
-        },
-        |state, (account, removed)| async move {
-            let account = existing(&state, account).await?;
-            Ok(json!({ "account": views::account(&account), "removed": removed }))
-        },
-    )
-    .await
+/// `POST /players/{accountId}/delete`.
+pub(crate) struct Delete;
+
+impl Endpoint for Delete {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/delete";
+    const ID: &'static str = "deletePlayer";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "Erases the account and its personal data, as the player's own \
+        deletion does (its keys, holdings, ledger, progress and results go with it); refused \
+        (400, nothing deleted) unless `confirm` is the account's friend code.";
+    type Params = AccountPath;
+    type Answer = Deleted;
+}
+
+impl Changes for Delete {
+    const ACTION: &'static str = "delete";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = DeleteBody;
+    type Changed = Deleted;
+
+    async fn change(state: OperatorState, call: Call<DeleteBody>) -> Result<Deleted, ApiError> {
+        let account = existing(&state, call.path.account()).await?;
+        let code = account.friend_code.to_string();
+        if call.body.confirm.trim().to_lowercase() != code.to_lowercase() {
+            return Err(ApiError::InvalidBody {
+                reason: format!(
+                    "`confirm` must be the account's friend code, {code}, to delete it"
+                ),
+            });
+        }
+        if !state
+            .app
+            .store
+            .delete_account(account.id, call.audit())
+            .await?
+        {
+            return Err(unknown_account());
+        }
+        state.app.leaderboards.changed_here();
+        Ok(Deleted {
+            deleted: account.id.0,
+            friend_code: code,
+        })
+    }
+
+    async fn answer(_: OperatorState, deleted: Deleted) -> Result<Deleted, ApiError> {
+        Ok(deleted)
+    }
+}
+
+/// Results removed.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct ResultsRemoved {
+    /// The account.
+    pub account: AccountView,
+    /// How many results left the boards.
+    pub removed: u64,
+}
+
+/// `POST /players/{accountId}/remove-results`.
+pub(crate) struct RemoveResults;
+
+impl Endpoint for RemoveResults {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/players/{accountId}/remove-results";
+    const ID: &'static str = "removeResults";
+    const TAG: &'static str = "players";
+    const ABOUT: &'static str = "The account's match results leave every leaderboard, on every \
+        node (each follows the account log); its later results count afresh.";
+    type Params = AccountPath;
+    type Answer = ResultsRemoved;
+}
+
+impl Changes for RemoveResults {
+    const ACTION: &'static str = "remove-results";
+    const TARGET: &'static str = "account:{accountId}";
+    type Body = ReasonBody;
+    type Changed = (AccountId, u64);
+
+    async fn change(
+        state: OperatorState,
+        call: Call<ReasonBody>,
+    ) -> Result<(AccountId, u64), ApiError> {
+        let account = call.path.account();
+        let now = state.app.clock.now();
+        let removed = state
+            .app
+            .store
+            .remove_results(account, now, call.audit())
+            .await?
+            .ok_or_else(unknown_account)?;
+        state.app.leaderboards.changed_here();
+        Ok((account, removed.removed))
+    }
+
+    async fn answer(
+        state: OperatorState,
+        (account, removed): (AccountId, u64),
+    ) -> Result<ResultsRemoved, ApiError> {
+        let account = existing(&state, account).await?;
+        Ok(ResultsRemoved {
+            account: AccountView::of(&account),
+            removed,
+        })
+    }
 }
 
 #[cfg(test)]

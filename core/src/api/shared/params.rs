@@ -7,7 +7,7 @@ use utoipa::openapi::schema::Schema;
 use utoipa::openapi::{Ref, RefOr};
 
 use crate::domain::{ClientVersion, DeviceId, FriendCode, GameMode, Platform, UserKey};
-use crate::http::params::{ParamValue, parameters, text_schema};
+use crate::http::params::{ParamValue, Sent, request_parameters, text_schema};
 use crate::leaderboard::{Category, TimeWindow};
 use crate::store::TournamentCode;
 
@@ -62,6 +62,12 @@ impl ParamValue for DeviceId {
     }
 }
 
+impl Sent for DeviceId {
+    fn sent(&self) -> Option<String> {
+        Some(self.as_str().to_owned())
+    }
+}
+
 /// A user key: 48 lower-case hex characters.
 impl ParamValue for UserKey {
     fn from_param(text: &str) -> Result<Self, String> {
@@ -82,6 +88,18 @@ impl ParamValue for FriendCode {
 
     fn param_schema() -> RefOr<Schema> {
         component::<FriendCode>()
+    }
+}
+
+impl Sent for FriendCode {
+    fn sent(&self) -> Option<String> {
+        Some(self.to_string())
+    }
+}
+
+impl Sent for TournamentCode {
+    fn sent(&self) -> Option<String> {
+        Some(self.as_str().to_owned())
     }
 }
 
@@ -132,7 +150,7 @@ impl ParamValue for Category {
     }
 }
 
-parameters! {
+request_parameters! {
     /// The tournament code of the path.
     pub(crate) struct TournamentCodePath {
         /// The tournament's code, in any letter case
