@@ -4,15 +4,22 @@
 //! every service the API calls configured (the login kit's chat platform and receipt verifiers),
 //! so that no operation may answer a 5xx.
 //!
+//! The operator API is run against its own document (`/operator/api/openapi.json` on the operator
+//! listener) the same way, with a full operator token, on both databases.
+//!
 //! The executable is `SAFEZONE_SCHEMATHESIS`, or `schemathesis` on the `PATH`; it is never
 //! skipped: without it the tests fail saying how to install it.
 
+use std::collections::BTreeSet;
 use std::io::ErrorKind;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use safezone_tests::GAME_SERVER_TOKEN;
+use safezone_core::store::AuditFilter;
 use safezone_tests::login_kit::LoginApp;
+use safezone_tests::{
+    Database, GAME_SERVER_TOKEN, Server, TestApp, run, shipped_content, test_settings,
+};
 
 /// The version CI installs (`.ci/run`).
 const PINNED: &str = "schemathesis==4.32.5";
@@ -44,6 +51,137 @@ on_every_combination! {
     warp_postgres: Warp, Postgres;
     rocket_sqlite: Rocket, Sqlite;
     rocket_postgres: Rocket, Postgres;
+}
+
+#[tokio::test]
+async fn operator_sqlite() {
+    run(
+        Server::Warp,
+        Database::Sqlite,
+        test_settings(),
+        shipped_content(),
+        every_operator_answer_conforms_to_its_document,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn operator_postgres() {
+    run(
+        Server::Warp,
+        Database::Postgres,
+        test_settings(),
+        shipped_content(),
+        every_operator_answer_conforms_to_its_document,
+    )
+    .await;
+}
+
+/// Schemathesis over the operator document with a full token, every path parameter naming
+/// something that exists (an account, a poll, a tournament, a content version).
+async fn every_operator_answer_conforms_to_its_document(app: TestApp) {
+    let secret = app.operator_token("schemathesis", "full").await;
+    let (_, player) = app.new_device().await;
+    let account = player["user"]["id"].as_i64().expect("an account id");
+    let listener = app.operator_listener().await;
+    let base = format!("http://{}", listener.local_addr());
+    let client = reqwest::Client::new();
+    let post = |path: &str, body: serde_json::Value| {
+        client
+            .post(format!("{base}/operator/api{path}"))
+            .bearer_auth(&secret)
+            .json(&body)
+            .send()
+    };
+    let poll = post(
+        "/polls",
+        serde_json::json!({
+            "question": "Which map?",
+            "options": [{"name": "North", "colour": "#112233"}, {"name": "South", "colour": "#445566"}],
+            "closes": "2099-01-01T00:00:00Z",
+            "reason": "schemathesis",
+        }),
+    )
+    .await
+    .expect("the poll is created");
+    assert!(poll.status().is_success(), "{:?}", poll.text().await);
+    let tournament = post(
+        "/tournaments",
+        serde_json::json!({
+            "code": "conformance-cup",
+            "mode": "solo",
+            "closes": "2099-01-01T00:00:00Z",
+            "capacity": 100,
+            "reason": "schemathesis",
+        }),
+    )
+    .await
+    .expect("the tournament is created");
+    assert!(
+        tournament.status().is_success(),
+        "{:?}",
+        tournament.text().await
+    );
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let config = directory.path().join("schemathesis.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"[auth.openapi.operatorToken]
+bearer = "{secret}"
+
+[parameters]
+"path.accountId" = "{account}"
+"path.pollId" = "1"
+"path.tournamentCode" = "conformance-cup"
+"path.version" = "1"
+"#
+        ),
+    )
+    .expect("config written");
+    let output = schemathesis(
+        directory.path(),
+        &[
+            "--config-file",
+            config.to_str().expect("a UTF-8 path"),
+            "run",
+            &format!("{base}/operator/api/openapi.json"),
+            "--checks",
+            CHECKS,
+            "--seed",
+            SEED,
+            "--max-examples",
+            MAX_EXAMPLES,
+            "--workers",
+            "1",
+            "--request-timeout",
+            "10",
+            "--no-color",
+        ],
+    )
+    .await;
+    listener.stop().await;
+    assert!(
+        output.status.success(),
+        "schemathesis found operator answers that contradict the operator document:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    let filter = AuditFilter {
+        token_name: Some("schemathesis".to_owned()),
+        action: None,
+        target: None,
+        limit: 1000,
+    };
+    let audited = app.store.audit(&filter).await.expect("the audit reads");
+    let actions: BTreeSet<&str> = audited
+        .iter()
+        .map(|row| row.entry.action.as_str())
+        .collect();
+    assert!(
+        actions.len() >= 10,
+        "the run reached few of the changes: {actions:?}"
+    );
 }
 
 async fn every_answer_conforms_to_the_document(app: &LoginApp) {
