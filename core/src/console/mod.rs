@@ -28,6 +28,7 @@ mod flash;
 mod form;
 mod frame;
 mod home;
+mod leaderboards;
 mod origin;
 mod player_actions;
 mod players;
@@ -172,6 +173,11 @@ fn routes() -> Routes<ConsoleState> {
     let routes = get(routes, "/players", signed_in(players::player));
     let routes = player_actions::routes(routes);
     let routes = deletion::routes(routes);
+    let routes = get(
+        routes,
+        "/leaderboards",
+        signed_in(leaderboards::leaderboards),
+    );
     let routes = get(routes, "/audit", signed_in(audit::audit));
     let routes = get(routes, "/status", signed_in(status::status));
     let routes = polls::routes(routes);

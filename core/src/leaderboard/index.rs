@@ -313,6 +313,48 @@ impl BoardIndex {
         Some(self.tables.standing(slot, mode, window, rank))
     }
 
+    /// The account's row on the board and up to `around` rows on each side of it, best first;
+    /// `None` when the account is not ranked on the board. One pass over the board's players
+    /// (the boards keep no order past their top lists): for an operator's look, not a
+    /// player's request.
+    pub fn neighbourhood(
+        &self,
+        id: BoardId,
+        account: AccountId,
+        around: usize,
+    ) -> Option<Vec<Standing>> {
+        self.standing_of(id, account)?;
+        let slot = self.tables.players.slot_of(account)?;
+        let mode = mode_index(id.mode);
+        let window = id.window.index();
+        let places = self.tables.places(mode, window, id.category);
+        let own = *places.iter().find(|(_, _, of)| *of == slot)?;
+        let (mut better, mut worse): (Vec<Place>, Vec<Place>) = places
+            .into_iter()
+            .filter(|place| *place != own)
+            .partition(|place| *place < own);
+        if better.len() > around {
+            let first = better.len() - around;
+            better.select_nth_unstable(first);
+            better.drain(..first);
+        }
+        if worse.len() > around {
+            worse.select_nth_unstable(around);
+            worse.truncate(around);
+        }
+        let mut rows: Vec<Place> = better.into_iter().chain([own]).chain(worse).collect();
+        rows.sort_unstable();
+        let board = &self.tables.boards[id.position()];
+        Some(
+            rows.into_iter()
+                .map(|(score, _, slot)| {
+                    let rank = board.histogram.players_above(score.0) + 1;
+                    self.tables.standing(slot, mode, window, rank)
+                })
+                .collect(),
+        )
+    }
+
     /// The version of a board: it moves on whenever a row the board lists may have changed.
     pub fn version(&self, id: BoardId) -> u64 {
         self.tables.boards[id.position()].version

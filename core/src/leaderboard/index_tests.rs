@@ -68,19 +68,7 @@ impl Model {
 
     /// The board's first rows and the caller's row.
     fn view(&self, id: BoardId, caller: AccountId, now: i64) -> (Vec<Standing>, Option<Standing>) {
-        let all = self.all_totals(id.mode, id.window, now);
-        let mut ranked: Vec<(u64, AccountId, Totals)> = all
-            .iter()
-            .filter(|(account, _)| self.shown(account))
-            .filter_map(|(account, totals)| {
-                totals
-                    .score(id.category)
-                    .map(|score| (score, *account, *totals))
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let rank_of =
-            |score: u64| ranked.iter().filter(|(other, ..)| *other > score).count() as u64 + 1;
+        let (ranked, rank_of) = self.ranked(id, now);
         let standing = |account: AccountId, totals: Totals, rank: u64| Standing {
             rank,
             friend_code: self.names[&account].clone(),
@@ -96,6 +84,53 @@ impl Model {
             .find(|(_, account, _)| *account == caller)
             .map(|(score, account, totals)| standing(*account, *totals, rank_of(*score)));
         (top, user)
+    }
+
+    /// The caller's row and up to `around` rows on each side of it, best first.
+    fn neighbourhood(
+        &self,
+        id: BoardId,
+        caller: AccountId,
+        around: usize,
+        now: i64,
+    ) -> Option<Vec<Standing>> {
+        let (ranked, rank_of) = self.ranked(id, now);
+        let at = ranked
+            .iter()
+            .position(|(_, account, _)| *account == caller)?;
+        let rows = &ranked[at.saturating_sub(around)..(at + around + 1).min(ranked.len())];
+        Some(
+            rows.iter()
+                .map(|(score, account, totals)| Standing {
+                    rank: rank_of(*score),
+                    friend_code: self.names[account].clone(),
+                    totals: *totals,
+                })
+                .collect(),
+        )
+    }
+
+    /// The board's players, best first, and the rank of a score.
+    fn ranked(
+        &self,
+        id: BoardId,
+        now: i64,
+    ) -> (Vec<(u64, AccountId, Totals)>, impl Fn(u64) -> u64) {
+        let all = self.all_totals(id.mode, id.window, now);
+        let mut ranked: Vec<(u64, AccountId, Totals)> = all
+            .iter()
+            .filter(|(account, _)| self.shown(account))
+            .filter_map(|(account, totals)| {
+                totals
+                    .score(id.category)
+                    .map(|score| (score, *account, *totals))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let scores: Vec<u64> = ranked.iter().map(|(score, ..)| *score).collect();
+        let rank_of =
+            move |score: u64| scores.iter().filter(|other| **other > score).count() as u64 + 1;
+        (ranked, rank_of)
     }
 }
 
@@ -283,6 +318,11 @@ fn long_run(snapshot_every: Option<u64>) {
             (index.top(id), index.standing_of(id, caller)),
             expected,
             "step {step}, {id:?}"
+        );
+        assert_eq!(
+            index.neighbourhood(id, caller, 3),
+            model.neighbourhood(id, caller, 3, now.unix_timestamp()),
+            "step {step}, {id:?}: the caller's neighbours"
         );
     }
     // Every board once more at the end.

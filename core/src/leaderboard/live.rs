@@ -216,6 +216,19 @@ impl Leaderboards {
         })
     }
 
+    /// The account's row on the board and up to `around` rows on each side of it, best first
+    /// ([`BoardIndex::neighbourhood`]); `None` when the account is not ranked there.
+    pub async fn neighbourhood(
+        self: &Arc<Self>,
+        id: BoardId,
+        account: AccountId,
+        around: usize,
+    ) -> Result<Option<Vec<Standing>>, BoardsError> {
+        let loaded = self.current().await?;
+        let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
+        Ok(index.neighbourhood(id, account, around))
+    }
+
     /// The account's totals per window and mode, as the boards count them.
     pub async fn totals_of(
         self: &Arc<Self>,

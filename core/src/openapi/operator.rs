@@ -10,8 +10,9 @@ use utoipa::{OpenApi as _, PartialSchema, ToSchema};
 
 use super::Documented;
 use super::shared::{Done, ErrorBody, SuccessStatus, error_content};
-use crate::domain::FriendCode;
+use crate::domain::{FriendCode, GameMode};
 use crate::http::ErrorCode;
+use crate::leaderboard::{Category, TimeWindow};
 use crate::store::TournamentCode;
 
 /// The security scheme of an operator token's secret, or a console session of one, sent as
@@ -33,9 +34,10 @@ const OPERATOR_TOKEN: &str = "operatorToken";
             `{\"status\":\"error\",\"code\":...,\"message\":...}`."
     ),
     servers((url = "/", description = "The operator listener that serves this document")),
-    components(schemas(FriendCode, TournamentCode)),
+    components(schemas(FriendCode, TournamentCode, GameMode, TimeWindow, Category)),
     tags(
         (name = "players", description = "Players: lookup, holdings, ledger, changes"),
+        (name = "leaderboards", description = "The live boards, and a player's neighbours"),
         (name = "audit", description = "The audit of every operator change"),
         (name = "polls", description = "Polls"),
         (name = "tournaments", description = "Tournaments and their whitelists"),

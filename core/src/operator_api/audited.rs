@@ -26,6 +26,22 @@ pub(crate) trait Reasoned: DeserializeOwned {
     fn reason(&self) -> &str;
 }
 
+/// Implements [`Reasoned`] for bodies whose `reason` field is the operator's reason:
+/// `reasoned!(GrantBody, RefundBody);`.
+macro_rules! reasoned {
+    ($($body:ty),+ $(,)?) => {
+        $(
+            impl $crate::operator_api::audited::Reasoned for $body {
+                fn reason(&self) -> &str {
+                    &self.reason
+                }
+            }
+        )+
+    };
+}
+
+pub(super) use reasoned;
+
 /// One change, as [`Changes::change`] runs it: who asks, what its path names, its body, and
 /// the audit row its store call appends with the change.
 pub(crate) struct Write<P, B> {
@@ -126,12 +142,6 @@ pub(crate) struct ReasonBody {
     pub reason: String,
 }
 
-impl Reasoned for ReasonBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// A reason is required: 1 to 500 characters, not only spaces.
 fn check_reason(reason: &str) -> Result<(), ApiError> {
     let length = reason.trim().chars().count();
@@ -143,6 +153,8 @@ fn check_reason(reason: &str) -> Result<(), ApiError> {
         })
     }
 }
+
+reasoned!(ReasonBody);
 
 #[cfg(test)]
 mod tests {

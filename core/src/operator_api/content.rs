@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{Reasoned, Write};
+use super::audited::{Write, reasoned};
 use super::endpoint::{Changes, Endpoint, Json, NoBody, Read, Reads};
 use super::views::When;
 use crate::content::{Content, ContentProblem};
@@ -182,12 +182,6 @@ pub(crate) struct PublishBody {
     pub reason: String,
 }
 
-impl Reasoned for PublishBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// A publication or rollback that did not happen, as the API answers it.
 fn refused(error: PublishError) -> ApiError {
     match error {
@@ -288,12 +282,6 @@ pub(crate) struct RollbackBody {
     pub reason: String,
 }
 
-impl Reasoned for RollbackBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// A rollback made.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct RolledBackAnswer {
@@ -352,3 +340,5 @@ impl Changes for Rollback {
         })
     }
 }
+
+reasoned!(PublishBody, RollbackBody);

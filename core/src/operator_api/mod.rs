@@ -17,6 +17,7 @@ pub(crate) mod content_versions;
 mod document;
 pub(crate) mod endpoint;
 pub(crate) mod fields;
+pub(crate) mod leaderboards;
 pub(crate) mod players;
 pub(crate) mod polls;
 pub(crate) mod replays;
@@ -131,6 +132,7 @@ fn endpoints() -> Vec<Declared> {
         change::<writes::RevokeKeys>(),
         change::<writes::Delete>(),
         change::<writes::RemoveResults>(),
+        read::<leaderboards::Leaderboard>(),
         read::<audit::Audit>(),
         read::<status::Status>(),
         read::<sessions::OpenSession>(),

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Reasoned, Write};
+use super::audited::{ReasonBody, Write, reasoned};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::fields::{ListQuery, invalid, optional_time, time};
 use super::views::When;
@@ -209,12 +209,6 @@ pub(crate) struct CreatePollBody {
     pub reason: String,
 }
 
-impl Reasoned for CreatePollBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// `POST /polls`.
 pub(crate) struct CreatePoll;
 
@@ -278,12 +272,6 @@ pub(crate) struct EditPollBody {
     pub closes: Option<String>,
     /// Why, for the audit.
     pub reason: String,
-}
-
-impl Reasoned for EditPollBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 /// `POST /polls/{pollId}`.
@@ -403,3 +391,5 @@ impl Changes for ClosePoll {
         Ok(PollClosed { poll, closed_now })
     }
 }
+
+reasoned!(CreatePollBody, EditPollBody);

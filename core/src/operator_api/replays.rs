@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{Reasoned, Write};
+use super::audited::{Write, reasoned};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::views::When;
 use crate::http::params::{PositiveId, WholeNumber, request_parameters};
@@ -54,12 +54,6 @@ impl ReplaysQuery {
 pub(crate) struct ReplayBody {
     /// Why, for the audit.
     pub reason: String,
-}
-
-impl Reasoned for ReplayBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 /// A replay and where it stands.
@@ -254,3 +248,5 @@ impl Reads for Replays {
         Ok(ReplaysAnswer { replays })
     }
 }
+
+reasoned!(ReplayBody);

@@ -8,7 +8,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Reasoned, Write};
+use super::audited::{ReasonBody, Write, reasoned};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::fields::{ListQuery, invalid, optional_time, time};
 use super::views::When;
@@ -225,12 +225,6 @@ pub(crate) struct CreateTournamentBody {
     pub reason: String,
 }
 
-impl Reasoned for CreateTournamentBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// One tournament as it stands after a change.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct TournamentChanged {
@@ -329,12 +323,6 @@ pub(crate) struct EditTournamentBody {
     pub whitelist_only: Option<bool>,
     /// Why, for the audit.
     pub reason: String,
-}
-
-impl Reasoned for EditTournamentBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 /// `POST /tournaments/{tournamentCode}`.
@@ -490,12 +478,6 @@ pub(crate) struct WhitelistBody {
     pub reason: String,
 }
 
-impl Reasoned for WhitelistBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// The entries of the list `field`, each a friend code (`Name#0001`).
 fn friend_codes(field: &str, entries: &[String]) -> Result<Vec<FriendCode>, ApiError> {
     entries
@@ -578,3 +560,5 @@ impl Changes for EditWhitelist {
         Ok(edited)
     }
 }
+
+reasoned!(CreateTournamentBody, EditTournamentBody, WhitelistBody);

@@ -11,7 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Reasoned, Write};
+use super::audited::{ReasonBody, Reasoned, Write, reasoned};
 use super::endpoint::{Changes, Endpoint};
 use super::players::{existing, unknown_account};
 use super::views::AccountView;
@@ -121,12 +121,6 @@ pub(crate) struct HoldingsBody {
     pub reason: String,
 }
 
-impl Reasoned for HoldingsBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 impl HoldingsBody {
     /// What it names, its packs read.
     fn grant(&self) -> Result<Grant, ApiError> {
@@ -191,12 +185,6 @@ pub(crate) struct RefundBody {
     pub amount: i64,
     /// Why, for the audit and the ledger.
     pub reason: String,
-}
-
-impl Reasoned for RefundBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 /// `POST /players/{accountId}/refund`.
@@ -331,12 +319,6 @@ pub(crate) struct BanBody {
     pub reason: String,
 }
 
-impl Reasoned for BanBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
 /// `POST /players/{accountId}/ban`.
 pub(crate) struct Ban;
 
@@ -437,12 +419,6 @@ pub(crate) struct DeleteBody {
     pub confirm: String,
     /// Why, for the audit.
     pub reason: String,
-}
-
-impl Reasoned for DeleteBody {
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 /// An account deleted.
@@ -562,6 +538,8 @@ impl Changes for RemoveResults {
         })
     }
 }
+
+reasoned!(HoldingsBody, RefundBody, BanBody, DeleteBody);
 
 #[cfg(test)]
 mod tests {

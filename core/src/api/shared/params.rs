@@ -103,6 +103,24 @@ impl Sent for TournamentCode {
     }
 }
 
+impl Sent for GameMode {
+    fn sent(&self) -> Option<String> {
+        Some(self.as_str().to_owned())
+    }
+}
+
+impl Sent for TimeWindow {
+    fn sent(&self) -> Option<String> {
+        Some(self.as_str().to_owned())
+    }
+}
+
+impl Sent for Category {
+    fn sent(&self) -> Option<String> {
+        Some(self.as_str().to_owned())
+    }
+}
+
 /// A tournament's code as the API takes it ([`tournament_code`](crate::api::tournament_code)).
 impl ParamValue for TournamentCode {
     fn from_param(text: &str) -> Result<Self, String> {
