@@ -9,6 +9,7 @@ use askama::Template;
 use http::StatusCode;
 
 use super::change::Change;
+use super::diff_lines::{DiffLine, diff_lines};
 use super::form::Body;
 use super::frame::Frame;
 use super::session::Session;
@@ -20,7 +21,8 @@ use crate::operator_api::content::{
     ContentAnswer, ContentStatus, Diff, DiffAnswer, DiffBody, Publish, Rollback,
 };
 use crate::operator_api::content_versions::{
-    Running, Version, VersionAnswer, VersionPath, VersionView, Versions,
+    Running, Version, VersionAnswer, VersionDiff, VersionDiffAnswer, VersionDiffQuery, VersionPath,
+    VersionView, Versions,
 };
 use crate::operator_api::endpoint::{Endpoint, Json};
 use crate::operator_api::fields::ListQuery;
@@ -37,7 +39,15 @@ struct ContentPage {
     diff: Option<DiffAnswer>,
 }
 
-/// One version's page.
+impl ContentPage {
+    /// A diff's lines, coloured.
+    fn lines(&self, diff: &str) -> Vec<DiffLine> {
+        diff_lines(diff)
+    }
+}
+
+/// One version's page: who published it, when and why, its text, and its difference from
+/// another version (the one before it unless the query names one).
 #[derive(Template)]
 #[template(path = "console/content_version.html")]
 struct VersionPage {
@@ -45,7 +55,17 @@ struct VersionPage {
     /// The version as the path names it.
     id: String,
     found: Option<VersionAnswer>,
+    /// The version compared with, as the form shows it.
+    from: String,
+    compared: Option<VersionDiffAnswer>,
     error: Option<String>,
+}
+
+impl VersionPage {
+    /// A diff's lines, coloured.
+    fn lines(&self, diff: &str) -> Vec<DiffLine> {
+        diff_lines(diff)
+    }
 }
 
 /// The content's routes.
@@ -110,20 +130,38 @@ async fn version(
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
     let id = incoming.path("version")?.to_owned();
-    let answer = match VersionPath::from_request(&incoming) {
-        Ok(path) => state.api.read::<Version>(session.secret(), &path).await,
-        Err(error) => Err(Failure::from(error)),
+    let secret = session.secret();
+    let answer = async {
+        let path = VersionPath::from_request(&incoming)?;
+        let found = state.api.read::<Version>(secret, &path).await?;
+        let query = if incoming.query.optional("from").is_some() {
+            Some(VersionDiffQuery::from_request(&incoming)?)
+        } else {
+            let version = found.version.version;
+            (version > 1).then(|| VersionDiffQuery::of(version, version - 1))
+        };
+        let compared = match query {
+            Some(query) => Some(state.api.read::<VersionDiff>(secret, &query).await?),
+            None => None,
+        };
+        Ok::<_, Failure>((found, compared))
     };
-    let (status, found, error) = match answer {
-        Ok(found) => (StatusCode::OK, Some(found), None),
-        Err(failure) => (failure.status, None, Some(failure.to_string())),
+    let (status, found, compared, error) = match answer.await {
+        Ok((found, compared)) => (StatusCode::OK, Some(found), compared, None),
+        Err(failure) => (failure.status, None, None, Some(failure.to_string())),
     };
+    let from = compared
+        .as_ref()
+        .map(|compared| compared.from.to_string())
+        .unwrap_or_default();
     Ok(response::page(
         status,
         &VersionPage {
             frame: Frame::of(&session, &incoming),
             id,
             found,
+            from,
+            compared,
             error,
         },
     ))

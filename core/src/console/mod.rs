@@ -24,6 +24,7 @@ mod content;
 mod cookie;
 mod csrf;
 mod deletion;
+mod diff_lines;
 mod flash;
 mod form;
 mod frame;

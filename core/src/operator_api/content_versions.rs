@@ -10,7 +10,7 @@ use super::OperatorState;
 use super::endpoint::{Endpoint, NoBody, Read, Reads};
 use super::fields::ListQuery;
 use super::views::When;
-use crate::content_publication::{self, PublishError};
+use crate::content_publication::{self, Named, PublishError};
 use crate::http::params::{NoParams, PositiveId, request_parameters};
 use crate::http::{ApiError, ErrorCode};
 use crate::store::{ContentVersion, PublishedContent};
@@ -133,10 +133,7 @@ impl Reads for Version {
             about,
         } = content_publication::published(state.app.store.as_ref(), version)
             .await?
-            .ok_or_else(|| ApiError::NotFound {
-                code: ErrorCode::UnknownContentVersion,
-                message: PublishError::UnknownVersion(version).to_string(),
-            })?;
+            .ok_or_else(|| unknown(version))?;
         Ok(VersionAnswer {
             version: VersionView::of(&ContentVersion {
                 version,
@@ -146,6 +143,88 @@ impl Reads for Version {
             text,
             running: state.app.content.current().version == version,
         })
+    }
+}
+
+request_parameters! {
+    /// The two versions of a diff.
+    pub(crate) struct VersionDiffQuery {
+        /// The version the diff goes to
+        version: PositiveId = Path "version",
+        /// The version the diff comes from
+        from: PositiveId = Query "from",
+    }
+}
+
+impl VersionDiffQuery {
+    /// The diff of `version` against `from`.
+    pub(crate) fn of(version: i64, from: i64) -> Self {
+        Self {
+            version: PositiveId(version),
+            from: PositiveId(from),
+        }
+    }
+}
+
+/// The difference between two published versions.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub(crate) struct VersionDiffAnswer {
+    /// The version it comes from.
+    pub from: i64,
+    /// The version it goes to.
+    pub to: i64,
+    /// The unified diff (`null` when their texts are the same).
+    pub diff: Option<String>,
+}
+
+/// `GET /content/versions/{version}/diff`.
+pub(crate) struct VersionDiff;
+
+impl Endpoint for VersionDiff {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/content/versions/{version}/diff";
+    const ID: &'static str = "contentVersionDiff";
+    const TAG: &'static str = "content";
+    const ABOUT: &'static str = "The unified diff from published version `from` to version \
+        `version` (`null` when their texts are the same); 404 `unknown_content_version` when \
+        either is unknown.";
+    type Params = VersionDiffQuery;
+    type Answer = VersionDiffAnswer;
+}
+
+impl Reads for VersionDiff {
+    type Body = NoBody;
+
+    async fn answer(
+        state: OperatorState,
+        call: Read<VersionDiffQuery>,
+    ) -> Result<VersionDiffAnswer, ApiError> {
+        let store = state.app.store.as_ref();
+        let (from, to) = (call.params.from.0, call.params.version.0);
+        let text = |version: i64| async move {
+            content_publication::published(store, version)
+                .await?
+                .map(|published| published.text)
+                .ok_or_else(|| unknown(version))
+        };
+        let (old, new) = (text(from).await?, text(to).await?);
+        let named = |version: i64, text| Named {
+            name: format!("content version {version}"),
+            text,
+        };
+        Ok(VersionDiffAnswer {
+            from,
+            to,
+            diff: content_publication::diff(&named(from, &old), &named(to, &new)),
+        })
+    }
+}
+
+/// 404 `unknown_content_version`.
+fn unknown(version: i64) -> ApiError {
+    ApiError::NotFound {
+        code: ErrorCode::UnknownContentVersion,
+        message: PublishError::UnknownVersion(version).to_string(),
     }
 }
 

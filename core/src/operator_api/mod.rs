@@ -156,6 +156,7 @@ fn endpoints() -> Vec<Declared> {
         read::<content_versions::Running>(),
         read::<content_versions::Versions>(),
         read::<content_versions::Version>(),
+        read::<content_versions::VersionDiff>(),
         change::<content::Publish>(),
         change::<content::Rollback>(),
     ]

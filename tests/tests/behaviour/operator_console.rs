@@ -5,8 +5,8 @@
 //! API's (its ledger row and audit row read from the store, shown escaped on the pages), and a
 //! read-only token sees no form and changes nothing. Through the console too: a deletion
 //! confirmed by the friend code typed again, a removal of results, a poll created and closed,
-//! a tournament created and whitelisted, and a content file diffed, refused at its line and
-//! published. A player's page names a device player without a name as such, its items and
+//! a tournament created and whitelisted, a content file diffed, refused at its line and
+//! published, and two published versions compared (the diff coloured line by line). A player's page names a device player without a name as such, its items and
 //! packs by name, and its times readably (the exact time in a title). Sessions and where a
 //! POST may come from: `operator_console_sessions.rs`.
 
@@ -1165,6 +1165,29 @@ async fn content_versions_are_shown_and_rolled_back_to_through_the_console(app: 
     let three = three.expect("version 3");
     assert_eq!(three.about.restores, Some(1));
     assert_eq!(three.about.by.as_deref(), Some("alice"));
+    // A version's page compares it with the one before, coloured line by line, or with any
+    // version asked for.
+    let two = console.page("/content/versions/2", &cookie).await;
+    assert!(
+        two.text.contains("From version 1 to version 2"),
+        "{}",
+        two.text
+    );
+    assert!(
+        two.text.contains("<span class=\"diff-del\">-")
+            && two.text.contains("<span class=\"diff-add\">+"),
+        "{}",
+        two.text
+    );
+    let same = console.page("/content/versions/3?from=1", &cookie).await;
+    assert!(
+        same.text.contains("From version 1 to version 3"),
+        "{}",
+        same.text
+    );
+    assert!(same.text.contains("The same text."), "{}", same.text);
+    let unknown = console.get("/content/versions/3?from=8", &[&cookie]).await;
+    assert_eq!(unknown.status, 404, "{}", unknown.text);
     let missing = console.get("/content/versions/9", &[&cookie]).await;
     assert_eq!(missing.status, 404, "{}", missing.text);
 }
