@@ -20,6 +20,7 @@
 //! # }
 //! ```
 
+pub mod activity;
 mod api;
 mod app;
 #[cfg(test)]
