@@ -27,6 +27,7 @@ mod app;
 mod architecture_tests;
 pub mod auth;
 mod background;
+pub mod chart;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;

@@ -7,7 +7,7 @@
 //! `rollup.rs` turns a batch of events into what it adds ([`ActivityBatch`]); `follower.rs` is
 //! the task (one batch applied with its cursor's move in one store transaction, so a crash or
 //! two nodes never count an event twice); `series.rs` lays the stored sums out bucket by
-//! bucket, zeros included, for the charts.
+//! bucket, zeros included, for the charts ([`chart`](crate::chart)).
 //!
 //! [`ActivityBatch`]: crate::store::ActivityBatch
 
