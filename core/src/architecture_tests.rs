@@ -153,9 +153,25 @@ fn the_metrics_listener_serves_nothing_of_the_operators() {
 
 #[test]
 fn background_work_is_given_what_it_needs_not_the_application() {
-    for part in ["retention.rs", "live_content.rs", "events", "background.rs"] {
+    for part in [
+        "retention.rs",
+        "live_content.rs",
+        "events",
+        "activity",
+        "background.rs",
+    ] {
         never_names(part, &["App", "AppState", "app", "service"]);
     }
+}
+
+#[test]
+fn charts_are_drawn_from_what_they_are_given() {
+    never_names(
+        "chart",
+        &[
+            "api", "cli", "service", "App", "AppState", "app", "store", "activity", "console",
+        ],
+    );
 }
 
 #[test]

@@ -20,12 +20,14 @@
 //! # }
 //! ```
 
+pub mod activity;
 mod api;
 mod app;
 #[cfg(test)]
 mod architecture_tests;
 pub mod auth;
 mod background;
+pub mod chart;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;

@@ -82,7 +82,7 @@ async fn sweep(served: StoreWhileServed, clock: Arc<dyn Clock>, ages: Ages, ever
 
 /// One round: expired user keys, idempotency keys past their retention, console sessions that
 /// no longer work, delivered events, the delivery log and finished replays, then old hourly
-/// statistics, all as of the clock's now.
+/// statistics and activity counters, all as of the clock's now.
 async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), StoreError> {
     let now = clock.now();
     let keys = in_batches(|| store.delete_expired_keys(now, BATCH)).await?;
@@ -96,6 +96,8 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
     let replays = in_batches(|| store.delete_webhook_replays(logged, BATCH)).await?;
     let hours = now - ages.stats;
     let stats = in_batches(|| store.delete_stat_hours(hours, BATCH)).await?;
+    let counted = now - crate::activity::RETENTION;
+    let activity = in_batches(|| store.delete_activity_hours(counted, BATCH)).await?;
     if [
         keys,
         idempotency,
@@ -104,6 +106,7 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
         deliveries,
         replays,
         stats,
+        activity,
     ]
     .iter()
     .any(|deleted| *deleted > 0)
@@ -116,6 +119,7 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
             webhook_deliveries = deliveries,
             webhook_replays = replays,
             stat_hours = stats,
+            activity_hours = activity,
             "retention sweep"
         );
     }

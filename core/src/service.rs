@@ -115,6 +115,7 @@ impl Safezone {
         crate::live_content::follow(&app.content, &app.store, app.settings.content_check_every);
         let events = Arc::new(Subscription::new());
         let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+        crate::activity::start(served.clone(), app.settings.events.relay_batch);
         crate::events::relay::start(
             served,
             app.store

@@ -6,6 +6,7 @@
 
 mod account_log;
 mod accounts;
+mod activity;
 mod board_snapshots;
 mod bulk;
 mod community;
@@ -15,12 +16,14 @@ mod error;
 mod events;
 mod group_commit;
 mod health;
+mod ledger_history;
 mod match_batch;
 mod matches;
 mod micros;
 mod operator;
 mod operator_sessions;
 mod packed;
+mod player_directory;
 mod pools;
 mod postgres;
 mod purchases;
@@ -54,8 +57,11 @@ pub use sqlite::SqliteStore;
 /// [`ContentStore`](safezone_core::store::ContentStore) ([`content`](mod@content)),
 /// [`OperatorSessionStore`](safezone_core::store::OperatorSessionStore)
 /// ([`operator_sessions`]),
-/// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)) and
-/// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]). `$store` is a type with a
+/// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)),
+/// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]),
+/// [`PlayerDirectory`](safezone_core::store::PlayerDirectory) ([`player_directory`]),
+/// [`LedgerHistory`](safezone_core::store::LedgerHistory) ([`ledger_history`]) and
+/// [`ActivityStore`](safezone_core::store::ActivityStore) ([`activity`]). `$store` is a type with a
 /// `pool` field, the `changes`, `existing_sign_ins`, `new_accounts` and `purchases` fields, a
 /// `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
@@ -81,6 +87,9 @@ macro_rules! impl_store {
         crate::events::impl_events!($store, $db);
         crate::webhook_replays::impl_webhook_replays!($store);
         crate::health::impl_health!($store);
+        crate::player_directory::impl_player_directory!($store, $db);
+        crate::ledger_history::impl_ledger_history!($store);
+        crate::activity::impl_activity!($store, $db);
     };
 }
 

@@ -3,13 +3,16 @@
 
 pub(crate) mod account_log;
 pub(crate) mod accounts;
+pub(crate) mod activity;
 pub(crate) mod board_snapshots;
 pub(crate) mod community;
 pub(crate) mod content;
 pub(crate) mod economy;
 pub(crate) mod events;
+pub(crate) mod ledger_history;
 pub(crate) mod matches;
 pub(crate) mod operator;
 pub(crate) mod operator_sessions;
+pub(crate) mod player_directory;
 pub(crate) mod purchases;
 pub(crate) mod webhook_replays;

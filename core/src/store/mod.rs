@@ -10,12 +10,15 @@
 //! match log), [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
 //! [`OperatorStore`] (operator tokens and their audit), [`OperatorSessionStore`] (the
 //! console's sessions of those tokens), [`EventStore`] (the domain events'
-//! outbox and the webhooks' delivery log) and [`HealthStore`] (ping, pools).
+//! outbox and the webhooks' delivery log), [`HealthStore`] (ping, pools), [`PlayerDirectory`]
+//! (finding and listing players), [`LedgerHistory`] (a ledger paged and filtered) and
+//! [`ActivityStore`] (the activity rollup's hourly counters and last sign-ins).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_changes;
 mod account_log_store;
 mod account_store;
+mod activity_store;
 mod board_snapshot_store;
 mod change;
 mod community;
@@ -25,12 +28,15 @@ mod content_store;
 mod economy_store;
 mod error;
 mod event_store;
+mod friend_code_search;
 mod health_store;
 mod holdings;
+mod ledger_history;
 mod match_store;
 mod matches;
 mod operator_session_store;
 mod operator_store;
+mod player_directory;
 mod records;
 #[cfg(test)]
 mod unavailable;
@@ -39,6 +45,9 @@ mod webhook_replays;
 pub use account_changes::AccountChanges;
 pub use account_log_store::AccountLogStore;
 pub use account_store::AccountStore;
+pub use activity_store::{
+    ActivityBatch, ActivityCount, ActivityMetric, ActivityPoint, ActivityStore, Bucket,
+};
 pub use board_snapshot_store::{BoardSnapshotInfo, BoardSnapshotStore};
 
 pub use change::{
@@ -63,8 +72,10 @@ pub use event_store::{
     EventConsumer, EventStore, SequenceRound, Settlement, WebhookAttempt, WebhookDelivery,
     WebhookOutcome,
 };
+pub use friend_code_search::FriendCodeSearch;
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
+pub use ledger_history::{LEDGER_PAGE_MAX, LedgerCursor, LedgerFilter, LedgerHistory, LedgerPage};
 pub use match_store::MatchStore;
 pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
@@ -74,6 +85,9 @@ pub use operator_session_store::{NewOperatorSession, OperatorSessionStore};
 pub use operator_store::{
     AuditEntry, AuditFilter, NewAuditEntry, NewOperatorToken, OperatorRole, OperatorStore,
     OperatorToken,
+};
+pub use player_directory::{
+    PLAYER_PAGE_MAX, PlayerCursor, PlayerDirectory, PlayerListing, PlayerPage, PlayerSummary,
 };
 pub use records::{
     Account, AccountId, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
@@ -101,6 +115,9 @@ pub trait Store:
     + OperatorSessionStore
     + EventStore
     + HealthStore
+    + PlayerDirectory
+    + LedgerHistory
+    + ActivityStore
     + 'static
 {
 }
@@ -117,6 +134,9 @@ impl<T> Store for T where
         + OperatorSessionStore
         + EventStore
         + HealthStore
+        + PlayerDirectory
+        + LedgerHistory
+        + ActivityStore
         + 'static
 {
 }
