@@ -111,7 +111,7 @@ impl<'a> Body<'a> {
 }
 
 /// A `datetime-local` value as RFC 3339 in UTC; any other text as it is.
-fn rfc3339(text: &str) -> String {
+pub(super) fn rfc3339(text: &str) -> String {
     let minutes = format_description!("[year]-[month]-[day]T[hour]:[minute]");
     let seconds = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
     PrimitiveDateTime::parse(text, minutes)

@@ -25,12 +25,15 @@ mod cookie;
 mod csrf;
 mod deletion;
 mod diff_lines;
+mod directory;
 mod flash;
 mod form;
 mod frame;
 mod home;
 mod leaderboards;
+mod ledger;
 mod origin;
+mod overview;
 mod player_actions;
 mod players;
 mod polls;
@@ -53,6 +56,8 @@ use crate::http::{
     RouterState, Routes, handler,
 };
 use crate::operator_api::OperatorApi;
+use crate::operator_api::endpoint::Endpoint;
+use crate::operator_api::ledger::Ledger;
 use crate::settings::Settings;
 use session::Session;
 
@@ -172,6 +177,9 @@ fn routes() -> Routes<ConsoleState> {
     let routes = get(routes, "/assets/icon.svg", handler(assets::icon));
     let routes = sign_in::routes(routes);
     let routes = get(routes, "/players", signed_in(players::player));
+    let routes = get(routes, "/players/list", signed_in(directory::players));
+    let routes = get(routes, Ledger::PATH, signed_in(ledger::ledger));
+    let routes = get(routes, "/overview", signed_in(overview::overview));
     let routes = player_actions::routes(routes);
     let routes = deletion::routes(routes);
     let routes = get(

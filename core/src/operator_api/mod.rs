@@ -8,16 +8,19 @@
 //! opened with the secret at `POST /operator/api/sessions`); a read-only token may only read. Every change goes through the same change and ledger as the
 //! game, and every call that changes (or is refused a change) appends one audit row.
 
+pub(crate) mod activity;
 pub(crate) mod audit;
 mod audited;
 mod auth;
 mod client;
 pub(crate) mod content;
 pub(crate) mod content_versions;
+pub(crate) mod directory;
 mod document;
 pub(crate) mod endpoint;
 pub(crate) mod fields;
 pub(crate) mod leaderboards;
+pub(crate) mod ledger;
 pub(crate) mod players;
 pub(crate) mod polls;
 pub(crate) mod replays;
@@ -125,6 +128,9 @@ impl RouterState for OperatorState {
 fn endpoints() -> Vec<Declared> {
     vec![
         read::<players::Player>(),
+        read::<directory::Players>(),
+        read::<ledger::Ledger>(),
+        read::<activity::Activity>(),
         change::<writes::GrantPlayer>(),
         change::<writes::Refund>(),
         change::<writes::Remove>(),

@@ -11,7 +11,7 @@ use super::views::{self, AccountView, Holding, LedgerRow, ResultRow, TrackRow};
 use crate::domain::{DEVICE_PROVIDER, DeviceId, FriendCode};
 use crate::http::params::{PositiveId, request_parameters};
 use crate::http::{ApiError, ErrorCode};
-use crate::store::{Account, AccountId};
+use crate::store::{Account, AccountId, LEDGER_PAGE_MAX, LedgerFilter};
 
 /// How many of the newest results the answer shows.
 const RECENT_RESULTS: u32 = 20;
@@ -56,8 +56,11 @@ pub(crate) struct PlayerAnswer {
     pub items: Vec<Holding>,
     /// The unopened packs it holds.
     pub packs: Vec<Holding>,
-    /// Its ledger, oldest first, with the balances after each row.
+    /// Its newest ledger rows (at most 100), oldest first, with the balances after each row.
     pub ledger: Vec<LedgerRow>,
+    /// Whether it has older ledger rows (`GET /players/{accountId}/ledger` pages through them
+    /// all).
+    pub ledger_more: bool,
     /// How many times all its keys were revoked.
     pub key_generation: i64,
     /// Its newest results.
@@ -75,8 +78,8 @@ impl Endpoint for Player {
     const ID: &'static str = "player";
     const TAG: &'static str = "players";
     const ABOUT: &'static str = "The account (by friend code, id, device id, or provider and \
-        subject), its items and packs, its ledger (oldest first, with the coin and gem \
-        balances after each row), its key generation (how many times all its keys were \
+        subject), its items and packs, its newest ledger rows (at most 100, oldest first, \
+        with the coin and gem balances after each row; `ledgerMore` when older ones exist), its key generation (how many times all its keys were \
         revoked), its newest results and its reward-track progress; 404 `unknown_user` for no \
         such account.";
     type Params = PlayerQuery;
@@ -95,7 +98,9 @@ impl Reads for Player {
             .ok_or_else(unknown_account)?;
         let store = state.app.store.as_ref();
         let holdings = store.holdings(account.id).await?;
-        let ledger = store.ledger(account.id).await?;
+        let newest = store
+            .ledger_page(account.id, &LedgerFilter::default(), None, LEDGER_PAGE_MAX)
+            .await?;
         let key_generation = i64::from(store.key_generation(account.id).await?.unwrap_or_default());
         let results = store.recent_results(account.id, RECENT_RESULTS).await?;
         let progress = store.progress(&[account.id]).await?;
@@ -109,7 +114,8 @@ impl Reads for Player {
             account: AccountView::of(&account),
             items,
             packs,
-            ledger: views::ledger(&ledger),
+            ledger: views::ledger(&account, &newest.entries),
+            ledger_more: newest.next.is_some(),
             key_generation,
             matches: views::results(&results),
             tracks,

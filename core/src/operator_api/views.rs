@@ -11,7 +11,7 @@ use time::{OffsetDateTime, UtcOffset};
 use utoipa::ToSchema;
 
 use crate::content::{Catalog, Content};
-use crate::domain::TrackId;
+use crate::domain::{ItemId, PackId, TrackId};
 use crate::progression::track_counter;
 use crate::store::{Account, Currency, Holdings, LedgerEntry, MatchLogEntry, Progress};
 
@@ -180,16 +180,27 @@ impl LedgerRow {
     }
 }
 
-/// The ledger, oldest first, each row with the coin and gem balances after it.
-pub(super) fn ledger(entries: &[LedgerEntry]) -> Vec<LedgerRow> {
-    let (mut coins, mut gems) = (0, 0);
-    entries
+/// The rows `newest_first` of `account`'s ledger (its newest ones), oldest first, each with
+/// the coin and gem balances after it: walked back from the account's balances now, each row
+/// undoing its own movement.
+pub(super) fn ledger(account: &Account, newest_first: &[LedgerEntry]) -> Vec<LedgerRow> {
+    let (mut coins, mut gems) = (account.coins, account.gems);
+    let mut rows: Vec<LedgerRow> = newest_first
         .iter()
         .map(|entry| {
-            match entry.currency {
-                Currency::Coins => coins = entry.balance_after,
-                Currency::Gems => gems = entry.balance_after,
-            }
+            let before = entry.balance_after - entry.delta;
+            let balances = match entry.currency {
+                Currency::Coins => {
+                    let after = (entry.balance_after, gems);
+                    coins = before;
+                    after
+                }
+                Currency::Gems => {
+                    let after = (coins, entry.balance_after);
+                    gems = before;
+                    after
+                }
+            };
             LedgerRow {
                 id: entry.id,
                 at: entry.created.into(),
@@ -197,11 +208,13 @@ pub(super) fn ledger(entries: &[LedgerEntry]) -> Vec<LedgerRow> {
                 delta: entry.delta,
                 reason: entry.reason.clone(),
                 reference: entry.reference.clone(),
-                coins,
-                gems,
+                coins: balances.0,
+                gems: balances.1,
             }
         })
-        .collect()
+        .collect();
+    rows.reverse();
+    rows
 }
 
 /// A match result from the match log.
@@ -284,9 +297,32 @@ pub(super) fn tracks(content: &Content, progress: &Progress) -> Vec<TrackRow> {
         .collect()
 }
 
+/// The name players see of the item or pack a reference names (`item:7`, `pack:3`,
+/// `pack:3x2`); `None` for another reference or one the content no longer has.
+pub(super) fn named(catalog: &Catalog, reference: &str) -> Option<String> {
+    let (kind, rest) = reference.split_once(':')?;
+    let id: i64 = rest.split(['x', ':']).next()?.parse().ok()?;
+    match kind {
+        "item" => catalog.item(ItemId(id)).map(|item| item.name.clone()),
+        "pack" => catalog.pack(PackId(id)).map(|pack| pack.name.clone()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn references_name_items_and_packs_by_id() {
+        let catalog = crate::content::Content::shipped().catalog.clone();
+        let item = catalog.items.first().expect("an item");
+        let reference = format!("item:{}", item.id.0);
+        assert_eq!(named(&catalog, &reference), Some(item.name.clone()));
+        assert_eq!(named(&catalog, "buy:1"), None);
+        assert_eq!(named(&catalog, "item:x"), None);
+        assert_eq!(named(&catalog, "match"), None);
+    }
 
     #[test]
     fn rfc_3339_reads_in_utc_to_the_minute() {
