@@ -27,8 +27,10 @@ impl CreateAccount for Sqlite {
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `read_view` (an account's view
 /// on a connection) for the economy's transaction, in a child module `accounts` of the calling
 /// one. The calling module also needs the `account_log` module of
-/// [`impl_account_log`](crate::account_log::impl_account_log), the `community` module of
-/// [`impl_community`](crate::community::impl_community), the `events` module of
+/// [`impl_account_log`](crate::account_log::impl_account_log), the `clans`, `tournaments` and
+/// `polls` modules of [`impl_clans`](crate::clans::impl_clans),
+/// [`impl_tournaments`](crate::tournaments::impl_tournaments) and
+/// [`impl_polls`](crate::polls::impl_polls), the `events` module of
 /// [`impl_events`](crate::events::impl_events) and the `matches` module of
 /// [`impl_matches`](crate::matches::impl_matches).
 macro_rules! impl_accounts {
@@ -48,15 +50,17 @@ macro_rules! impl_accounts {
             use sqlx::{Database, FromRow, Row};
             use time::OffsetDateTime;
 
-            use super::{account_log, community, events, matches, operator, $store};
+            use super::{
+                account_log, clans, events, matches, operator, polls, tournaments, $store,
+            };
             use crate::accounts::CreateAccount;
             use crate::bulk::{BulkRows, Rows};
-            use crate::error::{is_unique_violation, store_error};
+            use crate::error::{decode, is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
             use crate::sign_in::{Attempt, ExistingSignIn, NewAccount, sign_in_with};
             use crate::statements::accounts as sql;
-            use crate::statements::{community as community_sql, economy as economy_sql};
+            use crate::statements::{clans as clans_sql, economy as economy_sql};
 
             /// The events of a first sign-in with `code`, `(kind, payload)`: `account_created`,
             /// then `signed_in`.
@@ -155,7 +159,7 @@ macro_rules! impl_accounts {
                     .collect::<Result<_, _>>()?;
                 let clan = match head.clan() {
                     Some(clan) => {
-                        let members = sqlx::query_as::<_, ClanRow>(community_sql::CLAN)
+                        let members = sqlx::query_as::<_, ClanRow>(clans_sql::CLAN)
                             .bind(clan.0)
                             .fetch_all(&mut *connection)
                             .await?;
@@ -176,11 +180,6 @@ macro_rules! impl_accounts {
                             "key generation {stored} is out of range"
                         )))
                     })
-            }
-
-            /// A record that breaks its rules, as the error of a statement.
-            fn decode(error: StoreError) -> sqlx::Error {
-                sqlx::Error::Decode(Box::new(error))
             }
 
             /// `payload` without the personal data it tells, when it tells some: a deleted
@@ -1006,12 +1005,12 @@ macro_rules! impl_accounts {
                 ) -> Result<bool, StoreError> {
                     let deleted = async {
                         let mut tx = self.begin().await?;
-                        if !community::lock_departing(&mut tx, account).await? {
+                        if !clans::lock_departing(&mut tx, account).await? {
                             tx.rollback().await?;
                             return Ok(false);
                         }
-                        community::free_places(&mut tx, account).await?;
-                        community::withdraw_votes(&mut tx, account).await?;
+                        tournaments::free_places(&mut tx, account).await?;
+                        polls::withdraw_votes(&mut tx, account).await?;
                         let done = sqlx::query(sql::DELETE_ACCOUNT)
                             .bind(account.0)
                             .execute(&mut *tx)

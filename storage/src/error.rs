@@ -1,4 +1,5 @@
-//! Turning sqlx errors into [`StoreError`]s.
+//! Turning sqlx errors into [`StoreError`]s, and records that break their rules into sqlx
+//! errors.
 
 use safezone_core::store::StoreError;
 use sqlx::error::DatabaseError;
@@ -14,6 +15,12 @@ pub(crate) fn store_error(err: sqlx::Error) -> StoreError {
     } else {
         StoreError::Internal(err.to_string())
     }
+}
+
+/// A stored record that breaks its rules (corrupt data met in a query), as the sqlx error that
+/// ends the operation reading it.
+pub(crate) fn decode(error: StoreError) -> sqlx::Error {
+    sqlx::Error::Decode(Box::new(error))
 }
 
 /// Whether `err` is a connection, pool-timeout or I/O failure, or a database refusing work for

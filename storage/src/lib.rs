@@ -9,7 +9,7 @@ mod accounts;
 mod activity;
 mod board_snapshots;
 mod bulk;
-mod community;
+mod clans;
 mod content;
 mod economy;
 mod error;
@@ -24,9 +24,11 @@ mod operator;
 mod operator_sessions;
 mod packed;
 mod player_directory;
+mod polls;
 mod pools;
 mod postgres;
 mod purchases;
+mod refusable;
 mod row;
 mod schema;
 mod sign_in;
@@ -34,6 +36,7 @@ mod sqlite;
 mod statements;
 #[cfg(feature = "test-support")]
 pub mod test_support;
+mod tournaments;
 mod webhook_replays;
 
 use std::path::Path;
@@ -50,7 +53,10 @@ pub use sqlite::SqliteStore;
 /// Implements every area's trait, and so [`Store`], for `$store` over the sqlx database `$db`:
 /// [`AccountStore`](safezone_core::store::AccountStore) ([`accounts`]),
 /// [`EconomyStore`](safezone_core::store::EconomyStore) ([`economy`], with [`purchases`]),
-/// [`CommunityStore`](safezone_core::store::CommunityStore) ([`community`]),
+/// [`PollStore`](safezone_core::store::PollStore) ([`polls`]),
+/// [`TournamentStore`](safezone_core::store::TournamentStore) ([`tournaments`]),
+/// [`ClanStore`](safezone_core::store::ClanStore) ([`clans`]), with what the three share
+/// ([`refusable`]),
 /// [`MatchStore`](safezone_core::store::MatchStore) ([`matches`](mod@matches)),
 /// [`AccountLogStore`](safezone_core::store::AccountLogStore) ([`account_log`]),
 /// [`BoardSnapshotStore`](safezone_core::store::BoardSnapshotStore) ([`board_snapshots`]),
@@ -76,7 +82,10 @@ macro_rules! impl_store {
     ($store:ident, $db:ty) => {
         crate::accounts::impl_accounts!($store, $db);
         crate::economy::impl_economy!($store, $db);
-        crate::community::impl_community!($store, $db);
+        crate::refusable::impl_refusable!($db);
+        crate::polls::impl_polls!($store, $db);
+        crate::tournaments::impl_tournaments!($store, $db);
+        crate::clans::impl_clans!($store, $db);
         crate::matches::impl_matches!($store, $db);
         crate::purchases::impl_purchases!($store, $db);
         crate::account_log::impl_account_log!($store, $db);

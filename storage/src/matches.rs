@@ -34,7 +34,7 @@ macro_rules! impl_matches {
             use super::economy::apply_steps;
             use super::{$store, account_log, events, operator};
             use crate::bulk::{BulkRows, Rows};
-            use crate::error::{is_retryable_conflict, store_error};
+            use crate::error::{decode, is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
             use crate::micros::to_micros;
             use crate::packed;
@@ -393,11 +393,6 @@ macro_rules! impl_matches {
                 let granted = serde_json::from_str(&granted)
                     .map_err(|err| sqlx::Error::Decode(Box::new(err)))?;
                 Ok(RecordedMatch { summary, granted })
-            }
-
-            /// A stored value that cannot be read back, as a decoding error.
-            fn decode(error: StoreError) -> sqlx::Error {
-                sqlx::Error::Decode(Box::new(error))
             }
 
             /// The statistics bucket of a time: whole hours since the unix epoch (rounded

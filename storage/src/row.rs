@@ -258,7 +258,7 @@ fn corrupt(id: i64, what: String) -> StoreError {
     StoreError::Internal(format!("account {id} holds an invalid {what}"))
 }
 
-/// A poll with one of its options, as selected by [`POLL`](crate::statements::community::POLL).
+/// A poll with one of its options, as selected by [`POLL`](crate::statements::polls::POLL).
 #[derive(sqlx::FromRow)]
 pub(crate) struct PollRow {
     poll_id: i64,
@@ -302,7 +302,7 @@ impl PollRow {
     }
 }
 
-/// A window's columns, as selected by [`POLL_WINDOW`](crate::statements::community::POLL_WINDOW).
+/// A window's columns, as selected by [`POLL_WINDOW`](crate::statements::polls::POLL_WINDOW).
 #[derive(sqlx::FromRow)]
 pub(crate) struct WindowRow {
     opens: i64,
@@ -325,7 +325,7 @@ fn window(opens: i64, closes: i64, closed_at: Option<i64>) -> Result<Window, Sto
     })
 }
 
-/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::statements::community::TOURNAMENT).
+/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::statements::tournaments::TOURNAMENT).
 #[derive(sqlx::FromRow)]
 pub(crate) struct TournamentRow {
     code: String,
@@ -362,7 +362,7 @@ impl TournamentRow {
     }
 }
 
-/// A friend code's parts, as selected by [`WHITELIST`](crate::statements::community::WHITELIST).
+/// A friend code's parts, as selected by [`WHITELIST`](crate::statements::tournaments::WHITELIST).
 #[derive(sqlx::FromRow)]
 pub(crate) struct FriendCodeRow {
     friend_name: String,
@@ -377,7 +377,7 @@ impl FriendCodeRow {
 }
 
 /// An entrant of a tournament, as selected by
-/// [`ENTRANTS`](crate::statements::community::ENTRANTS).
+/// [`ENTRANTS`](crate::statements::tournaments::ENTRANTS).
 #[derive(sqlx::FromRow)]
 pub(crate) struct EntrantRow {
     friend_name: String,
@@ -402,7 +402,7 @@ fn friend_code(name: &str, digits: i32) -> Result<FriendCode, StoreError> {
         .ok_or_else(|| StoreError::Internal(format!("invalid stored friend code {name}#{digits}")))
 }
 
-/// A clan with one of its members, as selected by [`CLAN`](crate::statements::community::CLAN).
+/// A clan with one of its members, as selected by [`CLAN`](crate::statements::clans::CLAN).
 #[derive(sqlx::FromRow)]
 pub(crate) struct ClanRow {
     clan_id: i64,

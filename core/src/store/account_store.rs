@@ -49,7 +49,7 @@ pub trait AccountStore: Send + Sync {
 
     /// The session of an unexpired, unrevoked key with the account's holdings and clan, or
     /// `None`: what [`session`](Self::session), [`holdings`](super::EconomyStore::holdings) and
-    /// [`clan_of`](super::CommunityStore::clan_of) answer together, in one statement when the
+    /// [`clan_of`](super::ClanStore::clan_of) answer together, in one statement when the
     /// account is in no clan (two when it is).
     async fn session_view(
         &self,

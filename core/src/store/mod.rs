@@ -6,13 +6,14 @@
 //!
 //! [`Store`] is the sum of one trait per area: [`AccountStore`] (sign-in, keys, sessions,
 //! account lookups, roles, bans, deletion), [`EconomyStore`] (changes of money and holdings),
-//! [`CommunityStore`] (polls, tournaments, clans), [`MatchStore`] (progress, match reports, the
-//! match log), [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
-//! [`OperatorStore`] (operator tokens and their audit), [`OperatorSessionStore`] (the
-//! console's sessions of those tokens), [`EventStore`] (the domain events'
-//! outbox and the webhooks' delivery log), [`HealthStore`] (ping, pools), [`PlayerDirectory`]
-//! (finding and listing players), [`LedgerHistory`] (a ledger paged and filtered) and
-//! [`ActivityStore`] (the activity rollup's hourly counters and last sign-ins).
+//! [`PollStore`] (polls and votes), [`TournamentStore`] (tournaments, their entrants and
+//! whitelists), [`ClanStore`] (clans), [`MatchStore`] (progress, match reports, the match log),
+//! [`AccountLogStore`] (the account log), [`ContentStore`] (published content),
+//! [`OperatorStore`] (operator tokens and their audit), [`OperatorSessionStore`] (the console's
+//! sessions of those tokens), [`EventStore`] (the domain events' outbox and the webhooks'
+//! delivery log), [`HealthStore`] (ping, pools), [`PlayerDirectory`] (finding and listing
+//! players), [`LedgerHistory`] (a ledger paged and filtered) and [`ActivityStore`] (the
+//! activity rollup's hourly counters and last sign-ins).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_changes;
@@ -21,9 +22,8 @@ mod account_store;
 mod activity_store;
 mod board_snapshot_store;
 mod change;
-mod community;
-mod community_edit;
-mod community_store;
+mod clan_store;
+mod clans;
 mod content_store;
 mod economy_store;
 mod error;
@@ -37,10 +37,15 @@ mod matches;
 mod operator_session_store;
 mod operator_store;
 mod player_directory;
+mod poll_store;
+mod polls;
 mod records;
+mod tournament_store;
+mod tournaments;
 #[cfg(test)]
 mod unavailable;
 mod webhook_replays;
+mod window;
 
 pub use account_changes::AccountChanges;
 pub use account_log_store::AccountLogStore;
@@ -53,18 +58,8 @@ pub use board_snapshot_store::{BoardSnapshotInfo, BoardSnapshotStore};
 pub use change::{
     Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, PACKS_MAX, Refusal, Step,
 };
-pub use community::{
-    Clan, ClanId, ClanLeft, ClanMember, ClanRefusal, Closing, NewClan, NewPoll, NewPollOption,
-    NewTournament, NotOpen, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
-    POLL_QUESTION_MAX_CHARS, Poll, PollId, PollOption, PollOptionId, PollResults,
-    TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament, TournamentCode, TournamentRefusal,
-    TournamentStanding, Vote, VoteRefusal, WHITELIST_EDIT_MAX, WhitelistEdit, WhitelistEdited,
-    Window, is_color_code,
-};
-pub use community_edit::{
-    Entrant, PollEdit, PollEditRefusal, TournamentEdit, TournamentEditRefusal,
-};
-pub use community_store::CommunityStore;
+pub use clan_store::ClanStore;
+pub use clans::{Clan, ClanId, ClanLeft, ClanMember, ClanRefusal, NewClan};
 pub use content_store::{ContentStore, ContentVersion, Publication, PublishedContent};
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
@@ -89,12 +84,25 @@ pub use operator_store::{
 pub use player_directory::{
     PLAYER_PAGE_MAX, PlayerCursor, PlayerDirectory, PlayerListing, PlayerPage, PlayerSummary,
 };
+pub use poll_store::PollStore;
+pub use polls::{
+    NewPoll, NewPollOption, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
+    POLL_QUESTION_MAX_CHARS, Poll, PollEdit, PollEditRefusal, PollId, PollOption, PollOptionId,
+    PollResults, Vote, VoteRefusal, is_color_code,
+};
 pub use records::{
     Account, AccountId, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
+};
+pub use tournament_store::TournamentStore;
+pub use tournaments::{
+    Entrant, NewTournament, TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament,
+    TournamentCode, TournamentEdit, TournamentEditRefusal, TournamentRefusal, TournamentStanding,
+    WHITELIST_EDIT_MAX, WhitelistEdit, WhitelistEdited,
 };
 #[cfg(test)]
 pub(crate) use unavailable::UnavailableStore;
 pub use webhook_replays::{ReplayOutcome, ReplayRequested, ReplayState, WebhookReplay};
+pub use window::{Closing, NotOpen, Window};
 
 /// Everything Safezone keeps: accounts, their sign-in identities, user keys, money and holdings,
 /// the community, matches, the logs the leaderboards follow, the published content and the
@@ -106,7 +114,9 @@ pub use webhook_replays::{ReplayOutcome, ReplayRequested, ReplayState, WebhookRe
 pub trait Store:
     AccountStore
     + EconomyStore
-    + CommunityStore
+    + PollStore
+    + TournamentStore
+    + ClanStore
     + MatchStore
     + AccountLogStore
     + BoardSnapshotStore
@@ -125,7 +135,9 @@ pub trait Store:
 impl<T> Store for T where
     T: AccountStore
         + EconomyStore
-        + CommunityStore
+        + PollStore
+        + TournamentStore
+        + ClanStore
         + MatchStore
         + AccountLogStore
         + BoardSnapshotStore

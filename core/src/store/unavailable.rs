@@ -9,13 +9,13 @@ use time::OffsetDateTime;
 use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan,
-    ClanId, ClanLeft, ClanRefusal, Closing, CommunityStore, ContentStore, EconomyStore,
-    EventConsumer, EventStore, HealthStore, Holdings, KeyLookup, KeySession, LedgerEntry,
-    MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
-    NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
-    PollId, PollResults, Progress, PublishedContent, RecordedMatch, RemovedResults, Role,
-    SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament, TournamentCode,
-    TournamentRefusal, TournamentStanding, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery,
+    ClanId, ClanLeft, ClanRefusal, ClanStore, Closing, ContentStore, EconomyStore, EventConsumer,
+    EventStore, HealthStore, Holdings, KeyLookup, KeySession, LedgerEntry, MatchApplied, MatchId,
+    MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan, NewOperatorToken, NewPoll,
+    NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll, PollId, PollResults, PollStore,
+    Progress, PublishedContent, RecordedMatch, RemovedResults, Role, SequenceRound, SessionView,
+    Settlement, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
+    TournamentStanding, TournamentStore, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery,
     WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
@@ -147,7 +147,7 @@ impl EconomyStore for UnavailableStore {
 }
 
 #[async_trait]
-impl CommunityStore for UnavailableStore {
+impl PollStore for UnavailableStore {
     async fn create_poll(&self, _: NewPoll, _: Option<&NewAuditEntry>) -> Result<Poll, StoreError> {
         unavailable()
     }
@@ -172,6 +172,20 @@ impl CommunityStore for UnavailableStore {
     async fn poll_results(&self, _: PollId) -> Result<Option<PollResults>, StoreError> {
         unavailable()
     }
+    async fn polls(&self, _: i64) -> Result<Vec<PollResults>, StoreError> {
+        unavailable()
+    }
+    async fn edit_poll(
+        &self,
+        _: PollEdit,
+        _: Option<&NewAuditEntry>,
+    ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
+        unavailable()
+    }
+}
+
+#[async_trait]
+impl TournamentStore for UnavailableStore {
     async fn create_tournament(
         &self,
         _: NewTournament,
@@ -188,16 +202,6 @@ impl CommunityStore for UnavailableStore {
         unavailable()
     }
     async fn tournament(&self, _: &TournamentCode) -> Result<Option<Tournament>, StoreError> {
-        unavailable()
-    }
-    async fn polls(&self, _: i64) -> Result<Vec<PollResults>, StoreError> {
-        unavailable()
-    }
-    async fn edit_poll(
-        &self,
-        _: PollEdit,
-        _: Option<&NewAuditEntry>,
-    ) -> Result<Result<Poll, PollEditRefusal>, StoreError> {
         unavailable()
     }
     async fn tournaments(&self, _: i64) -> Result<Vec<Tournament>, StoreError> {
@@ -241,6 +245,10 @@ impl CommunityStore for UnavailableStore {
     ) -> Result<Option<WhitelistEdited>, StoreError> {
         unavailable()
     }
+}
+
+#[async_trait]
+impl ClanStore for UnavailableStore {
     async fn clans_available(&self, _: Option<AccountId>, _: i64) -> Result<Vec<Clan>, StoreError> {
         unavailable()
     }
