@@ -10,6 +10,57 @@
 //! handed out in commit order, and a reader following the log never misses an entry. Every
 //! transaction takes its account row locks before this one, so they cannot deadlock over it.
 
+use safezone_core::store::{AccountChange, AccountId, AccountLogEntry, StoreError};
+
+use crate::row::friend_code;
+
+/// An `account_log` row, as selected by
+/// [`ACCOUNT_LOG`](crate::statements::account_log::ACCOUNT_LOG).
+#[derive(sqlx::FromRow)]
+pub(crate) struct AccountLogRow {
+    seq: i64,
+    account_id: i64,
+    kind: String,
+    friend_name: Option<String>,
+    friend_digits: Option<i32>,
+    banned: Option<bool>,
+    results_through: Option<i64>,
+}
+
+impl AccountLogRow {
+    /// The log entry; an unknown kind, or one without its values, is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<AccountLogEntry, StoreError> {
+        let parts = (
+            self.kind.as_str(),
+            self.friend_name,
+            self.friend_digits,
+            self.banned,
+            self.results_through,
+        );
+        let change = match parts {
+            ("renamed", Some(name), Some(digits), _, _) => {
+                AccountChange::Renamed(friend_code(&name, digits)?)
+            }
+            ("banned", _, _, Some(banned), _) => AccountChange::Banned(banned),
+            ("deleted", _, _, _, _) => AccountChange::Deleted,
+            ("results_removed", _, _, _, Some(through)) => {
+                AccountChange::ResultsRemoved { through }
+            }
+            (kind, _, _, _, _) => {
+                return Err(StoreError::Internal(format!(
+                    "account log entry {} holds an invalid `{kind}` change",
+                    self.seq
+                )));
+            }
+        };
+        Ok(AccountLogEntry {
+            seq: self.seq,
+            account: AccountId(self.account_id),
+            change,
+        })
+    }
+}
+
 /// Implements [`AccountLogStore`](safezone_core::store::AccountLogStore) for `$store` over the
 /// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `append` (one account log
 /// entry, inside a write transaction) and `commit_logged`, in a child module `account_log` of
@@ -27,8 +78,8 @@ macro_rules! impl_account_log {
             use time::OffsetDateTime;
 
             use super::{events, operator, $store};
+            use crate::account_log::AccountLogRow;
             use crate::error::store_error;
-            use crate::row::AccountLogRow;
             use crate::statements::account_log as sql;
 
             #[async_trait]

@@ -2,7 +2,15 @@
 //! sign-in transaction (its retry policy in [`sign_in`](crate::sign_in)), keys and sessions,
 //! account views, roles, bans, the chat link, deletion and the retention sweep's deletes.
 
+use safezone_core::domain::FriendCode;
+use safezone_core::store::{
+    Account, AccountId, AccountView, Clan, ClanId, KeySession, Role, StoreError,
+};
 use sqlx::{Postgres, Sqlite};
+use time::OffsetDateTime;
+
+use crate::economy::{HeldRow, HoldingRow};
+use crate::micros::from_micros;
 
 /// How a database creates a new account with its sign-in's events.
 pub(crate) trait CreateAccount: sqlx::Database {
@@ -21,6 +29,136 @@ impl CreateAccount for Postgres {
 
 impl CreateAccount for Sqlite {
     const IN_ONE_STATEMENT: bool = false;
+}
+
+/// An `accounts` row, as selected by [`ACCOUNT_BY_ID`](crate::statements::accounts::ACCOUNT_BY_ID).
+#[derive(sqlx::FromRow)]
+pub(crate) struct AccountRow {
+    id: i64,
+    provider: String,
+    identifier: String,
+    name: Option<String>,
+    avatar: Option<String>,
+    email: Option<String>,
+    friend_name: String,
+    friend_digits: i32,
+    status: String,
+    experience: i64,
+    level: i64,
+    coins: i64,
+    gems: i64,
+    role: String,
+    is_banned: bool,
+    created: i64,
+    updated: i64,
+}
+
+impl AccountRow {
+    /// The account's id.
+    pub(crate) fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// The account's sign-in identity: provider and identifier.
+    pub(crate) fn identity(&self) -> (&str, &str) {
+        (&self.provider, &self.identifier)
+    }
+
+    /// The account's friend code as stored: name and digits.
+    pub(crate) fn friend_code(&self) -> (&str, i64) {
+        (&self.friend_name, i64::from(self.friend_digits))
+    }
+
+    /// The account; a row that breaks the record's rules is corrupt data.
+    pub(crate) fn into_account(self) -> Result<Account, StoreError> {
+        let friend_code = u16::try_from(self.friend_digits)
+            .ok()
+            .and_then(|digits| FriendCode::new(&self.friend_name, digits).ok())
+            .ok_or_else(|| {
+                corrupt(
+                    self.id,
+                    format!("friend code {}#{}", self.friend_name, self.friend_digits),
+                )
+            })?;
+        let role = Role::parse(&self.role)
+            .ok_or_else(|| corrupt(self.id, format!("role `{}`", self.role)))?;
+        Ok(Account {
+            id: AccountId(self.id),
+            provider: self.provider,
+            identifier: self.identifier,
+            name: self.name,
+            avatar: self.avatar,
+            email: self.email,
+            friend_code,
+            status: self.status,
+            experience: self.experience,
+            level: self.level,
+            coins: self.coins,
+            gems: self.gems,
+            role,
+            is_banned: self.is_banned,
+            created: from_micros(self.created)?,
+            updated: from_micros(self.updated)?,
+        })
+    }
+}
+
+/// A key's account and expiry, as selected by [`SESSION`](crate::statements::accounts::SESSION).
+#[derive(sqlx::FromRow)]
+pub(crate) struct SessionRow {
+    #[sqlx(flatten)]
+    account: AccountRow,
+    key_expires: i64,
+}
+
+impl SessionRow {
+    /// The key's session.
+    pub(crate) fn into_session(self) -> Result<KeySession, StoreError> {
+        Ok(KeySession {
+            account: self.account.into_account()?,
+            expires: from_micros(self.key_expires)?,
+        })
+    }
+}
+
+/// The account's columns of an account view's rows, as selected by
+/// [`SESSION_VIEW`](crate::statements::accounts::SESSION_VIEW) and
+/// [`ACCOUNT_VIEW`](crate::statements::accounts::ACCOUNT_VIEW): the account, the id of its
+/// clan, and the key's expiry (null in an account's view).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ViewedAccountRow {
+    #[sqlx(flatten)]
+    account: AccountRow,
+    clan_id: Option<i64>,
+    key_expires: Option<i64>,
+}
+
+impl ViewedAccountRow {
+    /// The clan the account is a member of, if any.
+    pub(crate) fn clan(&self) -> Option<ClanId> {
+        self.clan_id.map(ClanId)
+    }
+
+    /// The account's view, holding what the view's rows `held` list, a member of `clan`; and
+    /// the key's expiry (`None` in an account's view).
+    pub(crate) fn into_view(
+        self,
+        held: Vec<HeldRow>,
+        clan: Option<Clan>,
+    ) -> Result<(AccountView, Option<OffsetDateTime>), StoreError> {
+        let holdings =
+            HoldingRow::into_holdings(held.into_iter().filter_map(HeldRow::holding).collect())?;
+        let view = AccountView {
+            account: self.account.into_account()?,
+            holdings,
+            clan,
+        };
+        Ok((view, self.key_expires.map(from_micros).transpose()?))
+    }
+}
+
+fn corrupt(id: i64, what: String) -> StoreError {
+    StoreError::Internal(format!("account {id} holds an invalid {what}"))
 }
 
 /// Implements [`AccountStore`](safezone_core::store::AccountStore) for `$store` over the sqlx
@@ -53,11 +191,12 @@ macro_rules! impl_accounts {
             use super::{
                 account_log, clans, events, matches, operator, polls, tournaments, $store,
             };
-            use crate::accounts::CreateAccount;
+            use crate::accounts::{AccountRow, CreateAccount, SessionRow, ViewedAccountRow};
             use crate::bulk::{BulkRows, Rows};
+            use crate::clans::ClanRow;
+            use crate::economy::HeldRow;
             use crate::error::{decode, is_unique_violation, store_error};
             use crate::micros::to_micros;
-            use crate::row::{AccountRow, ClanRow, HeldRow, SessionRow, ViewedAccountRow};
             use crate::sign_in::{Attempt, ExistingSignIn, NewAccount, sign_in_with};
             use crate::statements::accounts as sql;
             use crate::statements::{clans as clans_sql, economy as economy_sql};

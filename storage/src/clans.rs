@@ -10,6 +10,57 @@
 //! READ COMMITTED, sees every earlier change of the members committed; and an account being
 //! deleted is never made a member or an invitee behind the deletion's back.
 
+use safezone_core::store::{AccountId, Clan, ClanId, ClanMember, StoreError};
+
+use crate::micros::from_micros;
+use crate::row::friend_code;
+
+/// A clan with one of its members, as selected by [`CLAN`](crate::statements::clans::CLAN).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ClanRow {
+    clan_id: i64,
+    creator_id: i64,
+    tag: String,
+    clan_name: String,
+    description: Option<String>,
+    max_members: i64,
+    created: i64,
+    account_id: i64,
+    friend_name: String,
+    friend_digits: i32,
+    avatar: Option<String>,
+    status: String,
+}
+
+impl ClanRow {
+    /// The clans of rows in which each clan's rows follow each other, members in row order.
+    pub(crate) fn into_clans(rows: Vec<Self>) -> Result<Vec<Clan>, StoreError> {
+        let mut clans: Vec<Clan> = Vec::new();
+        for row in rows {
+            let member = ClanMember {
+                account: AccountId(row.account_id),
+                friend_code: friend_code(&row.friend_name, row.friend_digits)?,
+                avatar: row.avatar,
+                status: row.status,
+            };
+            match clans.last_mut() {
+                Some(last) if last.id.0 == row.clan_id => last.members.push(member),
+                _ => clans.push(Clan {
+                    id: ClanId(row.clan_id),
+                    creator: AccountId(row.creator_id),
+                    tag: row.tag,
+                    name: row.clan_name,
+                    description: row.description,
+                    max_members: row.max_members,
+                    members: vec![member],
+                    created: from_micros(row.created)?,
+                }),
+            }
+        }
+        Ok(clans)
+    }
+}
+
 /// Implements [`ClanStore`](safezone_core::store::ClanStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `lock_departing` for account
 /// deletion, in a child module `clans` of the calling one, which also needs the `events` module
@@ -28,9 +79,9 @@ macro_rules! impl_clans {
 
             use super::refusable::{lock_account, settle};
             use super::{events, $store};
+            use crate::clans::ClanRow;
             use crate::error::{decode, store_error};
             use crate::micros::to_micros;
-            use crate::row::ClanRow;
             use crate::statements::clans as sql;
 
             #[async_trait]

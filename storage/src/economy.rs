@@ -3,6 +3,127 @@
 //! and the reads of holdings, claims, the ledger and the chat premium. The transaction's steps
 //! are also what a match report applies to each player ([`matches`](crate::matches)).
 
+use safezone_core::domain::{IapId, ItemId, PackId};
+use safezone_core::store::{
+    AccountId, Currency, Holdings, IapPurchase, LedgerEntry, License, PackStock, StoreError,
+    Subscription,
+};
+
+use crate::micros::from_micros;
+
+/// One thing an account holds, as selected by [`HOLDINGS`](crate::statements::economy::HOLDINGS):
+/// `kind` says which table it comes from, `thing` is the item, pack or product id, `amount`
+/// the quantity (or, for a purchase, the cost in cents).
+#[derive(sqlx::FromRow)]
+pub(crate) struct HoldingRow {
+    kind: String,
+    id: i64,
+    thing: i64,
+    amount: i64,
+    expires: Option<i64>,
+}
+
+impl HoldingRow {
+    /// The holdings these rows make up; an unknown kind is corrupt data.
+    pub(crate) fn into_holdings(rows: Vec<Self>) -> Result<Holdings, StoreError> {
+        let mut holdings = Holdings::default();
+        for row in rows {
+            match row.kind.as_str() {
+                "license" => holdings.licenses.push(License {
+                    id: row.id,
+                    item: ItemId(row.thing),
+                    quantity: row.amount,
+                }),
+                "pack" => holdings.packs.push(PackStock {
+                    id: row.id,
+                    pack: PackId(row.thing),
+                    quantity: row.amount,
+                }),
+                "iap" => holdings.iaps.push(IapPurchase {
+                    id: row.id,
+                    iap: IapId(row.thing),
+                    cost_cents: row.amount,
+                }),
+                "subscription" => holdings.subscriptions.push(Subscription {
+                    id: row.id,
+                    iap: IapId(row.thing),
+                    expires: row.expires.map(from_micros).transpose()?,
+                }),
+                other => {
+                    return Err(StoreError::Internal(format!(
+                        "holdings row {} of unknown kind `{other}`",
+                        row.id
+                    )));
+                }
+            }
+        }
+        Ok(holdings)
+    }
+}
+
+/// The holding's columns of an account view's row, in the shape of [`HoldingRow`]: all null on
+/// the one row of an account that holds nothing.
+#[derive(sqlx::FromRow)]
+pub(crate) struct HeldRow {
+    held_kind: Option<String>,
+    held_id: Option<i64>,
+    held_thing: Option<i64>,
+    held_amount: Option<i64>,
+    held_expires: Option<i64>,
+}
+
+impl HeldRow {
+    /// The holding, if the row holds one.
+    pub(crate) fn holding(self) -> Option<HoldingRow> {
+        Some(HoldingRow {
+            kind: self.held_kind?,
+            id: self.held_id?,
+            thing: self.held_thing?,
+            amount: self.held_amount?,
+            expires: self.held_expires,
+        })
+    }
+}
+
+/// A `ledger` row, as selected by [`LEDGER`](crate::statements::economy::LEDGER).
+#[derive(sqlx::FromRow)]
+pub(crate) struct LedgerRow {
+    id: i64,
+    account_id: i64,
+    currency: String,
+    delta: i64,
+    balance_after: i64,
+    reason: String,
+    reference: String,
+    created: i64,
+}
+
+impl LedgerRow {
+    /// The ledger entry; an unknown currency is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<LedgerEntry, StoreError> {
+        let currency = match self.currency.as_str() {
+            "coins" => Currency::Coins,
+            "gems" => Currency::Gems,
+            other => {
+                return Err(StoreError::Internal(format!(
+                    "ledger row {} holds an unknown currency `{other}`",
+                    self.id
+                )));
+            }
+        };
+        Ok(LedgerEntry {
+            id: self.id,
+            account: AccountId(self.account_id),
+            currency,
+            delta: self.delta,
+            balance_after: self.balance_after,
+            reason: self.reason,
+            reference: self.reference,
+            created: from_micros(self.created)?,
+        })
+    }
+}
+
 /// Implements [`EconomyStore`](safezone_core::store::EconomyStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `economy` of the
 /// calling one, with `apply_steps` for the other transactions that apply a change's steps. The
@@ -28,10 +149,10 @@ macro_rules! impl_economy {
             use sqlx::Transaction;
 
             use super::{account_log, accounts, events, operator, $store};
+            use crate::economy::{HoldingRow, LedgerRow};
             use crate::error::{is_unique_violation, store_error};
             use crate::micros::to_micros;
             use crate::purchases::batchable;
-            use crate::row::{HoldingRow, LedgerRow};
             use crate::statements::economy as sql;
 
             /// A step's result: what it granted, or the precondition that failed.

@@ -11,7 +11,10 @@
 //! next positions (one relay at a time, in a short transaction), and the sinks follow
 //! positions with their own cursors (`event_consumers`), which never skip a row.
 
+use safezone_core::store::{AccountId, StoreError};
 use sqlx::{Postgres, Sqlite};
+
+use crate::micros::from_micros;
 
 /// How a database keeps the relay to one node at a time.
 pub(crate) trait RelayLock: sqlx::Database {
@@ -26,6 +29,117 @@ impl RelayLock for Postgres {
 
 impl RelayLock for Sqlite {
     const TRY_LOCK: Option<&'static str> = None;
+}
+
+/// An `events` row, as selected by [`EVENTS_AFTER`](crate::statements::events::EVENTS_AFTER)
+/// and [`RELAYED_AFTER`](crate::statements::events::RELAYED_AFTER).
+#[derive(sqlx::FromRow)]
+pub(crate) struct EventRow {
+    id: i64,
+    account_id: Option<i64>,
+    payload: String,
+    created: i64,
+    position: Option<i64>,
+}
+
+impl EventRow {
+    /// The event, and its relay position (`None`: not sequenced yet).
+    pub(crate) fn into_event(
+        self,
+    ) -> Result<(safezone_core::events::DomainEvent, Option<i64>), StoreError> {
+        let payload = safezone_core::events::EventPayload::from_json(&self.payload)
+            .map_err(|err| StoreError::Internal(format!("event {}: {err}", self.id)))?;
+        let event = safezone_core::events::DomainEvent {
+            id: self.id,
+            at: from_micros(self.created)?,
+            account: self.account_id.map(AccountId),
+            payload,
+        };
+        Ok((event, self.position))
+    }
+
+    /// The event with its relay position, which it must have.
+    pub(crate) fn into_relayed(self) -> Result<safezone_core::events::RelayedEvent, StoreError> {
+        let id = self.id;
+        match self.into_event()? {
+            (event, Some(position)) => Ok(safezone_core::events::RelayedEvent { position, event }),
+            (_, None) => Err(StoreError::Internal(format!(
+                "event {id}: no relay position"
+            ))),
+        }
+    }
+}
+
+/// An `event_consumers` row, as selected by
+/// [`CONSUMER`](crate::statements::events::CONSUMER).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ConsumerRow {
+    name: String,
+    position: i64,
+    failures: i32,
+    retry_at: Option<i64>,
+    error: Option<String>,
+    holder: Option<String>,
+    lease_until: Option<i64>,
+}
+
+impl ConsumerRow {
+    /// The sink's cursor.
+    pub(crate) fn into_consumer(self) -> Result<safezone_core::store::EventConsumer, StoreError> {
+        Ok(safezone_core::store::EventConsumer {
+            name: self.name,
+            position: self.position,
+            failures: u32::try_from(self.failures).unwrap_or(0),
+            retry_at: self.retry_at.map(from_micros).transpose()?,
+            error: self.error,
+            holder: self.holder,
+            lease_until: self.lease_until.map(from_micros).transpose()?,
+        })
+    }
+}
+
+/// A `webhook_deliveries` row, as selected by
+/// [`WEBHOOK_DELIVERIES`](crate::statements::events::WEBHOOK_DELIVERIES) and
+/// [`WEBHOOK_DELIVERY`](crate::statements::events::WEBHOOK_DELIVERY).
+#[derive(sqlx::FromRow)]
+pub(crate) struct WebhookRow {
+    id: i64,
+    url: String,
+    first_event: i64,
+    last_event: i64,
+    events: i64,
+    attempt: i32,
+    outcome: String,
+    status: Option<i32>,
+    error: Option<String>,
+    created: i64,
+    first_position: Option<i64>,
+    last_position: Option<i64>,
+}
+
+impl WebhookRow {
+    /// The logged attempt.
+    pub(crate) fn into_delivery(self) -> Result<safezone_core::store::WebhookDelivery, StoreError> {
+        use safezone_core::store::{WebhookAttempt, WebhookDelivery, WebhookOutcome};
+        let outcome = WebhookOutcome::parse(&self.outcome).ok_or_else(|| {
+            StoreError::Internal(format!("webhook delivery {}: outcome", self.id))
+        })?;
+        Ok(WebhookDelivery {
+            id: self.id,
+            attempt: WebhookAttempt {
+                url: self.url,
+                first_event: self.first_event,
+                last_event: self.last_event,
+                events: self.events,
+                positions: self.first_position.zip(self.last_position),
+                attempt: self.attempt,
+                outcome,
+                status: self.status,
+                error: self.error,
+                at: from_micros(self.created)?,
+            },
+        })
+    }
 }
 
 /// Implements [`EventStore`](safezone_core::store::EventStore) for `$store` over the sqlx
@@ -48,9 +162,8 @@ macro_rules! impl_events {
             use super::{matches, $store};
             use crate::bulk::Rows;
             use crate::error::store_error;
-            use crate::events::RelayLock;
+            use crate::events::{ConsumerRow, EventRow, RelayLock, WebhookRow};
             use crate::micros::{from_micros, to_micros};
-            use crate::row::{ConsumerRow, EventRow, WebhookRow};
             use crate::statements::events as sql;
             use crate::statements::matches::FROM_ROWS_END;
 

@@ -12,6 +12,66 @@
 //! positions are handed out in commit order and a reader following the log never misses an
 //! entry, while reports do everything else side by side.
 
+use safezone_core::domain::GameMode;
+use safezone_core::store::{AccountId, BoardPlayer, MatchLogEntry, StoreError};
+
+use crate::micros::from_micros;
+use crate::row::friend_code;
+
+/// A `match_log` row, as selected by [`MATCH_LOG`](crate::statements::matches::MATCH_LOG).
+#[derive(sqlx::FromRow)]
+pub(crate) struct MatchLogRow {
+    seq: i64,
+    account_id: i64,
+    mode: String,
+    ended: i64,
+    placement: i64,
+    kills: i64,
+    time_alive: i64,
+}
+
+impl MatchLogRow {
+    /// The log entry; an unknown mode is corrupt data.
+    pub(crate) fn into_entry(self) -> Result<MatchLogEntry, StoreError> {
+        let mode = GameMode::parse(&self.mode).ok_or_else(|| {
+            StoreError::Internal(format!(
+                "match log entry {} holds an invalid mode `{}`",
+                self.seq, self.mode
+            ))
+        })?;
+        Ok(MatchLogEntry {
+            seq: self.seq,
+            account: AccountId(self.account_id),
+            mode,
+            ended: from_micros(self.ended)?,
+            placement: self.placement,
+            kills: self.kills,
+            time_alive_secs: self.time_alive,
+        })
+    }
+}
+
+/// An account as the leaderboards show it, as selected by
+/// [`BOARD_PLAYERS_OF`](crate::statements::matches::BOARD_PLAYERS_OF).
+#[derive(sqlx::FromRow)]
+pub(crate) struct BoardPlayerRow {
+    id: i64,
+    friend_name: String,
+    friend_digits: i32,
+    is_banned: bool,
+}
+
+impl BoardPlayerRow {
+    /// The player; a friend code that does not parse is corrupt data.
+    pub(crate) fn into_player(self) -> Result<BoardPlayer, StoreError> {
+        Ok(BoardPlayer {
+            account: AccountId(self.id),
+            friend_code: friend_code(&self.friend_name, self.friend_digits)?,
+            is_banned: self.is_banned,
+        })
+    }
+}
+
 /// Implements [`MatchStore`](safezone_core::store::MatchStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `matches` of the
 /// calling one. The calling module also needs the `economy` module of
@@ -36,9 +96,9 @@ macro_rules! impl_matches {
             use crate::bulk::{BulkRows, Rows};
             use crate::error::{decode, is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
+            use crate::matches::{BoardPlayerRow, MatchLogRow};
             use crate::micros::to_micros;
             use crate::packed;
-            use crate::row::{BoardPlayerRow, MatchLogRow};
             use crate::statements::{economy as economy_sql, matches as sql};
 
             /// The database's connection, which a transaction and a pooled connection lend.

@@ -1,6 +1,28 @@
 //! [`OperatorStore`](safezone_core::store::OperatorStore), written once for both stores: the
 //! operator tokens (tables `operator_tokens`) and their append-only audit (`operator_audit`).
 
+use safezone_core::store::{OperatorRole, OperatorToken, StoreError};
+
+use crate::micros::from_micros;
+
+/// An operator token as read, by [`crate::operator`] and [`crate::operator_sessions`]: id, name,
+/// role, created at, revoked at.
+pub(crate) type OperatorTokenRow = (i64, String, String, i64, Option<i64>);
+
+/// The token of an [`OperatorTokenRow`]; an unknown role is corrupt data.
+pub(crate) fn operator_token(row: OperatorTokenRow) -> Result<OperatorToken, StoreError> {
+    let (id, name, role, created_at, revoked_at) = row;
+    Ok(OperatorToken {
+        id,
+        name,
+        role: OperatorRole::parse(&role).ok_or_else(|| {
+            StoreError::Internal(format!("operator token {id} has the role `{role}`"))
+        })?,
+        created_at: from_micros(created_at)?,
+        revoked_at: revoked_at.map(from_micros).transpose()?,
+    })
+}
+
 /// Implements [`OperatorStore`](safezone_core::store::OperatorStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `append` and `audited` (an audit
 /// row inside a write transaction), in a child module `operator` of the calling one.
@@ -18,7 +40,7 @@ macro_rules! impl_operator {
             use super::{events, $store};
             use crate::error::store_error;
             use crate::micros::{from_micros, to_micros};
-            use crate::row::{OperatorTokenRow, operator_token};
+            use crate::operator::{OperatorTokenRow, operator_token};
             use crate::statements::operator as sql;
 
             /// An audit row as read: id, token name, token id, at, action, target, reason,

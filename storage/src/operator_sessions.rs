@@ -17,7 +17,7 @@ macro_rules! impl_operator_sessions {
             use super::$store;
             use crate::error::store_error;
             use crate::micros::to_micros;
-            use crate::row::{OperatorTokenRow, operator_token};
+            use crate::operator::{OperatorTokenRow, operator_token};
             use crate::statements::operator_sessions as sql;
 
             #[async_trait]

@@ -6,6 +6,71 @@
 //! its option's count (`poll_options.votes`) in its own transaction, after locking the voter's
 //! row (see [`refusable`](crate::refusable) for the order of locks).
 
+use safezone_core::store::{
+    Poll, PollId, PollOption, PollOptionId, PollResults, StoreError, Window,
+};
+
+use crate::row::window;
+
+/// A poll with one of its options, as selected by [`POLL`](crate::statements::polls::POLL).
+#[derive(sqlx::FromRow)]
+pub(crate) struct PollRow {
+    poll_id: i64,
+    question: String,
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+    option_id: i64,
+    name: String,
+    color_code: String,
+    votes: i64,
+}
+
+impl PollRow {
+    /// The polls of rows ordered by poll, each with its votes per option.
+    pub(crate) fn into_polls(rows: Vec<Self>) -> Result<Vec<PollResults>, StoreError> {
+        let mut polls: Vec<PollResults> = Vec::new();
+        for row in rows {
+            let option = PollOption {
+                id: PollOptionId(row.option_id),
+                name: row.name,
+                color_code: row.color_code,
+            };
+            match polls.last_mut() {
+                Some(last) if last.poll.id.0 == row.poll_id => {
+                    last.poll.options.push(option);
+                    last.votes.push(row.votes);
+                }
+                _ => polls.push(PollResults {
+                    poll: Poll {
+                        id: PollId(row.poll_id),
+                        question: row.question,
+                        options: vec![option],
+                        window: window(row.opens, row.closes, row.closed_at)?,
+                    },
+                    votes: vec![row.votes],
+                }),
+            }
+        }
+        Ok(polls)
+    }
+}
+
+/// A window's columns, as selected by [`POLL_WINDOW`](crate::statements::polls::POLL_WINDOW).
+#[derive(sqlx::FromRow)]
+pub(crate) struct WindowRow {
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+}
+
+impl WindowRow {
+    /// The window.
+    pub(crate) fn into_window(self) -> Result<Window, StoreError> {
+        window(self.opens, self.closes, self.closed_at)
+    }
+}
+
 /// Implements [`PollStore`](safezone_core::store::PollStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), with `withdraw_votes` for account
 /// deletion, in a child module `polls` of the calling one, which also needs the `operator`
@@ -26,7 +91,7 @@ macro_rules! impl_polls {
             use super::{operator, $store};
             use crate::error::{decode, store_error};
             use crate::micros::to_micros;
-            use crate::row::{PollRow, WindowRow};
+            use crate::polls::{PollRow, WindowRow};
             use crate::statements::polls as sql;
 
             #[async_trait]

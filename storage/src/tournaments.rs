@@ -8,6 +8,82 @@
 //! `BEGIN IMMEDIATE` serializes every write). Joins and whitelist edits lock the accounts' rows
 //! before the tournament's (see [`refusable`](crate::refusable) for the order of locks).
 
+use safezone_core::domain::{FriendCode, GameMode};
+use safezone_core::store::{Entrant, StoreError, Tournament, TournamentCode};
+
+use crate::micros::from_micros;
+use crate::row::{friend_code, window};
+
+/// A `tournaments` row, as selected by [`TOURNAMENT`](crate::statements::tournaments::TOURNAMENT).
+#[derive(sqlx::FromRow)]
+pub(crate) struct TournamentRow {
+    code: String,
+    mode: String,
+    opens: i64,
+    closes: i64,
+    closed_at: Option<i64>,
+    capacity: i64,
+    entrants: i64,
+    whitelist_only: bool,
+}
+
+impl TournamentRow {
+    /// The tournament; an invalid code or mode is corrupt data.
+    pub(crate) fn into_tournament(self) -> Result<Tournament, StoreError> {
+        let invalid = |what: String| {
+            StoreError::Internal(format!(
+                "tournament `{}` holds an invalid {what}",
+                self.code
+            ))
+        };
+        let code =
+            TournamentCode::parse(&self.code).map_err(|why| invalid(format!("code: {why}")))?;
+        let mode =
+            GameMode::parse(&self.mode).ok_or_else(|| invalid(format!("mode `{}`", self.mode)))?;
+        Ok(Tournament {
+            code,
+            mode,
+            window: window(self.opens, self.closes, self.closed_at)?,
+            capacity: self.capacity,
+            entrants: self.entrants,
+            whitelist_only: self.whitelist_only,
+        })
+    }
+}
+
+/// A friend code's parts, as selected by [`WHITELIST`](crate::statements::tournaments::WHITELIST).
+#[derive(sqlx::FromRow)]
+pub(crate) struct FriendCodeRow {
+    friend_name: String,
+    friend_digits: i32,
+}
+
+impl FriendCodeRow {
+    /// The friend code; an invalid one is corrupt data.
+    pub(crate) fn into_friend_code(self) -> Result<FriendCode, StoreError> {
+        friend_code(&self.friend_name, self.friend_digits)
+    }
+}
+
+/// An entrant of a tournament, as selected by
+/// [`ENTRANTS`](crate::statements::tournaments::ENTRANTS).
+#[derive(sqlx::FromRow)]
+pub(crate) struct EntrantRow {
+    friend_name: String,
+    friend_digits: i32,
+    created: i64,
+}
+
+impl EntrantRow {
+    /// The entrant; an invalid friend code or time is corrupt data.
+    pub(crate) fn into_entrant(self) -> Result<Entrant, StoreError> {
+        Ok(Entrant {
+            friend_code: friend_code(&self.friend_name, self.friend_digits)?,
+            joined: from_micros(self.created)?,
+        })
+    }
+}
+
 /// Implements [`TournamentStore`](safezone_core::store::TournamentStore) for `$store` over the
 /// sqlx database `$db` (see [`impl_store`](crate::impl_store)), with `free_places` for account
 /// deletion, in a child module `tournaments` of the calling one, which also needs the
@@ -29,8 +105,8 @@ macro_rules! impl_tournaments {
             use super::$store;
             use crate::error::{decode, store_error};
             use crate::micros::to_micros;
-            use crate::row::{EntrantRow, FriendCodeRow, TournamentRow};
             use crate::statements::tournaments as sql;
+            use crate::tournaments::{EntrantRow, FriendCodeRow, TournamentRow};
 
             /// The tournament with this code.
             async fn find_tournament(

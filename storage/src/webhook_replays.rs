@@ -8,6 +8,48 @@
 //! for it, and only then takes the lease by a conditional update, as the sinks' cursors are
 //! leased; the attempt's outcome is written by another, if the node still holds it.
 
+use safezone_core::store::StoreError;
+
+use crate::micros::from_micros;
+
+/// A `webhook_replays` row, in the columns of
+/// [`webhook_replays`](crate::statements::webhook_replays).
+#[derive(sqlx::FromRow)]
+pub(crate) struct ReplayRow {
+    id: i64,
+    delivery_id: i64,
+    url: String,
+    first_position: i64,
+    last_position: i64,
+    state: String,
+    failures: i32,
+    retry_at: Option<i64>,
+    error: Option<String>,
+    requested: i64,
+    updated: i64,
+}
+
+impl ReplayRow {
+    /// The replay.
+    pub(crate) fn into_replay(self) -> Result<safezone_core::store::WebhookReplay, StoreError> {
+        use safezone_core::store::{ReplayState, WebhookReplay};
+        let state = ReplayState::parse(&self.state)
+            .ok_or_else(|| StoreError::Internal(format!("webhook replay {}: state", self.id)))?;
+        Ok(WebhookReplay {
+            id: self.id,
+            delivery: self.delivery_id,
+            url: self.url,
+            positions: (self.first_position, self.last_position),
+            state,
+            failures: u32::try_from(self.failures).unwrap_or(0),
+            retry_at: self.retry_at.map(from_micros).transpose()?,
+            error: self.error,
+            requested: from_micros(self.requested)?,
+            updated: from_micros(self.updated)?,
+        })
+    }
+}
+
 /// Implements the replays' store methods for `$store` (see
 /// [`impl_store`](crate::impl_store)), in a child module `webhook_replays` of the calling one
 /// (which also needs the `operator` module of [`impl_operator`](crate::operator::impl_operator)
@@ -24,8 +66,8 @@ macro_rules! impl_webhook_replays {
             use super::{operator, $store};
             use crate::error::store_error;
             use crate::micros::to_micros;
-            use crate::row::ReplayRow;
             use crate::statements::webhook_replays as sql;
+            use crate::webhook_replays::ReplayRow;
 
             impl $store {
                 /// See [`EventStore::request_webhook_replay`]; a delivery without positions

@@ -13,7 +13,7 @@ pub(crate) const INSERT_ACCOUNT_LOG: &str = "\
     results_through) VALUES ($1, $2, $3, $4, $5, $6)";
 
 /// Account log entries after a position, in order, in the shape of
-/// [`AccountLogRow`](crate::row::AccountLogRow). Binds: position, limit.
+/// [`AccountLogRow`](crate::account_log::AccountLogRow). Binds: position, limit.
 pub(crate) const ACCOUNT_LOG: &str = "\
     SELECT seq, account_id, kind, friend_name, friend_digits, banned, results_through \
     FROM account_log \

@@ -22,7 +22,7 @@ pub(crate) const SIGN_INS_EXISTING_END: &str = " AS r JOIN accounts ON accounts.
     RETURNING account_id, \
         (SELECT key_generation FROM accounts WHERE accounts.id = events.account_id)";
 
-/// The columns of an account in the shape of [`AccountRow`](crate::row::AccountRow).
+/// The columns of an account in the shape of [`AccountRow`](crate::accounts::AccountRow).
 macro_rules! account_columns {
     () => {
         concat!(
@@ -35,7 +35,7 @@ macro_rules! account_columns {
     };
 }
 
-/// The select of an account in the shape of [`AccountRow`](crate::row::AccountRow) with a
+/// The select of an account in the shape of [`AccountRow`](crate::accounts::AccountRow) with a
 /// condition; the longer form adds columns and joins to `accounts`.
 macro_rules! select_account {
     ($condition:literal) => {
@@ -56,9 +56,9 @@ macro_rules! select_account {
 
 /// The account view of the account a condition finds: one row per holding (one row with null
 /// holding columns when it holds nothing), each with the account's columns in the shape of
-/// [`ViewedAccountRow`](crate::row::ViewedAccountRow) (the account, its clan's id, the key's
+/// [`ViewedAccountRow`](crate::accounts::ViewedAccountRow) (the account, its clan's id, the key's
 /// expiry from the extra column) and the holding's in the shape of
-/// [`HeldRow`](crate::row::HeldRow), in the order of
+/// [`HeldRow`](crate::accounts::HeldRow), in the order of
 /// [`HOLDINGS`](crate::statements::economy::HOLDINGS).
 macro_rules! select_account_view {
     ($key_expires:literal, $from:literal, $condition:literal) => {
@@ -138,7 +138,7 @@ pub(crate) const ACCOUNT_VIEW_OF_IDENTITY: &str = select_account_view!(
 );
 
 /// Creates the account of an identity unless it exists; returns the new account in the shape
-/// of [`AccountRow`](crate::row::AccountRow), or no row.
+/// of [`AccountRow`](crate::accounts::AccountRow), or no row.
 ///
 /// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now.
 pub(crate) const INSERT_ACCOUNT: &str = concat!(
@@ -151,7 +151,7 @@ pub(crate) const INSERT_ACCOUNT: &str = concat!(
 
 /// A new account with its two events (`account_created`, then `signed_in`) in one statement,
 /// where the database can (PostgreSQL): the account of an identity unless it exists, in the
-/// shape of [`AccountRow`](crate::row::AccountRow), or no row (nothing written) when it does;
+/// shape of [`AccountRow`](crate::accounts::AccountRow), or no row (nothing written) when it does;
 /// a taken friend code fails the statement (a unique violation), writing nothing.
 ///
 /// Binds: provider, identifier, name, avatar, email, friend name, friend digits, now, then
@@ -175,7 +175,7 @@ pub(crate) const CREATE_ACCOUNT_SIGNED_IN: &str = concat!(
 /// statement, where the database can (PostgreSQL): the rows (`at`, `provider`, `identifier`,
 /// `name`, `avatar`, `email`, `friend_name`, `friend_digits`, `created`, `created_kind`,
 /// `created_payload`, `signed_in_kind`, `signed_in_payload`) and then [`CREATE_ACCOUNTS_END`]
-/// follow. Answers each account created, in the shape of [`AccountRow`](crate::row::AccountRow);
+/// follow. Answers each account created, in the shape of [`AccountRow`](crate::accounts::AccountRow);
 /// a row whose identity has an account (or comes again later in the batch) or whose friend
 /// code is taken creates nothing.
 pub(crate) const CREATE_ACCOUNTS: &str = "WITH r AS ";
@@ -201,7 +201,7 @@ pub(crate) const CREATE_ACCOUNTS_END: &str = concat!(
 
 /// The start of the statement creating the accounts of many first sign-ins where a statement
 /// writes one table (SQLite; their events follow in a statement of their own), answering those
-/// created in the shape of [`AccountRow`](crate::row::AccountRow); the rows (those of
+/// created in the shape of [`AccountRow`](crate::accounts::AccountRow); the rows (those of
 /// [`CREATE_ACCOUNTS`]) and then [`INSERT_ACCOUNTS_END`] follow.
 pub(crate) const INSERT_ACCOUNTS: &str = concat!(
     "INSERT INTO accounts ",
@@ -217,15 +217,15 @@ pub(crate) const INSERT_ACCOUNTS_END: &str = concat!(
     account_columns!()
 );
 
-/// An account, in the shape of [`AccountRow`](crate::row::AccountRow). Binds: id.
+/// An account, in the shape of [`AccountRow`](crate::accounts::AccountRow). Binds: id.
 pub(crate) const ACCOUNT_BY_ID: &str = select_account!("id = $1");
 
 /// The account of a friend code (the name in any letter case), in the shape of
-/// [`AccountRow`](crate::row::AccountRow). Binds: name, digits.
+/// [`AccountRow`](crate::accounts::AccountRow). Binds: name, digits.
 pub(crate) const ACCOUNT_BY_FRIEND_CODE: &str =
     select_account!("lower(friend_name) = lower($1) AND friend_digits = $2");
 
-/// The account of a sign-in identity, in the shape of [`AccountRow`](crate::row::AccountRow).
+/// The account of a sign-in identity, in the shape of [`AccountRow`](crate::accounts::AccountRow).
 /// Binds: provider, identifier.
 pub(crate) const ACCOUNT_BY_IDENTITY: &str = select_account!("provider = $1 AND identifier = $2");
 
@@ -233,7 +233,7 @@ pub(crate) const ACCOUNT_BY_IDENTITY: &str = select_account!("provider = $1 AND 
 pub(crate) const KEY_GENERATION: &str = "SELECT key_generation FROM accounts WHERE id = $1";
 
 /// An unexpired stored key's account and expiry in one query, in the shape of
-/// [`SessionRow`](crate::row::SessionRow). Binds: key hash, now.
+/// [`SessionRow`](crate::accounts::SessionRow). Binds: key hash, now.
 pub(crate) const SESSION: &str = select_account!(
     ", user_keys.expires AS key_expires",
     "accounts JOIN user_keys ON user_keys.account_id = accounts.id",
@@ -241,7 +241,7 @@ pub(crate) const SESSION: &str = select_account!(
 );
 
 /// A working signed key's account with the key's expiry, in the shape of
-/// [`SessionRow`](crate::row::SessionRow): the account exists, the key was issued under its
+/// [`SessionRow`](crate::accounts::SessionRow): the account exists, the key was issued under its
 /// key generation and was not revoked on its own. Binds: account id, generation, expiry, key
 /// hash.
 pub(crate) const SIGNED_SESSION: &str = select_account!(

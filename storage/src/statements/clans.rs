@@ -57,7 +57,7 @@ pub(crate) const DELETE_MEMBER: &str =
 pub(crate) const CLAN_EXISTS: &str = "SELECT id FROM clans WHERE id = $1";
 
 /// The select of clans with their members, one row per member, in the shape of
-/// [`ClanRow`](crate::row::ClanRow); a condition and an order follow. Every clan has a member
+/// [`ClanRow`](crate::clans::ClanRow); a condition and an order follow. Every clan has a member
 /// (the last one leaving dissolves it), so the inner joins drop none.
 macro_rules! select_clans {
     ($condition:literal, $order:literal) => {
@@ -74,10 +74,10 @@ macro_rules! select_clans {
     };
 }
 
-/// One clan, in the shape of [`ClanRow`](crate::row::ClanRow). Binds: clan id.
+/// One clan, in the shape of [`ClanRow`](crate::clans::ClanRow). Binds: clan id.
 pub(crate) const CLAN: &str = select_clans!("c.id = $1", "m.id");
 
-/// The clan of an account, in the shape of [`ClanRow`](crate::row::ClanRow).
+/// The clan of an account, in the shape of [`ClanRow`](crate::clans::ClanRow).
 /// Binds: account id.
 pub(crate) const CLAN_OF: &str = select_clans!(
     "c.id = (SELECT clan_id FROM clan_members WHERE account_id = $1)",
@@ -85,7 +85,7 @@ pub(crate) const CLAN_OF: &str = select_clans!(
 );
 
 /// The clan of an account and the clans that invited it, its own first, in the shape of
-/// [`ClanRow`](crate::row::ClanRow). Binds: account id.
+/// [`ClanRow`](crate::clans::ClanRow). Binds: account id.
 pub(crate) const CLANS_FOR_ACCOUNT: &str = select_clans!(
     "c.id IN (SELECT clan_id FROM clan_members WHERE account_id = $1 \
      UNION SELECT clan_id FROM clan_invites WHERE account_id = $1)",
@@ -94,7 +94,7 @@ pub(crate) const CLANS_FOR_ACCOUNT: &str = select_clans!(
 );
 
 /// The largest clans (at most the bound limit), most members first, in the shape of
-/// [`ClanRow`](crate::row::ClanRow). Binds: limit.
+/// [`ClanRow`](crate::clans::ClanRow). Binds: limit.
 pub(crate) const LARGEST_CLANS: &str = select_clans!(
     "c.id IN (SELECT clan_id FROM clan_members GROUP BY clan_id \
      ORDER BY COUNT(*) DESC, clan_id LIMIT $1)",

@@ -125,7 +125,7 @@ pub(crate) const RENAME: &str = "\
     UPDATE accounts SET friend_name = $2, friend_digits = $3 WHERE id = $1 AND friend_name <> $2";
 
 /// The holdings of the accounts whose `account_id` meets the SQL condition `$accounts` (such
-/// as `= $1`), as one union in the shape of [`HoldingRow`](crate::row::HoldingRow) plus
+/// as `= $1`), as one union in the shape of [`HoldingRow`](crate::economy::HoldingRow) plus
 /// `account_id` and `position`, unordered: owned items, unopened packs (kinds with at least
 /// one), in-app purchases, subscriptions.
 macro_rules! holdings_of {
@@ -155,7 +155,7 @@ macro_rules! holdings_of {
 pub(crate) use holdings_of;
 
 /// Everything an account holds, in one query, in the shape of
-/// [`HoldingRow`](crate::row::HoldingRow): owned items by item id, unopened packs (kinds with at
+/// [`HoldingRow`](crate::economy::HoldingRow): owned items by item id, unopened packs (kinds with at
 /// least one) by pack id, in-app purchases oldest first, subscriptions by product.
 /// Binds: account id.
 pub(crate) const HOLDINGS: &str = concat!(holdings_of!("= $1"), " ORDER BY kind, position");
@@ -167,7 +167,7 @@ pub(crate) const CLAIMED_OF_ACCOUNT: &str = "SELECT claim_key FROM claims WHERE 
 /// The middle of the query for recorded claims: the keys' list follows.
 pub(crate) const CLAIM_KEY_IN: &str = " AND claim_key IN (";
 
-/// The ledger, oldest first, in the shape of [`LedgerRow`](crate::row::LedgerRow).
+/// The ledger, oldest first, in the shape of [`LedgerRow`](crate::economy::LedgerRow).
 /// Binds: account id.
 pub(crate) const LEDGER: &str = "\
     SELECT id, account_id, currency, delta, balance_after, reason, reference, created \

@@ -36,7 +36,7 @@ pub(crate) const OLDEST_UNSEQUENCED: &str = "\
     SELECT MIN(created) FROM events WHERE position IS NULL";
 
 /// The events after a relay position, in position order, in the shape of
-/// [`EventRow`](crate::row::EventRow). Binds: position, limit.
+/// [`EventRow`](crate::events::EventRow). Binds: position, limit.
 pub(crate) const RELAYED_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM events \
     WHERE position > $1 ORDER BY position LIMIT $2";
@@ -49,13 +49,13 @@ pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
     CASE WHEN kind = 'match_reported' THEN payload END AS payload FROM events \
     WHERE position > $1 ORDER BY position LIMIT $2";
 
-/// The events after an id, in id order, in the shape of [`EventRow`](crate::row::EventRow).
+/// The events after an id, in id order, in the shape of [`EventRow`](crate::events::EventRow).
 /// Binds: id, limit.
 pub(crate) const EVENTS_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM events \
     WHERE id > $1 ORDER BY id LIMIT $2";
 
-/// The columns of a sink's cursor, in the shape of [`ConsumerRow`](crate::row::ConsumerRow).
+/// The columns of a sink's cursor, in the shape of [`ConsumerRow`](crate::events::ConsumerRow).
 macro_rules! consumer_columns {
     () => {
         "SELECT name, position, failures, retry_at, error, holder, lease_until \
@@ -113,7 +113,7 @@ pub(crate) const INSERT_WEBHOOK_ATTEMPT: &str = "\
      first_position, last_position) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
-/// The columns of a delivery attempt, in the shape of [`WebhookRow`](crate::row::WebhookRow).
+/// The columns of a delivery attempt, in the shape of [`WebhookRow`](crate::events::WebhookRow).
 macro_rules! delivery_columns {
     () => {
         "SELECT id, url, first_event, last_event, events, attempt, outcome, status, error, \

@@ -165,19 +165,19 @@ pub(crate) const DELETE_STAT_HOURS: &str = "\
          ORDER BY hour LIMIT $2)";
 
 /// Match log entries after a position, in order, in the shape of
-/// [`MatchLogRow`](crate::row::MatchLogRow). Binds: position, limit.
+/// [`MatchLogRow`](crate::matches::MatchLogRow). Binds: position, limit.
 pub(crate) const MATCH_LOG: &str = "\
     SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
     WHERE seq > $1 ORDER BY seq LIMIT $2";
 
 /// An account's match log entries after a position up to another (included), in order, in the
-/// shape of [`MatchLogRow`](crate::row::MatchLogRow). Binds: account id, after, through.
+/// shape of [`MatchLogRow`](crate::matches::MatchLogRow). Binds: account id, after, through.
 pub(crate) const RESULTS_OF: &str = "\
     SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
     WHERE account_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq";
 
 /// An account's newest match log entries, newest first, in the shape of
-/// [`MatchLogRow`](crate::row::MatchLogRow). Binds: account id, limit.
+/// [`MatchLogRow`](crate::matches::MatchLogRow). Binds: account id, limit.
 pub(crate) const RECENT_RESULTS: &str = "\
     SELECT seq, account_id, mode, ended, placement, kills, time_alive FROM match_log \
     WHERE account_id = $1 ORDER BY seq DESC LIMIT $2";
@@ -191,7 +191,7 @@ pub(crate) const DELETE_RESULTS_OF: &str =
     "DELETE FROM match_log WHERE account_id = $1 AND seq <= $2";
 
 /// The start of the query for named accounts in the shape of
-/// [`BoardPlayerRow`](crate::row::BoardPlayerRow); the condition on their ids follows.
+/// [`BoardPlayerRow`](crate::matches::BoardPlayerRow); the condition on their ids follows.
 pub(crate) const BOARD_PLAYERS_OF: &str =
     "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id";
 

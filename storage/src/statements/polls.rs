@@ -17,7 +17,7 @@ pub(crate) const CLOSE_POLL: &str =
 pub(crate) const POLL_EXISTS: &str = "SELECT id FROM polls WHERE id = $1";
 
 /// The select of polls with their options and votes per option, one row per option, in the
-/// shape of [`PollRow`](crate::row::PollRow); a condition and an order follow.
+/// shape of [`PollRow`](crate::polls::PollRow); a condition and an order follow.
 macro_rules! select_polls {
     ($condition:literal) => {
         concat!(
@@ -31,10 +31,10 @@ macro_rules! select_polls {
     };
 }
 
-/// One poll, in the shape of [`PollRow`](crate::row::PollRow). Binds: poll id.
+/// One poll, in the shape of [`PollRow`](crate::polls::PollRow). Binds: poll id.
 pub(crate) const POLL: &str = select_polls!("p.id = $1");
 
-/// The newest polls, in the shape of [`PollRow`](crate::row::PollRow) (oldest first).
+/// The newest polls, in the shape of [`PollRow`](crate::polls::PollRow) (oldest first).
 /// Binds: the most polls.
 pub(crate) const NEWEST_POLLS: &str =
     select_polls!("p.id IN (SELECT id FROM polls ORDER BY id DESC LIMIT $1)");
@@ -48,13 +48,13 @@ pub(crate) const LOCK_POLL: &str =
 pub(crate) const UPDATE_POLL: &str = "UPDATE polls SET question = $2, closes = $3 WHERE id = $1";
 
 /// The polls open at an instant in which an account has not voted, in the shape of
-/// [`PollRow`](crate::row::PollRow). Binds: account id, now.
+/// [`PollRow`](crate::polls::PollRow). Binds: account id, now.
 pub(crate) const POLLS_TO_VOTE: &str = select_polls!(
     "p.closed_at IS NULL AND p.opens <= $2 AND p.closes > $2 \
      AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.poll_id = p.id AND v.account_id = $1)"
 );
 
-/// A poll's window, in the shape of [`WindowRow`](crate::row::WindowRow). Binds: poll id.
+/// A poll's window, in the shape of [`WindowRow`](crate::polls::WindowRow). Binds: poll id.
 pub(crate) const POLL_WINDOW: &str = "SELECT opens, closes, closed_at FROM polls WHERE id = $1";
 
 /// Whether an option belongs to a poll. Binds: poll id, option id.

@@ -15,12 +15,12 @@ pub(crate) const INSERT_TOURNAMENT: &str = "\
 pub(crate) const CLOSE_TOURNAMENT: &str =
     "UPDATE tournaments SET closed_at = $2 WHERE code = $1 AND closed_at IS NULL";
 
-/// A tournament, in the shape of [`TournamentRow`](crate::row::TournamentRow). Binds: code.
+/// A tournament, in the shape of [`TournamentRow`](crate::tournaments::TournamentRow). Binds: code.
 pub(crate) const TOURNAMENT: &str = "\
     SELECT code, mode, opens, closes, closed_at, capacity, entrants, whitelist_only \
     FROM tournaments WHERE code = $1";
 
-/// The newest tournaments, in the shape of [`TournamentRow`](crate::row::TournamentRow), the
+/// The newest tournaments, in the shape of [`TournamentRow`](crate::tournaments::TournamentRow), the
 /// last created first. Binds: the most tournaments.
 pub(crate) const NEWEST_TOURNAMENTS: &str = "\
     SELECT code, mode, opens, closes, closed_at, capacity, entrants, whitelist_only \
@@ -33,7 +33,7 @@ pub(crate) const UPDATE_TOURNAMENT: &str = "\
     whitelist_only = $6 WHERE code = $1";
 
 /// A tournament's entrants as friend-code parts (name, digits) with when they joined, in the
-/// shape of [`EntrantRow`](crate::row::EntrantRow), in the order they joined. Binds: code.
+/// shape of [`EntrantRow`](crate::tournaments::EntrantRow), in the order they joined. Binds: code.
 pub(crate) const ENTRANTS: &str = "\
     SELECT a.friend_name, a.friend_digits, e.created FROM tournament_entries e \
     JOIN accounts a ON a.id = e.account_id WHERE e.code = $1 ORDER BY e.created, e.account_id";

@@ -1,6 +1,6 @@
 //! The statements of the replays of dead-lettered webhook batches (`webhook_replays`).
 
-/// The columns of a replay, in the shape of [`ReplayRow`](crate::row::ReplayRow).
+/// The columns of a replay, in the shape of [`ReplayRow`](crate::webhook_replays::ReplayRow).
 macro_rules! replay_columns {
     () => {
         "id, delivery_id, url, first_position, last_position, state, failures, retry_at, error, \
