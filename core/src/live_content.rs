@@ -9,16 +9,19 @@
 //! (published by a newer version of Safezone) is logged and never replaces the one served.
 //! Until the first publication a node serves the content it started with.
 
+mod prepared_config;
+
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use arc_swap::ArcSwap;
 
-use crate::api::config::PreparedConfig;
 use crate::content::Content;
 use crate::content_publication::normalise_line_ends;
 use crate::store::{PublishedContent, Store, StoreError};
+
+pub(crate) use prepared_config::{Asker, ConfigAnswer, PreparedConfig, SeasonKey, Timers};
 
 /// One content file as a node serves it, with what is prepared from it once.
 pub struct Published {

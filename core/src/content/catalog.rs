@@ -10,8 +10,8 @@ use toml::Spanned;
 use super::checks::validate_entries;
 use super::deals::{DealSection, TimedDeal};
 use super::iaps::{self, IapProduct, IapSection};
-use super::items::{self, Item, ItemSection};
-use super::packs::{Pack, PackSection};
+use super::items::{self, Item, ItemSection, ItemsBySku};
+use super::packs::{Pack, PackSection, PacksBySku};
 use super::price::Price;
 use super::{ContentError, Locate};
 use crate::domain::{DealId, IapId, ItemId, PackId};
@@ -120,6 +120,18 @@ impl Catalog {
             iaps,
             indexes,
         }
+    }
+}
+
+impl ItemsBySku for Catalog {
+    fn item_by_sku(&self, sku: &str) -> Option<&Item> {
+        Catalog::item_by_sku(self, sku)
+    }
+}
+
+impl PacksBySku for Catalog {
+    fn pack_by_sku(&self, sku: &str) -> Option<&Pack> {
+        Catalog::pack_by_sku(self, sku)
     }
 }
 

@@ -4,8 +4,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::ContentError;
-use super::catalog::Catalog;
 use super::checks::{Entry, catalog_entry};
+use super::packs::PacksBySku;
 use super::price::{self, Price};
 use super::recurrence::{self, Occurrence, Recurrence};
 use super::rewards::{self, RewardSection, RewardSpec};
@@ -62,7 +62,7 @@ impl DealSection {
     pub(super) fn validate(
         &self,
         entry: &Entry<'_, '_>,
-        catalog: &Catalog,
+        catalog: &impl PacksBySku,
     ) -> Result<TimedDeal, ContentError> {
         let id = DealId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;

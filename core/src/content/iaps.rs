@@ -4,8 +4,8 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::catalog::Catalog;
 use super::checks::{Entry, Unique, catalog_entry, validate_entries};
+use super::packs::PacksBySku;
 use super::rewards::{self, RewardSection, RewardSpec};
 use super::{ContentError, Locate};
 use crate::domain::IapId;
@@ -59,7 +59,7 @@ pub(super) struct IapSection {
 /// Validates the products, whose rewards name items and packs of `catalog`.
 pub(super) fn validate(
     sections: Vec<Spanned<IapSection>>,
-    catalog: &Catalog,
+    catalog: &impl PacksBySku,
     locate: &Locate<'_>,
 ) -> Result<Vec<IapProduct>, ContentError> {
     let mut apple_ids = Unique::new("apple_id");
@@ -89,7 +89,7 @@ impl IapSection {
         &self,
         entry: &Entry<'_, '_>,
         span: std::ops::Range<usize>,
-        catalog: &Catalog,
+        catalog: &impl PacksBySku,
     ) -> Result<IapProduct, ContentError> {
         let id = IapId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;

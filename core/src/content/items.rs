@@ -174,3 +174,10 @@ impl ItemSection {
         })
     }
 }
+
+/// Finds the items validated so far by SKU: what a pack's drops and a reward name (the
+/// catalog, as it is built).
+pub(super) trait ItemsBySku {
+    /// The item with this SKU.
+    fn item_by_sku(&self, sku: &str) -> Option<&Item>;
+}

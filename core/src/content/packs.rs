@@ -8,8 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::ContentError;
-use super::catalog::Catalog;
 use super::checks::{Entry, catalog_entry};
+use super::items::ItemsBySku;
 use super::price::{self, MAX_PRICE, Price};
 use crate::domain::{ItemId, PackId};
 
@@ -108,7 +108,7 @@ impl PackSection {
     pub(super) fn validate(
         &self,
         entry: &Entry<'_, '_>,
-        catalog: &Catalog,
+        catalog: &impl ItemsBySku,
     ) -> Result<Pack, ContentError> {
         let id = PackId(entry.int(&self.id, "id", 1..=i64::MAX)?);
         let sku = entry.sku(&self.sku, "sku")?;
@@ -188,6 +188,13 @@ impl PackSection {
             weights,
         })
     }
+}
+
+/// Finds the items and packs validated so far by SKU: what a reward names (the catalog, as it
+/// is built).
+pub(super) trait PacksBySku: ItemsBySku {
+    /// The pack with this SKU.
+    fn pack_by_sku(&self, sku: &str) -> Option<&Pack>;
 }
 
 #[cfg(test)]

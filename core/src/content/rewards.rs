@@ -5,8 +5,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::ContentError;
-use super::catalog::Catalog;
 use super::checks::Entry;
+use super::packs::PacksBySku;
 use crate::domain::{ItemId, PackId};
 
 /// The largest quantity a single reward may grant.
@@ -48,7 +48,7 @@ pub(super) fn validate_list(
     parent: &Entry<'_, '_>,
     field: &str,
     sections: &[Spanned<RewardSection>],
-    catalog: &Catalog,
+    catalog: &impl PacksBySku,
 ) -> Result<Vec<RewardSpec>, ContentError> {
     sections
         .iter()
@@ -65,7 +65,7 @@ impl RewardSection {
         &self,
         entry: &Entry<'_, '_>,
         span: std::ops::Range<usize>,
-        catalog: &Catalog,
+        catalog: &impl PacksBySku,
     ) -> Result<RewardSpec, ContentError> {
         let kind = self.kind.get_ref().as_str();
         let quantity = |default: Option<i64>| match (&self.quantity, default) {

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 use http::{Request, Response};
-use http_body_util::{BodyExt, Full, combinators::UnsyncBoxBody};
+use http_body_util::{BodyExt, Full};
 use tower::{
     Service, ServiceBuilder, ServiceExt, load_shed::error::Overloaded, timeout::TimeoutLayer,
     util::BoxCloneSyncService,
@@ -28,52 +28,13 @@ use tower_http::{
     trace::TraceLayer,
 };
 
+use super::body::{BoxError, RequestBody, ResponseBody};
 use super::cors::cors_layer;
 use super::request_id::without_unfit_client_id;
 use super::request_target::PathTargetsLayer;
 use super::security_headers::SecurityHeaders;
 use super::shared_stack::SharedStack;
 use super::{ApiError, Router, RouterState, redact_path};
-
-/// Any error, boxed.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// The request body type inside the stack: any body, boxed.
-pub type RequestBody = UnsyncBoxBody<Bytes, BodyError>;
-
-/// A failure to read the request body (the connection broke, the server's body limit, ...).
-#[derive(Debug)]
-pub struct BodyError(pub BoxError);
-
-impl std::fmt::Display for BodyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for BodyError {}
-
-/// `request` with its body boxed as the stack reads it: any body whose data is bytes of any
-/// kind, its errors as [`BodyError`].
-pub fn boxed_request<B>(request: Request<B>) -> Request<RequestBody>
-where
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
-{
-    request.map(|body| {
-        body.map_frame(|frame| frame.map_data(|mut data| data.copy_to_bytes(data.remaining())))
-            .map_err(|error| BodyError(error.into()))
-            .boxed_unsync()
-    })
-}
-
-/// The response body type of the service.
-pub type ResponseBody = UnsyncBoxBody<Bytes, BoxError>;
-
-/// The boxed, cloneable service with every layer in place (served shared: [`SharedStack`]).
-pub(crate) type Stack =
-    BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
 
 /// Builds the whole stack around the router, which runs its handlers with `state`; the
 /// browser origins allowed, besides the settings' own CORS origins, are `web_origins`.

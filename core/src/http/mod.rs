@@ -1,6 +1,7 @@
 //! Everything between `http` types and handlers: the layer stack, routing, typed input, the
 //! JSON envelope, errors mapped to statuses, and the few HTML pages.
 
+mod body;
 mod client_address;
 pub mod cookies;
 mod cors;
@@ -24,12 +25,12 @@ mod router;
 mod security_headers;
 mod shared_stack;
 
+pub use body::{BodyError, BoxError, RequestBody, ResponseBody, boxed_request};
 pub use client_address::ClientAddress;
 pub use endpoint_group::EndpointGroup;
 pub use error::ApiError;
 pub use error_code::ErrorCode;
 pub use key_owner::KeyAccounts;
-pub use layers::{BodyError, BoxError, RequestBody, ResponseBody, boxed_request};
 pub use rate_limit::{Rate, RateLimitRule, RateLimits, Scope};
 pub use rate_limiter::RateLimiter;
 pub use redact::redact_path;

@@ -87,7 +87,7 @@ impl Incoming {
     /// The whole body, at most the configured limit (413 `body_too_large` beyond it, at once
     /// when its declared `Content-Length` is).
     pub async fn body_bytes(self) -> Result<Bytes, ApiError> {
-        if super::router::declared_over(&self.headers, self.body_limit) {
+        if super::body::declared_over(&self.headers, self.body_limit) {
             return Err(ApiError::BodyTooLarge {
                 limit: self.body_limit,
             });

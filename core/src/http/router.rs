@@ -9,6 +9,7 @@ use bytes::Bytes;
 use http::{Method, Request, Response, header};
 use http_body_util::{BodyExt, Empty, Full};
 
+use super::body::declared_over;
 use super::client_address::client_address;
 use super::key_owner::KeyAccounts;
 use super::{ApiError, EndpointGroup, Incoming, Query, RateLimiter, Reply, RequestBody, request};
@@ -241,20 +242,6 @@ fn allowed_methods<S>(by_method: &ByMethod<S>) -> Vec<Method> {
 /// Whether the request is a POST whose form body the router reads.
 fn declares_form(parts: &http::request::Parts) -> bool {
     parts.method == Method::POST && request::declares_form(&parts.headers)
-}
-
-/// Whether the request's `Content-Length` is over `limit`.
-pub(crate) fn declared_over(headers: &http::HeaderMap, limit: usize) -> bool {
-    declared_length(headers).is_some_and(|length| length > limit)
-}
-
-fn declared_length(headers: &http::HeaderMap) -> Option<usize> {
-    headers
-        .get(header::CONTENT_LENGTH)?
-        .to_str()
-        .ok()?
-        .parse()
-        .ok()
 }
 
 /// Rejects a `%` not followed by two hex digits anywhere in the path.

@@ -15,10 +15,14 @@ use std::task::{Context, Poll, Waker};
 
 use futures_util::future::Either;
 use http::{Request, Response};
-use tower::util::Oneshot;
+use tower::util::{BoxCloneSyncService, Oneshot};
 use tower::{Service, ServiceExt};
 
-use super::layers::{RequestBody, ResponseBody, Stack};
+use super::body::{RequestBody, ResponseBody};
+
+/// The boxed, cloneable service with every layer in place (served shared: [`SharedStack`]).
+pub(crate) type Stack =
+    BoxCloneSyncService<Request<RequestBody>, Response<ResponseBody>, Infallible>;
 
 /// The stack behind an `Arc`: cloned for the price of a reference count.
 #[derive(Clone)]

@@ -13,6 +13,7 @@
 //! the `Idempotent-Replayed` header of its answers, and a POST's query parameters as the fields
 //! of an optional form body.
 
+mod components;
 mod form_body;
 mod idempotency;
 mod names;
@@ -107,7 +108,7 @@ pub fn document(declared: impl IntoIterator<Item = Documented>) -> utoipa::opena
             documented.operation,
         );
     }
-    shared::add_components(&mut document);
+    components::add_components(&mut document);
     for item in document.paths.paths.values_mut() {
         if let Some(operation) = &mut item.post {
             form_body::add_form_body(operation);

@@ -1,13 +1,12 @@
-//! What every operation of the document shares: the two envelopes, the security schemes, and
-//! the answers any request may get.
+//! What every operation of the document shares: the two envelopes, the security schemes' names,
+//! and the answers any request may get.
 
 use serde::Serialize;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{Content, OpenApi, Ref, RefOr, ResponseBuilder};
-use utoipa::{PartialSchema, ToResponse, ToSchema};
+use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
+use utoipa::{ToResponse, ToSchema};
 
 use crate::http::ErrorCode;
 
@@ -119,66 +118,6 @@ error_response!(
 /// `application/json` content of [`ErrorBody`], by reference.
 pub(super) fn error_content() -> Content {
     Content::new(Some(Ref::from_schema_name(ErrorBody::name())))
-}
-
-/// Adds the envelopes, the shared responses and the security schemes to the components.
-pub(super) fn add_components(document: &mut OpenApi) {
-    let components = document.components.get_or_insert_with(Default::default);
-    components
-        .schemas
-        .insert(ErrorBody::name().into_owned(), ErrorBody::schema());
-    components
-        .schemas
-        .insert(ErrorCode::name().into_owned(), ErrorCode::schema());
-    components
-        .schemas
-        .insert(Done::name().into_owned(), Done::schema());
-    components
-        .schemas
-        .insert(SuccessStatus::name().into_owned(), SuccessStatus::schema());
-    for (name, response) in [
-        TooManyRequests::response(),
-        Unavailable::response(),
-        BodyTooLarge::response(),
-    ]
-    .into_iter()
-    .chain(super::user_key::responses())
-    .chain(super::refusals::responses())
-    .chain(super::tournament::responses())
-    .chain(super::idempotency::responses())
-    {
-        components.responses.insert(name.to_owned(), response);
-    }
-    let bearer = |description: &str| {
-        SecurityScheme::Http(
-            HttpBuilder::new()
-                .scheme(HttpAuthScheme::Bearer)
-                .description(Some(description))
-                .build(),
-        )
-    };
-    components.add_security_scheme(
-        USER_KEY,
-        bearer("The user key (48 lower-case hex characters) sent as `Authorization: Bearer`"),
-    );
-    components.add_security_scheme(
-        USER_KEY_QUERY,
-        SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::with_description(
-            "userKey",
-            "The user key as the `userKey` query parameter",
-        ))),
-    );
-    components.add_security_scheme(
-        USER_KEY_COOKIE,
-        SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
-            crate::http::cookies::USER_KEY_COOKIE,
-            "The user key as the `userKey` cookie (set by the browser login)",
-        ))),
-    );
-    components.add_security_scheme(
-        GAME_SERVER,
-        bearer("The game servers' credential (`--game-server-token`), as `Authorization: Bearer`"),
-    );
 }
 
 /// Adds to one operation the answers any request may get: 429 and 503, and 413 when it takes a

@@ -17,6 +17,7 @@
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_changes;
+mod account_id;
 mod account_log_store;
 mod account_store;
 mod activity_store;
@@ -48,6 +49,7 @@ mod webhook_replays;
 mod window;
 
 pub use account_changes::AccountChanges;
+pub use account_id::AccountId;
 pub use account_log_store::AccountLogStore;
 pub use account_store::AccountStore;
 pub use activity_store::{
@@ -91,7 +93,7 @@ pub use polls::{
     PollResults, Vote, VoteRefusal, is_color_code,
 };
 pub use records::{
-    Account, AccountId, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
+    Account, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };
 pub use tournament_store::TournamentStore;
 pub use tournaments::{

@@ -1,16 +1,10 @@
-//! The records that core and a store exchange.
+//! The records of accounts that core and a store exchange: accounts, their roles, sign-ins,
+//! keys and sessions, and the views of an account.
 
 use time::OffsetDateTime;
 
-use super::{Clan, Holdings};
+use super::{AccountId, Clan, Holdings};
 use crate::domain::{FriendCode, KeyHash};
-
-/// The database id of an account.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(transparent)]
-pub struct AccountId(pub i64);
 
 /// What an account may do beyond playing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
