@@ -6,63 +6,17 @@
 //! change; a call that changed nothing appends its `refused: why` (or `failed: why`) row on its
 //! own.
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
 
+use super::change_call::{Reasoned, Write};
 use super::endpoint::Changes;
 use super::{OperatorState, auth};
 use crate::http::params::RequestParams;
 use crate::http::{ApiError, ErrorCode, Incoming, parse_json};
-use crate::store::{NewAuditEntry, OperatorRole, OperatorToken};
+use crate::store::{NewAuditEntry, OperatorRole};
 
 /// The most characters an operator's reason has.
 const REASON_MAX_CHARS: usize = 500;
-
-/// What every change's body gives: why.
-pub(crate) trait Reasoned: DeserializeOwned {
-    /// The operator's reason, as sent.
-    fn reason(&self) -> &str;
-}
-
-/// Implements [`Reasoned`] for bodies whose `reason` field is the operator's reason:
-/// `reasoned!(GrantBody, RefundBody);`.
-macro_rules! reasoned {
-    ($($body:ty),+ $(,)?) => {
-        $(
-            impl $crate::operator_api::audited::Reasoned for $body {
-                fn reason(&self) -> &str {
-                    &self.reason
-                }
-            }
-        )+
-    };
-}
-
-pub(super) use reasoned;
-
-/// One change, as [`Changes::change`] runs it: who asks, what its path names, its body, and
-/// the audit row its store call appends with the change.
-pub(crate) struct Write<P, B> {
-    /// The caller's token (a full one).
-    pub token: OperatorToken,
-    /// Its parameters: what the path names (an account, a poll, a tournament).
-    pub path: P,
-    /// The body, read and with its reason checked.
-    pub body: B,
-    /// The audit row of the change made (`done`), which the change's store method appends in
-    /// its transaction; a store method that creates what it names (a poll, a content version)
-    /// completes its target.
-    audit: NewAuditEntry,
-}
-
-impl<P, B> Write<P, B> {
-    /// The audit row to hand to the store method that makes the change.
-    pub fn audit(&self) -> Option<&NewAuditEntry> {
-        Some(&self.audit)
-    }
-}
 
 /// Runs one call of the change `E` audited: authenticates (a missing or bad token is a 401 and
 /// not audited: there is no one to attribute it to), refuses a read-only token (403
@@ -134,14 +88,6 @@ pub(super) async fn audited<E: Changes>(
     }
 }
 
-/// The body of a change that gives only its reason.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct ReasonBody {
-    /// Why, for the audit.
-    pub reason: String,
-}
-
 /// A reason is required: 1 to 500 characters, not only spaces.
 fn check_reason(reason: &str) -> Result<(), ApiError> {
     let length = reason.trim().chars().count();
@@ -153,8 +99,6 @@ fn check_reason(reason: &str) -> Result<(), ApiError> {
         })
     }
 }
-
-reasoned!(ReasonBody);
 
 #[cfg(test)]
 mod tests {

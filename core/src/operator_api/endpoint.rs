@@ -6,7 +6,6 @@
 //! ([`OperatorApi::read`](super::OperatorApi::read)) are all built from those declarations.
 
 use std::future::Future;
-use std::sync::Arc;
 
 use http::Method;
 use serde::Serialize;
@@ -17,11 +16,10 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 
 use super::OperatorState;
-use super::audited::{self, Reasoned, Write};
-use super::auth::{self, Credential};
+use super::auth::Credential;
+use super::change_call::{Reasoned, Write};
 use crate::http::params::RequestParams;
-use crate::http::{ApiError, EndpointGroup, Handler, Incoming, Reply, Routes, parse_json};
-use crate::openapi::{Documented, OperatorAccess};
+use crate::http::{ApiError, parse_json};
 use crate::store::OperatorToken;
 
 /// What every operator endpoint declares.
@@ -178,77 +176,6 @@ pub(crate) fn fill(template: &str, mut value: impl FnMut(&str) -> String) -> Str
     }
     filled.push_str(rest);
     filled
-}
-
-/// One declared endpoint as the router and the document take it.
-pub(super) struct Declared {
-    /// Its method.
-    pub method: Method,
-    /// Its path under [`PREFIX`](super::PREFIX).
-    pub path: &'static str,
-    /// What answers it.
-    pub handler: Handler<OperatorState>,
-    /// Its operation in the document.
-    pub operation: fn() -> (Documented, OperatorAccess),
-}
-
-impl Declared {
-    /// Adds the endpoint to the routing table.
-    pub fn route(&self, routes: Routes<OperatorState>) -> Routes<OperatorState> {
-        let group = if self.method == Method::GET {
-            EndpointGroup::Read
-        } else {
-            EndpointGroup::Write
-        };
-        routes.route(
-            &self.method,
-            &format!("{}{}", super::PREFIX, self.path),
-            group,
-            self.handler.clone(),
-        )
-    }
-}
-
-/// The declaration of the read `E`.
-pub(super) fn read<E: Reads>() -> Declared {
-    let handler: Handler<OperatorState> = Arc::new(|state: OperatorState, incoming: Incoming| {
-        Box::pin(async move {
-            let credential = auth::credential(&incoming)?;
-            let token = auth::caller(&state, &incoming).await?;
-            let params = E::Params::from_request(&incoming)?;
-            let body = E::Body::from_bytes(&incoming.body_bytes().await?)?;
-            let call = Read {
-                token,
-                credential,
-                params,
-                body,
-            };
-            let answer = E::answer(state, call).await?;
-            Ok(Reply::success(&answer))
-        })
-    });
-    Declared {
-        method: E::METHOD,
-        path: E::PATH,
-        handler,
-        operation: super::document::read::<E>,
-    }
-}
-
-/// The declaration of the change `E`.
-pub(super) fn change<E: Changes>() -> Declared {
-    let handler: Handler<OperatorState> = Arc::new(|state: OperatorState, incoming: Incoming| {
-        Box::pin(async move {
-            let answer = audited::audited::<E>(state, incoming).await?;
-            Ok(Reply::success(&answer))
-        })
-    });
-    Declared {
-        method: E::METHOD,
-        path: E::PATH,
-        handler,
-        operation: super::document::change::<E>,
-    }
 }
 
 #[cfg(test)]

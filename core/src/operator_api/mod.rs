@@ -12,9 +12,11 @@ pub(crate) mod activity;
 pub(crate) mod audit;
 mod audited;
 mod auth;
+mod change_call;
 mod client;
 pub(crate) mod content;
 pub(crate) mod content_versions;
+mod declared;
 pub(crate) mod directory;
 mod document;
 pub(crate) mod endpoint;
@@ -44,7 +46,7 @@ use crate::http::{
 };
 use crate::settings::Settings;
 pub(crate) use client::Failure;
-use endpoint::{Declared, change, read};
+use declared::{Declared, change, read};
 
 /// The prefix of every operator API path.
 pub const PREFIX: &str = "/operator/api";

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Write, reasoned};
+use super::change_call::{ReasonBody, Write, reasoned};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::fields::{ListQuery, invalid, optional_time, time};
 use super::views::When;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{Write, reasoned};
+use super::change_call::{Write, reasoned};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::views::When;
 use crate::http::params::{PositiveId, WholeNumber, request_parameters};

@@ -11,7 +11,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Reasoned, Write, reasoned};
+use super::change_call::{ReasonBody, Reasoned, Write, reasoned};
 use super::endpoint::{Changes, Endpoint};
 use super::players::{existing, unknown_account};
 use super::views::AccountView;
