@@ -157,7 +157,8 @@ pub trait ActivityStore: Send + Sync {
     ) -> Result<Vec<ActivityPoint>, StoreError>;
 
     /// Deletes, oldest first, at most `limit` hourly counters of the hours before the one
-    /// holding `before`; answers how many went.
+    /// holding `before`, and at most `limit` daily counters of the days before the one holding
+    /// `before`; answers how many went.
     async fn delete_activity_hours(
         &self,
         before: OffsetDateTime,
