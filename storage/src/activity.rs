@@ -225,7 +225,7 @@ macro_rules! impl_activity {
                         .collect()
                 }
 
-                async fn delete_activity_hours(
+                async fn delete_activity_counters(
                     &self,
                     before: OffsetDateTime,
                     limit: u32,

@@ -355,7 +355,7 @@ async fn old_hours_are_deleted_in_batches(store: Arc<dyn Store>) {
     // hourly counters and their 8 daily sums, at most 5 of each a batch.
     for expected in [10, 6, 0] {
         let deleted = store
-            .delete_activity_hours(before, 5)
+            .delete_activity_counters(before, 5)
             .await
             .expect("deleted");
         assert_eq!(deleted, expected);

@@ -254,6 +254,27 @@ async fn console_reads_at_scale() {
         }
     }
 
+    let (hours_from, hours_until) = window(Bucket::Hour, 48, NOW);
+    let (days_from, days_until) = window(Bucket::Day, 60, NOW);
+    measure(
+        "every metric, 48 hours and 60 days, one after another",
+        || async {
+            let mut points = 0;
+            for metric in ActivityMetric::ALL {
+                points += store
+                    .activity(metric, Bucket::Hour, hours_from, hours_until)
+                    .await?
+                    .len();
+                points += store
+                    .activity(metric, Bucket::Day, days_from, days_until)
+                    .await?
+                    .len();
+            }
+            Ok(points)
+        },
+    )
+    .await;
+
     let started = Instant::now();
     let mut rounds = 0;
     loop {

@@ -159,7 +159,7 @@ pub trait ActivityStore: Send + Sync {
     /// Deletes, oldest first, at most `limit` hourly counters of the hours before the one
     /// holding `before`, and at most `limit` daily counters of the days before the one holding
     /// `before`; answers how many went.
-    async fn delete_activity_hours(
+    async fn delete_activity_counters(
         &self,
         before: OffsetDateTime,
         limit: u32,
@@ -191,7 +191,7 @@ impl ActivityStore for super::UnavailableStore {
     ) -> Result<Vec<ActivityPoint>, StoreError> {
         Err(StoreError::Unavailable("no store in this test".to_owned()))
     }
-    async fn delete_activity_hours(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+    async fn delete_activity_counters(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
         Err(StoreError::Unavailable("no store in this test".to_owned()))
     }
 }
