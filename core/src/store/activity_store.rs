@@ -1,6 +1,6 @@
-//! The activity rollup: hourly counters of what the domain events tell (sign-ins, new players,
-//! purchases by item, currency granted and spent, match reports), and each account's last
-//! sign-in, kept by a follower of the events' outbox
+//! The activity rollup: hourly counters (and their daily sums) of what the domain events tell
+//! (sign-ins, new players, purchases by item, currency granted and spent, match reports), and
+//! each account's last sign-in, kept by a follower of the events' outbox
 //! ([`activity`](crate::activity)) for the operator console's charts and lists, long after the
 //! events themselves are deleted.
 
@@ -19,14 +19,15 @@ pub enum ActivityMetric {
     /// Purchases; subject: what was bought (`item:7`, `pack:3`, `deal:2`, `iap`, `track:1`,
     /// `track_tiers:1`).
     Purchases,
-    /// Coins given to accounts; subject: the kind of event that gave them (`purchase`,
-    /// `match_reported`, ...).
+    /// Coins given to accounts (duplicate items' coins too); subject: why, as the ledger names
+    /// it (`match`, `claim`, `pack`, `buy`, `grant`, `refund`, ...).
     CoinsGranted,
-    /// Coins taken from accounts; subject: the kind of event.
+    /// Coins taken from accounts; subject: why (`buy`, `track`, `remove`, ...).
     CoinsSpent,
-    /// Gems given to accounts; subject: the kind of event.
+    /// Gems given to accounts; subject: why.
     GemsGranted,
-    /// Gems taken from accounts; subject: the kind of event.
+    /// Gems taken from accounts; subject: why. A rename's gems are not counted: its event does
+    /// not tell them.
     GemsSpent,
     /// Match reports recorded; subject: the game mode.
     MatchReports,
