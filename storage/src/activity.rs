@@ -1,8 +1,8 @@
 //! [`ActivityStore`](safezone_core::store::ActivityStore), written once for both stores: the
 //! activity rollup's hourly and daily counters (`activity_hours`, `activity_days`, both written
-//! by each batch), the accounts' last sign-ins
-//! (`account_last_sign_in`) and its cursor, a row of the sinks' `event_consumers` (statements
-//! in [`statements::activity`](crate::statements::activity)).
+//! by each batch), the accounts' last sign-ins (`account_last_sign_in`) and its cursor, a row
+//! of the sinks' `event_consumers` (statements in
+//! [`statements::activity`](crate::statements::activity)).
 //!
 //! A batch is one transaction that first moves the cursor from where the batch was read
 //! (`... WHERE position = $from`), then adds the counters and keeps the sign-ins: on
