@@ -97,7 +97,7 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
     let hours = now - ages.stats;
     let stats = in_batches(|| store.delete_stat_hours(hours, BATCH)).await?;
     let counted = now - crate::activity::RETENTION;
-    let activity = in_batches(|| store.delete_activity_hours(counted, BATCH)).await?;
+    let activity = in_batches(|| store.delete_activity_counters(counted, BATCH)).await?;
     if [
         keys,
         idempotency,

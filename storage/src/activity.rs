@@ -1,7 +1,8 @@
 //! [`ActivityStore`](safezone_core::store::ActivityStore), written once for both stores: the
-//! activity rollup's hourly counters (`activity_hours`), the accounts' last sign-ins
-//! (`account_last_sign_in`) and its cursor, a row of the sinks' `event_consumers` (statements
-//! in [`statements::activity`](crate::statements::activity)).
+//! activity rollup's hourly and daily counters (`activity_hours`, `activity_days`, both written
+//! by each batch), the accounts' last sign-ins (`account_last_sign_in`) and its cursor, a row
+//! of the sinks' `event_consumers` (statements in
+//! [`statements::activity`](crate::statements::activity)).
 //!
 //! A batch is one transaction that first moves the cursor from where the batch was read
 //! (`... WHERE position = $from`), then adds the counters and keeps the sign-ins: on
@@ -16,6 +17,8 @@
 macro_rules! impl_activity {
     ($store:ident, $db:ty) => {
         mod activity {
+            use std::collections::BTreeMap;
+
             use async_trait::async_trait;
             use safezone_core::store::{
                 ActivityBatch, ActivityMetric, ActivityPoint, ActivityStore, Bucket, StoreError,
@@ -32,6 +35,9 @@ macro_rules! impl_activity {
             /// Seconds in an hour: counters are kept by whole hours since the unix epoch.
             const HOUR_SECS: i64 = 3_600;
 
+            /// Hours in a day: daily counters are kept by whole days since the unix epoch.
+            const DAY_HOURS: i64 = 24;
+
             /// The hour holding `time`, in whole hours since the unix epoch.
             fn hour_of(time: OffsetDateTime) -> i64 {
                 time.unix_timestamp().div_euclid(HOUR_SECS)
@@ -41,6 +47,20 @@ macro_rules! impl_activity {
             fn start_of(hour: i64) -> Result<OffsetDateTime, StoreError> {
                 OffsetDateTime::from_unix_timestamp(hour.saturating_mul(HOUR_SECS))
                     .map_err(|err| StoreError::Internal(format!("stored hour {hour}: {err}")))
+            }
+
+            /// `batch`'s counts summed per metric, day and subject.
+            fn daily(batch: &ActivityBatch) -> Vec<(&'static str, i64, &str, i64)> {
+                let mut days: BTreeMap<(&'static str, i64, &str), i64> = BTreeMap::new();
+                for count in &batch.counts {
+                    let day = count.hour.div_euclid(DAY_HOURS);
+                    *days
+                        .entry((count.metric.as_str(), day, count.subject.as_str()))
+                        .or_default() += count.value;
+                }
+                days.into_iter()
+                    .map(|((metric, day, subject), value)| (metric, day, subject, value))
+                    .collect()
             }
 
             /// Adds `batch` in `tx`, after the cursor moved.
@@ -75,6 +95,13 @@ macro_rules! impl_activity {
                     );
                 matches::execute_rows(&mut **tx, sql::ADD_COUNTS, &counts, sql::ADD_COUNTS_END)
                     .await?;
+                let daily = daily(batch);
+                let days = Rows::new()
+                    .text("metric", daily.iter().map(|day| day.0).collect())
+                    .int("day", daily.iter().map(|day| day.1).collect())
+                    .text("subject", daily.iter().map(|day| day.2).collect())
+                    .int("value", daily.iter().map(|day| day.3).collect());
+                matches::execute_rows(&mut **tx, sql::ADD_DAYS, &days, sql::ADD_DAYS_END).await?;
                 let sign_ins = Rows::new()
                     .int(
                         "account",
@@ -175,26 +202,22 @@ macro_rules! impl_activity {
                     from: OffsetDateTime,
                     until: OffsetDateTime,
                 ) -> Result<Vec<ActivityPoint>, StoreError> {
-                    let hours: i64 = match bucket {
-                        Bucket::Hour => 1,
-                        Bucket::Day => 24,
+                    // Whole buckets: from the one holding `from` to the one holding `until`.
+                    let (statement, hours) = match bucket {
+                        Bucket::Hour => (sql::HOURS, 1),
+                        Bucket::Day => (sql::DAYS, DAY_HOURS),
                     };
-                    // Whole buckets: from the start of the one holding `from` to the start of
-                    // the one holding `until`.
-                    let first = hour_of(from).div_euclid(hours) * hours;
-                    let past = hour_of(until).div_euclid(hours) * hours;
-                    let rows = sqlx::query_as::<_, (i64, String, i64)>(sql::SERIES)
+                    let rows = sqlx::query_as::<_, (i64, String, i64)>(statement)
                         .bind(metric.as_str())
-                        .bind(first)
-                        .bind(past)
-                        .bind(hours)
+                        .bind(hour_of(from).div_euclid(hours))
+                        .bind(hour_of(until).div_euclid(hours))
                         .fetch_all(&self.pool)
                         .await
                         .map_err(store_error)?;
                     rows.into_iter()
                         .map(|(bucket, subject, value)| {
                             Ok(ActivityPoint {
-                                start: start_of(bucket)?,
+                                start: start_of(bucket * hours)?,
                                 subject,
                                 value,
                             })
@@ -202,20 +225,28 @@ macro_rules! impl_activity {
                         .collect()
                 }
 
-                async fn delete_activity_hours(
+                async fn delete_activity_counters(
                     &self,
                     before: OffsetDateTime,
                     limit: u32,
                 ) -> Result<u64, StoreError> {
                     let deleted = async {
                         let mut tx = self.begin().await?;
-                        let done = sqlx::query(sql::DELETE_HOURS)
-                            .bind(hour_of(before))
-                            .bind(i64::from(limit))
-                            .execute(&mut *tx)
-                            .await?;
+                        let hour = hour_of(before);
+                        let mut done = 0;
+                        for (statement, bound) in [
+                            (sql::DELETE_HOURS, hour),
+                            (sql::DELETE_DAYS, hour.div_euclid(DAY_HOURS)),
+                        ] {
+                            done += sqlx::query(statement)
+                                .bind(bound)
+                                .bind(i64::from(limit))
+                                .execute(&mut *tx)
+                                .await?
+                                .rows_affected();
+                        }
                         tx.commit().await?;
-                        Ok::<_, sqlx::Error>(done.rows_affected())
+                        Ok::<_, sqlx::Error>(done)
                     };
                     deleted.await.map_err(store_error)
                 }

@@ -145,25 +145,24 @@ macro_rules! impl_player_directory {
                     (PlayerListing::FriendCode(_), after) => {
                         let search = search?;
                         let (name, digits) = match after {
-                            None => ("", -1),
+                            None => (search.name_from.as_str(), -1),
                             Some(PlayerCursor::FriendCode { name, digits }) => {
                                 (name.as_str(), i32::from(*digits))
                             }
                             Some(_) => return None,
                         };
                         sqlx::query_as(<$db as TextOrder>::FRIEND_CODE_PREFIX)
-                            .bind(search.name_from.as_str())
+                            .bind(name)
+                            .bind(digits)
                             .bind(search.name_until.as_str())
                             .bind(i32::from(search.digits_from))
                             .bind(i32::from(search.digits_to))
-                            .bind(name)
-                            .bind(digits)
                     }
                     (PlayerListing::Name(text), after) => {
                         let (name, id) = match after {
-                            None => ("", i64::MIN),
+                            None => (None, i64::MIN),
                             Some(PlayerCursor::Name { name, account }) => {
-                                (name.as_str(), account.0)
+                                (Some(name.as_str()), account.0)
                             }
                             Some(_) => return None,
                         };

@@ -351,28 +351,21 @@ async fn old_hours_are_deleted_in_batches(store: Arc<dyn Store>) {
             .expect("applied")
     );
     let before = now - activity::RETENTION;
-    // Days 62 to 69 ago are older than the 61 days kept (day 61 ago is in the hour held).
-    assert_eq!(
-        store
-            .delete_activity_hours(before, 5)
+    // Days 62 to 69 ago are older than the 61 days kept (day 61 ago is in the hour held): 8
+    // hourly counters and their 8 daily sums, at most 5 of each a batch.
+    for expected in [10, 6, 0] {
+        let deleted = store
+            .delete_activity_counters(before, 5)
             .await
-            .expect("deleted"),
-        5
-    );
-    assert_eq!(
-        store
-            .delete_activity_hours(before, 5)
-            .await
-            .expect("deleted"),
-        3
-    );
-    assert_eq!(
-        store
-            .delete_activity_hours(before, 5)
-            .await
-            .expect("deleted"),
-        0
-    );
+            .expect("deleted");
+        assert_eq!(deleted, expected);
+    }
+    let (from, until) = window(Bucket::Hour, 24 * 100, now);
+    let hours = store
+        .activity(ActivityMetric::SignIns, Bucket::Hour, from, until)
+        .await
+        .expect("read");
+    assert_eq!(hours.len(), 62);
     let (from, until) = window(Bucket::Day, 100, now);
     let kept = store
         .activity(ActivityMetric::SignIns, Bucket::Day, from, until)

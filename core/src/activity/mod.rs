@@ -20,6 +20,6 @@ pub use follower::{CURSOR, Round, follow_once};
 pub use rollup::purchase_subject;
 pub use series::{Series, window};
 
-/// How long the hourly counters are kept: the 60 days the daily charts show and the day in
-/// progress; the retention sweep deletes older hours.
+/// How long the hourly counters and their daily sums are kept: the 60 days the daily charts show
+/// and the day in progress; the retention sweep deletes older ones.
 pub const RETENTION: time::Duration = time::Duration::days(61);

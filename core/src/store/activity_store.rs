@@ -1,6 +1,6 @@
-//! The activity rollup: hourly counters of what the domain events tell (sign-ins, new players,
-//! purchases by item, currency granted and spent, match reports), and each account's last
-//! sign-in, kept by a follower of the events' outbox
+//! The activity rollup: hourly counters (and their daily sums) of what the domain events tell
+//! (sign-ins, new players, purchases by item, currency granted and spent, match reports), and
+//! each account's last sign-in, kept by a follower of the events' outbox
 //! ([`activity`](crate::activity)) for the operator console's charts and lists, long after the
 //! events themselves are deleted.
 
@@ -19,14 +19,15 @@ pub enum ActivityMetric {
     /// Purchases; subject: what was bought (`item:7`, `pack:3`, `deal:2`, `iap`, `track:1`,
     /// `track_tiers:1`).
     Purchases,
-    /// Coins given to accounts; subject: the kind of event that gave them (`purchase`,
-    /// `match_reported`, ...).
+    /// Coins given to accounts (duplicate items' coins too); subject: why, as the ledger names
+    /// it (`match`, `claim`, `pack`, `buy`, `grant`, `refund`, ...).
     CoinsGranted,
-    /// Coins taken from accounts; subject: the kind of event.
+    /// Coins taken from accounts; subject: why (`buy`, `track`, `remove`, ...).
     CoinsSpent,
-    /// Gems given to accounts; subject: the kind of event.
+    /// Gems given to accounts; subject: why.
     GemsGranted,
-    /// Gems taken from accounts; subject: the kind of event.
+    /// Gems taken from accounts; subject: why. A rename's gems are not counted: its event does
+    /// not tell them.
     GemsSpent,
     /// Match reports recorded; subject: the game mode.
     MatchReports,
@@ -157,8 +158,9 @@ pub trait ActivityStore: Send + Sync {
     ) -> Result<Vec<ActivityPoint>, StoreError>;
 
     /// Deletes, oldest first, at most `limit` hourly counters of the hours before the one
-    /// holding `before`; answers how many went.
-    async fn delete_activity_hours(
+    /// holding `before`, and at most `limit` daily counters of the days before the one holding
+    /// `before`; answers how many went.
+    async fn delete_activity_counters(
         &self,
         before: OffsetDateTime,
         limit: u32,
@@ -190,7 +192,7 @@ impl ActivityStore for super::UnavailableStore {
     ) -> Result<Vec<ActivityPoint>, StoreError> {
         Err(StoreError::Unavailable("no store in this test".to_owned()))
     }
-    async fn delete_activity_hours(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
+    async fn delete_activity_counters(&self, _: OffsetDateTime, _: u32) -> Result<u64, StoreError> {
         Err(StoreError::Unavailable("no store in this test".to_owned()))
     }
 }

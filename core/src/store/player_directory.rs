@@ -19,8 +19,9 @@ pub enum PlayerListing {
     /// Those whose friend code starts with this text, letter case aside (`snee` finds
     /// `Sneeza#0001`; `Sneeza#00` finds `Sneeza#0001` to `Sneeza#0099`), by friend code.
     FriendCode(String),
-    /// Those whose display name starts with this text, letter case aside (as the database
-    /// lowers it), by that lowered name, then id.
+    /// Those whose display name starts with this text, letter case aside as the database's
+    /// `lower` sets it aside (SQLite: ASCII letters only; PostgreSQL: by the database's
+    /// collation), by that lowered name, then id.
     Name(String),
     /// Every player, newest (highest id) first.
     Newest,

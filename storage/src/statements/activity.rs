@@ -1,5 +1,6 @@
 //! The statements of the activity rollup: its cursor (a row of `event_consumers`), its hourly
-//! counters (`activity_hours`) and the accounts' last sign-ins (`account_last_sign_in`).
+//! and daily counters (`activity_hours`, `activity_days`) and the accounts' last sign-ins
+//! (`account_last_sign_in`).
 
 /// Creates the rollup's cursor at position 0 unless it exists. Binds: name, updated.
 pub(crate) const NEW_CURSOR: &str = "\
@@ -43,16 +44,36 @@ pub(crate) const FORGET_SIGN_INS: &str = "\
 /// The end of [`FORGET_SIGN_INS`].
 pub(crate) const FORGET_SIGN_INS_END: &str = " AS u)";
 
-/// A metric's sums per bucket (a number of hours wide) and subject over a range of hours, by
-/// bucket then subject, each bucket as its first hour. Binds: metric, first hour, hour past the
-/// last, hours per bucket.
-pub(crate) const SERIES: &str = "\
-    SELECT (hour / $4) * $4 AS bucket, subject, CAST(SUM(value) AS BIGINT) AS value \
-    FROM activity_hours WHERE metric = $1 AND hour >= $2 AND hour < $3 \
-    GROUP BY 1, 2 ORDER BY 1, 2";
+/// The start of the statement adding to the daily counters; the rows (`metric`, `day`,
+/// `subject`, `value`, one per counter) and then [`ADD_DAYS_END`] follow.
+pub(crate) const ADD_DAYS: &str = "\
+    INSERT INTO activity_days (metric, day, subject, value) \
+    SELECT metric, day, subject, value FROM ";
+
+/// The end of [`ADD_DAYS`].
+pub(crate) const ADD_DAYS_END: &str = " AS u WHERE true \
+    ON CONFLICT (metric, day, subject) DO UPDATE SET value = activity_days.value + excluded.value";
+
+/// A metric's hourly counters over a range of hours, by hour then subject. Binds: metric, first
+/// hour, hour past the last.
+pub(crate) const HOURS: &str = "\
+    SELECT hour, subject, value FROM activity_hours \
+    WHERE metric = $1 AND hour >= $2 AND hour < $3 ORDER BY hour, subject";
+
+/// A metric's daily counters over a range of days, by day then subject. Binds: metric, first
+/// day, day past the last.
+pub(crate) const DAYS: &str = "\
+    SELECT day, subject, value FROM activity_days \
+    WHERE metric = $1 AND day >= $2 AND day < $3 ORDER BY day, subject";
 
 /// Deletes, oldest first, hourly counters before an hour. Binds: hour, limit.
 pub(crate) const DELETE_HOURS: &str = "\
     DELETE FROM activity_hours WHERE (metric, hour, subject) IN \
         (SELECT metric, hour, subject FROM activity_hours WHERE hour < $1 \
          ORDER BY hour LIMIT $2)";
+
+/// Deletes, oldest first, daily counters before a day. Binds: day, limit.
+pub(crate) const DELETE_DAYS: &str = "\
+    DELETE FROM activity_days WHERE (metric, day, subject) IN \
+        (SELECT metric, day, subject FROM activity_days WHERE day < $1 \
+         ORDER BY day LIMIT $2)";

@@ -39,46 +39,49 @@ pub(crate) const LAST_SIGN_IN: &str = concat!(
 );
 
 /// The players whose lowered friend-code name is in a range and digits in another, by lowered
-/// name and digits, after a name and digits. `$collate` makes the lowered name compare byte by
-/// byte (PostgreSQL's `COLLATE "C"`; SQLite's default), as its index does. Binds: name from,
-/// name until, digits from, digits to, after name, after digits, limit.
+/// name and digits, after a name and digits (on the first page, the range's first name and -1:
+/// one lower bound, where the index scan starts). `$collate` makes the lowered name compare byte
+/// by byte (PostgreSQL's `COLLATE "C"`; SQLite's default), as its index does; `$from` repeats
+/// the lower bound on the name alone for SQLite, whose index scan starts only from such a bound
+/// (PostgreSQL's would then start from the wider of the two). Binds: after name, after digits,
+/// name until, digits from, digits to, limit.
 macro_rules! friend_code_prefix {
-    ($collate:literal) => {
+    ($collate:literal, $from:literal) => {
         concat!(
             player_columns!(),
             "lower(a.friend_name) AS sort_key \
              FROM accounts a LEFT JOIN account_last_sign_in s ON s.account_id = a.id \
-             WHERE lower(a.friend_name)",
+             WHERE (lower(a.friend_name)",
             $collate,
-            " >= $1 AND lower(a.friend_name)",
+            ", a.friend_digits) > ($1, $2) AND lower(a.friend_name)",
             $collate,
-            " < $2 AND a.friend_digits BETWEEN $3 AND $4 \
-             AND (lower(a.friend_name)",
+            " < $3",
+            $from,
+            " AND a.friend_digits BETWEEN $4 AND $5 ORDER BY lower(a.friend_name)",
             $collate,
-            ", a.friend_digits) > ($5, $6) ORDER BY lower(a.friend_name)",
-            $collate,
-            ", a.friend_digits LIMIT $7"
+            ", a.friend_digits LIMIT $6"
         )
     };
 }
 
 /// The players whose lowered display name starts with a lowered text, by lowered name and id,
-/// after a name and id. `$collate` as for [`friend_code_prefix`]. Binds: the text, the highest
-/// character (U+10FFFF, which closes the range of names starting with the text), after name,
-/// after id, limit.
+/// after a name and id (on the first page, no name: the lowered text itself, and the lowest
+/// id; one lower bound, where the index scan starts). `$collate` and `$from` as for
+/// [`friend_code_prefix`]. Binds: the text, the highest character (U+10FFFF, which closes the
+/// range of names starting with the text), after name (or null), after id, limit.
 macro_rules! name_prefix {
-    ($collate:literal) => {
+    ($collate:literal, $from:literal) => {
         concat!(
             player_columns!(),
             "lower(a.name) AS sort_key \
              FROM accounts a LEFT JOIN account_last_sign_in s ON s.account_id = a.id \
-             WHERE lower(a.name)",
+             WHERE (lower(a.name)",
             $collate,
-            " >= lower($1) AND lower(a.name)",
+            ", a.id) > (COALESCE($3, lower($1)), $4) AND lower(a.name)",
             $collate,
-            " < lower($1) || $2 AND (lower(a.name)",
-            $collate,
-            ", a.id) > ($3, $4) ORDER BY lower(a.name)",
+            " < lower($1) || $2",
+            $from,
+            " ORDER BY lower(a.name)",
             $collate,
             ", a.id LIMIT $5"
         )
@@ -86,10 +89,12 @@ macro_rules! name_prefix {
 }
 
 /// [`friend_code_prefix`] on PostgreSQL (index `accounts_friend_name_search`).
-pub(crate) const FRIEND_CODE_PREFIX_POSTGRES: &str = friend_code_prefix!(" COLLATE \"C\"");
+pub(crate) const FRIEND_CODE_PREFIX_POSTGRES: &str = friend_code_prefix!(" COLLATE \"C\"", "");
 /// [`friend_code_prefix`] on SQLite (index `accounts_friend_code`).
-pub(crate) const FRIEND_CODE_PREFIX_SQLITE: &str = friend_code_prefix!("");
+pub(crate) const FRIEND_CODE_PREFIX_SQLITE: &str =
+    friend_code_prefix!("", " AND lower(a.friend_name) >= $1");
 /// [`name_prefix`] on PostgreSQL (index `accounts_name_search`).
-pub(crate) const NAME_PREFIX_POSTGRES: &str = name_prefix!(" COLLATE \"C\"");
+pub(crate) const NAME_PREFIX_POSTGRES: &str = name_prefix!(" COLLATE \"C\"", "");
 /// [`name_prefix`] on SQLite (index `accounts_name_search`).
-pub(crate) const NAME_PREFIX_SQLITE: &str = name_prefix!("");
+pub(crate) const NAME_PREFIX_SQLITE: &str =
+    name_prefix!("", " AND lower(a.name) >= COALESCE($3, lower($1))");

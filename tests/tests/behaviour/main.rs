@@ -1,6 +1,7 @@
 //! The behaviour suite: every endpoint over real HTTP, on warp and rocket, SQLite and PostgreSQL.
 
 mod account;
+mod activity;
 mod admin;
 mod bans;
 mod buy;
