@@ -151,7 +151,7 @@ time_urls() {
 }
 
 echo
-echo "console pages, $runs GETs each ($(nproc) CPUs, $(date -u +%F)):"
+echo "console pages, $runs GETs each ($(nproc) CPUs, load average $(cut -d" " -f1-3 /proc/loadavg), $(date -u +%F)):"
 echo "| page | median | slowest |"
 echo "|---|---:|---:|"
 for path in / /overview '/players/list?list=newest' '/players/list?list=last_sign_in' \
