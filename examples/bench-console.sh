@@ -14,7 +14,8 @@
 # form field `secret` and the listener's own Origin, keeping the `safezone_console` cookie)
 # and GETs each page RUNS times one after another with curl (a new connection each time),
 # and the operator API's reads behind them with the token as bearer: per URL the median and
-# slowest time to the whole answer (curl's time_total), every answer checked to be 200.
+# slowest time to the whole answer (curl's time_total), every answer checked to be 200. The
+# Matches pages (`/matches`, `/matches/bench-console-1`) are timed when the binary has them.
 #
 # The server and curl share the machine's CPUs with PostgreSQL (nothing is pinned: one page
 # at a time is measured, not throughput).
@@ -161,6 +162,14 @@ for path in / /overview '/players/list?list=newest' '/players/list?list=last_sig
   /audit /status /polls /tournaments /content /content/versions/2 /webhooks; do
   time_urls "\`$path\`" "$operator/operator/console$path" -b "$work/cookies"
 done
+# The Matches pages (the match browser), when this checkout has them.
+# has PATH [CURL ARGS...]: whether GET PATH answers 200.
+has() { [ "$(curl -s -o /dev/null -w '%{http_code}' "${@:2}" "$1")" = 200 ]; }
+if has "$operator/operator/console/matches" -b "$work/cookies"; then
+  for path in /matches /matches/bench-console-1; do
+    time_urls "\`$path\`" "$operator/operator/console$path" -b "$work/cookies"
+  done
+fi
 
 echo
 echo "operator API reads, $runs GETs each:"
@@ -176,6 +185,11 @@ for path in '/activity?metric=sign_ins&bucket=hour' '/activity?metric=purchases&
   /webhooks /webhooks/replays; do
   time_urls "\`$path\`" "$operator/operator/api$path" -H "Authorization: Bearer $secret"
 done
+if has "$operator/operator/api/matches" -H "Authorization: Bearer $secret"; then
+  for path in /matches /matches/bench-console-1; do
+    time_urls "\`$path\`" "$operator/operator/api$path" -H "Authorization: Bearer $secret"
+  done
+fi
 
 if [ "${SCREENSHOTS:-0}" = 1 ]; then
   node tests/login-kit/console-screenshots.mjs --console "$operator/operator/console" \

@@ -10,7 +10,8 @@
 // small file). The player of --friend-code (ranked on solo, all time, kills) is shown on the
 // player page and among the leaderboard's neighbours; --account's ledger is shown filtered
 // (gems of reason `match`); --version is the content version compared with the one before.
-// examples/bench-console.sh (SCREENSHOTS=1) runs it on its 1M-player database.
+// When the console has the Matches pages, also matches.png (the list) and match.png (its first
+// match). examples/bench-console.sh (SCREENSHOTS=1) runs it on its 1M-player database.
 //
 // Fails when a page answers other than 200 or the browser reports an error on it.
 
@@ -72,15 +73,30 @@ try {
   await Promise.all([page.waitForNavigation(), page.click('#sign-in button[type="submit"]')]);
   if (page.url() !== `${base}/`) throw new Error(`not signed in: ${page.url()}`);
 
+  // shoot(file, cut): the page shown, its full height cut at `cut` pixels, into `file`.
+  const shoot = async (file, cut) => {
+    if (problems.length > 0) throw new Error(`${page.url()}: ${problems.join('; ')}`);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const clip = { x: 0, y: 0, width, height: Math.min(height, cut, maxHeight) };
+    await page.screenshot({ path: path.join(values.out, file), fullPage: true, clip });
+    process.stderr.write(`${file}: ${page.url()} (${width}x${clip.height} of ${height})\n`);
+  };
+
   await mkdir(values.out, { recursive: true });
   for (const [file, target, cut = maxHeight] of shots) {
     const response = await page.goto(`${base}${target}`);
     if (response.status() !== 200) throw new Error(`${target} answered ${response.status()}`);
-    if (problems.length > 0) throw new Error(`${target}: ${problems.join('; ')}`);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    const clip = { x: 0, y: 0, width, height: Math.min(height, cut, maxHeight) };
-    await page.screenshot({ path: path.join(values.out, file), fullPage: true, clip });
-    process.stderr.write(`${file}: ${target} (${width}x${clip.height} of ${height})\n`);
+    await shoot(file, cut);
+  }
+
+  // The Matches pages, when the console has them: the list and its first match.
+  if ((await page.goto(`${base}/matches`)).status() === 200) {
+    await shoot('matches.png', 1600);
+    const first = page.locator('#matches a').first();
+    if (await first.count() === 1) {
+      await Promise.all([page.waitForNavigation(), first.click()]);
+      await shoot('match.png', 1600);
+    }
   }
 } finally {
   await browser.close();
