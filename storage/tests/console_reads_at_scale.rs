@@ -35,7 +35,8 @@ const NOW: OffsetDateTime = datetime!(2025-11-28 12:00 UTC);
 /// tenth player's display name `Sneeza 123`, one in 97 banned), their last sign-ins over 60
 /// days, 100,000 ledger rows of account 1 and 900,000 of others, 61 days of hourly counters
 /// (purchases of 40 items, the other metrics by a few subjects) and their daily sums, 100,000
-/// `signed_in` events.
+/// `signed_in` events. examples/console_seed.sql is a copy for the console's page benchmark
+/// (examples/bench-console.sh), its times moved to the wall clock: a change here goes there too.
 const FILL: &[&str] = &[
     "INSERT INTO accounts (provider, identifier, name, friend_name, friend_digits, level, coins, \
      gems, is_banned, created, updated) \
