@@ -61,34 +61,6 @@ fn storage_knows_no_http() {
 }
 
 #[test]
-fn the_document_never_names_an_endpoint() {
-    never_names("openapi", &["api"]);
-}
-
-#[test]
-fn the_http_layer_never_names_the_endpoints_nor_the_app() {
-    never_names("http", &["api", "cli", "App", "AppState", "app", "service"]);
-}
-
-#[test]
-fn the_metrics_listener_serves_nothing_of_the_operators() {
-    never_names("metrics", &["operator_api", "console", "operator_listener"]);
-}
-
-#[test]
-fn background_work_is_given_what_it_needs_not_the_application() {
-    for part in [
-        "retention.rs",
-        "live_content.rs",
-        "events",
-        "activity",
-        "background.rs",
-    ] {
-        never_names(part, &["App", "AppState", "app", "service"]);
-    }
-}
-
-#[test]
 fn charts_are_drawn_from_what_they_are_given() {
     never_names(
         "chart",
@@ -118,25 +90,6 @@ fn the_console_holds_no_rule_and_asks_only_the_operator_api() {
             "leaderboard",
         ],
     );
-}
-
-#[test]
-fn rules_and_records_never_name_the_layers_above_them() {
-    for folder in [
-        "domain",
-        "store",
-        "economy",
-        "progression",
-        "content",
-        "leaderboard",
-    ] {
-        never_names(
-            folder,
-            &[
-                "api", "http", "openapi", "cli", "service", "app", "App", "AppState",
-            ],
-        );
-    }
 }
 
 #[test]
@@ -268,4 +221,110 @@ fn a_re_exported_name_leads_to_the_file_that_defines_it() {
     let catalog = &graph[&path(&["content", "catalog"])];
     assert!(catalog.contains(&path(&["content", "error"])));
     assert!(!catalog.contains(&path(&["content"])));
+}
+
+/// Core's layers, lowest first, each with what it holds: a file imports from its own layer and
+/// those below, never from one above. A layer's parts are module paths; a file belongs to the
+/// part that is the longest beginning of its own path (`events::kinds`, the events' records,
+/// sits below the rest of `events`).
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "records and rules",
+        &[
+            "domain",
+            "store",
+            "content",
+            "economy",
+            "progression",
+            "leaderboard",
+            "clock",
+            "events::kinds",
+        ],
+    ),
+    (
+        "work over the store",
+        &[
+            "events",
+            "activity",
+            "retention",
+            "live_content",
+            "content_publication",
+            "background",
+            "starter",
+            "operator",
+            "database",
+            "auth",
+        ],
+    ),
+    ("HTTP", &["http", "openapi", "metrics", "serve", "settings"]),
+    ("the application's state", &["app"]),
+    ("endpoints", &["api", "operator_api"]),
+    ("the console", &["console", "chart"]),
+    (
+        "the running service",
+        &["service", "operator_listener", "cli"],
+    ),
+];
+
+/// The place in [`LAYERS`] of the module at `path` and its layer's name; `None` for the crate
+/// root, which only gathers.
+fn layer_of(path: &[String]) -> Option<(usize, &'static str)> {
+    let mut best: Option<(usize, usize, &'static str)> = None;
+    for (place, (name, parts)) in LAYERS.iter().enumerate() {
+        for part in *parts {
+            let segments: Vec<&str> = part.split("::").collect();
+            let fits = segments.len() <= path.len()
+                && segments.iter().zip(path).all(|(part, step)| *part == step);
+            if fits && best.is_none_or(|(length, ..)| segments.len() > length) {
+                best = Some((segments.len(), place, name));
+            }
+        }
+    }
+    best.map(|(_, place, name)| (place, name))
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    for module in modules() {
+        if module.path.len() == 1 && module.path[0] != "architecture_tests" {
+            assert!(
+                layer_of(&module.path).is_some(),
+                "{} is in no layer: add it to `LAYERS` (and ARCHITECTURE.md)",
+                module.name()
+            );
+        }
+    }
+}
+
+/// No file imports from a layer above its own ([`LAYERS`]; what a file imports: [`imports`]).
+#[test]
+fn no_file_imports_from_a_higher_layer() {
+    let modules = modules();
+    let files: BTreeMap<_, _> = modules
+        .iter()
+        .map(|module| (module.path.clone(), module.name()))
+        .collect();
+    let mut upward = Vec::new();
+    for (from, imported) in import_graph(&modules) {
+        let Some((from_place, from_layer)) = layer_of(&from) else {
+            continue;
+        };
+        for to in imported {
+            let Some((to_place, to_layer)) = layer_of(&to) else {
+                continue;
+            };
+            if to_place > from_place {
+                upward.push(format!(
+                    "{} ({from_layer}) imports {} ({to_layer})",
+                    files[&from], files[&to]
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "files import from a higher layer: move what both need down to the lower one, or hand \
+         it in from above:\n{}",
+        upward.join("\n")
+    );
 }

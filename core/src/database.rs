@@ -1,14 +1,16 @@
 //! What administering a database takes, which `safezone-storage` provides for SQLite and
-//! PostgreSQL and the command line uses: opening the store (migrating or refusing a schema that
-//! is behind), the migrations applied and pending, applying them, and an online copy.
+//! PostgreSQL and the command line uses: how a node opens its database ([`DatabaseSettings`]),
+//! opening the store (migrating or refusing a schema that is behind), the migrations applied and
+//! pending, applying them, and an online copy.
 
 use std::fmt;
+use std::num::NonZeroU32;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 
-use crate::DatabaseSettings;
 use crate::store::Store;
 
 /// The databases a server binary can use. `safezone_storage::Databases` implements it for
@@ -106,3 +108,46 @@ impl fmt::Display for DatabaseError {
 }
 
 impl std::error::Error for DatabaseError {}
+
+/// How a node opens its database: the URL and the limits of its connection pool.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseSettings {
+    /// `sqlite://path` or `postgres://user@host/db` (may hold a password).
+    pub url: String,
+    /// The most connections the pool holds: PostgreSQL's pool, SQLite's readers (SQLite's
+    /// writes always take its one writer connection).
+    pub max_connections: NonZeroU32,
+    /// How long a request waits for a pooled connection (or a new one) before the database
+    /// counts as unavailable.
+    pub acquire_timeout: Duration,
+}
+
+impl DatabaseSettings {
+    /// The most pooled connections unless told: enough for the requests in flight of a node
+    /// on a few cores, far below PostgreSQL's default `max_connections` of 100.
+    pub const DEFAULT_MAX_CONNECTIONS: NonZeroU32 = NonZeroU32::new(16).expect("16 is not 0");
+
+    /// The time to wait for a pooled connection unless told.
+    pub const DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// The database at `url`, with the default pool limits.
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            acquire_timeout: Self::DEFAULT_ACQUIRE_TIMEOUT,
+        }
+    }
+}
+
+impl std::fmt::Debug for DatabaseSettings {
+    /// Shows the URL's scheme only: the rest may hold a password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let scheme = self.url.split_once(':').map_or("", |(scheme, _)| scheme);
+        f.debug_struct("DatabaseSettings")
+            .field("url", &format_args!("{scheme}:.."))
+            .field("max_connections", &self.max_connections)
+            .field("acquire_timeout", &self.acquire_timeout)
+            .finish()
+    }
+}

@@ -55,7 +55,6 @@ pub mod starter;
 pub mod store;
 
 pub use app::{App, AppState};
+pub use database::DatabaseSettings;
 pub use service::{Safezone, SafezoneService};
-pub use settings::{
-    ConnectionLimits, DatabaseSettings, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings,
-};
+pub use settings::{ConnectionLimits, SERVER_TOKEN_MIN_CHARS, ServerToken, Settings};

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use crate::background::StoreWhileServed;
 use crate::clock::Clock;
-use crate::settings::Settings;
 use crate::store::{Store, StoreError};
 
 /// The most rows one batch deletes.
@@ -30,39 +29,27 @@ const BATCH: u32 = 1_000;
 /// The most batches per table in one round.
 const BATCHES_PER_ROUND: u32 = 20;
 
-/// How long each kind of row is kept past its use, from the [`Settings`].
+/// How long each kind of row is kept past its use ([`Settings::retention_ages`](crate::Settings)).
 #[derive(Debug, Clone, Copy)]
-struct Ages {
-    idempotency: time::Duration,
-    delivered_events: time::Duration,
-    deliveries: time::Duration,
-    stats: time::Duration,
+pub(crate) struct Ages {
+    /// Idempotency keys.
+    pub(crate) idempotency: time::Duration,
+    /// Events every active sink delivered.
+    pub(crate) delivered_events: time::Duration,
+    /// The webhooks' delivery attempts and finished replays.
+    pub(crate) deliveries: time::Duration,
+    /// The hourly statistics.
+    pub(crate) stats: time::Duration,
 }
 
-impl Ages {
-    fn of(settings: &Settings) -> Self {
-        Self {
-            idempotency: settings.idempotency_retention,
-            delivered_events: settings.events.retention,
-            deliveries: settings.events.deliveries_retention,
-            stats: settings.stats_retention,
-        }
-    }
-}
-
-/// Starts this node's sweep of the store `served`: a round at once, then one every
-/// [`Settings::retention_sweep_every`](crate::Settings::retention_sweep_every), until the
+/// Starts this node's sweep of the store `served`: a round at once, then one `every`
+/// ([`Settings::retention_sweep_every`](crate::Settings::retention_sweep_every)), until the
 /// service is dropped. Needs a Tokio runtime; without one nothing is swept.
-pub(crate) fn start(served: StoreWhileServed, clock: Arc<dyn Clock>, settings: &Settings) {
+pub(crate) fn start(served: StoreWhileServed, clock: Arc<dyn Clock>, ages: Ages, every: Duration) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    runtime.spawn(sweep(
-        served,
-        clock,
-        Ages::of(settings),
-        settings.retention_sweep_every,
-    ));
+    runtime.spawn(sweep(served, clock, ages, every));
 }
 
 /// The sweep's rounds, while the service lives.

@@ -111,7 +111,12 @@ impl Safezone {
         });
         let service: Weak<dyn Send + Sync> = Arc::downgrade(&app) as Weak<AppState>;
         let served = StoreWhileServed::new(service, &app.store);
-        crate::retention::start(served.clone(), Arc::clone(&app.clock), &app.settings);
+        crate::retention::start(
+            served.clone(),
+            Arc::clone(&app.clock),
+            app.settings.retention_ages(),
+            app.settings.retention_sweep_every,
+        );
         crate::live_content::follow(&app.content, &app.store, app.settings.content_check_every);
         let events = Arc::new(Subscription::new());
         let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();

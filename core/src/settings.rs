@@ -1,6 +1,6 @@
 //! Operator settings that are not content: lifetimes and limits.
 
-use std::num::{NonZeroU32, NonZeroUsize};
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
 use crate::events::EventSettings;
@@ -121,49 +121,6 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// How a node opens its database: the URL and the limits of its connection pool.
-#[derive(Clone, PartialEq, Eq)]
-pub struct DatabaseSettings {
-    /// `sqlite://path` or `postgres://user@host/db` (may hold a password).
-    pub url: String,
-    /// The most connections the pool holds: PostgreSQL's pool, SQLite's readers (SQLite's
-    /// writes always take its one writer connection).
-    pub max_connections: NonZeroU32,
-    /// How long a request waits for a pooled connection (or a new one) before the database
-    /// counts as unavailable.
-    pub acquire_timeout: Duration,
-}
-
-impl DatabaseSettings {
-    /// The most pooled connections unless told: enough for the requests in flight of a node
-    /// on a few cores, far below PostgreSQL's default `max_connections` of 100.
-    pub const DEFAULT_MAX_CONNECTIONS: NonZeroU32 = NonZeroU32::new(16).expect("16 is not 0");
-
-    /// The time to wait for a pooled connection unless told.
-    pub const DEFAULT_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
-
-    /// The database at `url`, with the default pool limits.
-    pub fn new(url: impl Into<String>) -> Self {
-        Self {
-            url: url.into(),
-            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
-            acquire_timeout: Self::DEFAULT_ACQUIRE_TIMEOUT,
-        }
-    }
-}
-
-impl std::fmt::Debug for DatabaseSettings {
-    /// Shows the URL's scheme only: the rest may hold a password.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let scheme = self.url.split_once(':').map_or("", |(scheme, _)| scheme);
-        f.debug_struct("DatabaseSettings")
-            .field("url", &format_args!("{scheme}:.."))
-            .field("max_connections", &self.max_connections)
-            .field("acquire_timeout", &self.acquire_timeout)
-            .finish()
-    }
-}
-
 /// The shortest game-server credential accepted.
 pub const SERVER_TOKEN_MIN_CHARS: usize = 16;
 
@@ -206,5 +163,17 @@ impl Default for Settings {
     /// memory.
     fn default() -> Self {
         Self::builder().build()
+    }
+}
+
+impl Settings {
+    /// How long the retention sweep keeps each kind of row past its use.
+    pub(crate) fn retention_ages(&self) -> crate::retention::Ages {
+        crate::retention::Ages {
+            idempotency: self.idempotency_retention,
+            delivered_events: self.events.retention,
+            deliveries: self.events.deliveries_retention,
+            stats: self.stats_retention,
+        }
     }
 }
