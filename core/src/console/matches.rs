@@ -15,7 +15,7 @@ use crate::http::{ApiError, Incoming, Reply, Routes};
 use crate::operator_api::Failure;
 use crate::operator_api::endpoint::Endpoint;
 use crate::operator_api::matches::{
-    MatchAnswer, MatchPath, MatchPlayerPath, MatchRow, Matches, MatchesQuery, RemoveResult,
+    MatchPath, MatchPlayerPath, MatchResultsAnswer, MatchRow, Matches, MatchesQuery, RemoveResult,
     ShowMatch,
 };
 
@@ -36,7 +36,7 @@ struct MatchesPage {
 struct MatchPage {
     frame: Frame,
     id: String,
-    found: Option<MatchAnswer>,
+    found: Option<MatchResultsAnswer>,
     error: Option<String>,
 }
 

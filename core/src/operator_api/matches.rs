@@ -179,7 +179,7 @@ impl Reads for Matches {
 /// One player's result in a match.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ResultRow {
+pub(crate) struct MatchResultRow {
     /// The player's account id.
     pub account_id: i64,
     /// The player's friend code now.
@@ -192,7 +192,7 @@ pub(crate) struct ResultRow {
     pub time_alive: i64,
 }
 
-impl ResultRow {
+impl MatchResultRow {
     /// A result as the API shows it.
     fn of(result: &MatchResult) -> Self {
         Self {
@@ -207,20 +207,20 @@ impl ResultRow {
 
 /// A match with its results.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub(crate) struct MatchAnswer {
+pub(crate) struct MatchResultsAnswer {
     /// The match.
     #[serde(rename = "match")]
     pub summary: MatchRow,
     /// Every player's result, best placement first.
-    pub results: Vec<ResultRow>,
+    pub results: Vec<MatchResultRow>,
 }
 
-impl MatchAnswer {
+impl MatchResultsAnswer {
     /// A match and its results as the API shows them.
     fn of(found: &MatchResults) -> Self {
         Self {
             summary: MatchRow::of(&found.summary),
-            results: found.results.iter().map(ResultRow::of).collect(),
+            results: found.results.iter().map(MatchResultRow::of).collect(),
         }
     }
 }
@@ -237,13 +237,16 @@ impl Endpoint for ShowMatch {
         match log (account, friend code, placement, kills, seconds alive), best placement \
         first; 404 `unknown_match`.";
     type Params = MatchPath;
-    type Answer = MatchAnswer;
+    type Answer = MatchResultsAnswer;
 }
 
 impl Reads for ShowMatch {
     type Body = NoBody;
 
-    async fn answer(state: OperatorState, call: Read<MatchPath>) -> Result<MatchAnswer, ApiError> {
+    async fn answer(
+        state: OperatorState,
+        call: Read<MatchPath>,
+    ) -> Result<MatchResultsAnswer, ApiError> {
         let id = call.params.id;
         let found = state
             .app
@@ -251,14 +254,14 @@ impl Reads for ShowMatch {
             .match_results(&id)
             .await?
             .ok_or_else(|| unknown_match(&id))?;
-        Ok(MatchAnswer::of(&found))
+        Ok(MatchResultsAnswer::of(&found))
     }
 }
 
 /// A player's result removed from a match, or not there.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ResultRemoved {
+pub(crate) struct MatchResultRemoved {
     /// The account.
     pub account: AccountView,
     /// The match.
@@ -281,7 +284,7 @@ impl Endpoint for RemoveResult {
         other results); `removed: false` when the player has no result in the match. 404 \
         `unknown_match`, `unknown_user`.";
     type Params = MatchPlayerPath;
-    type Answer = ResultRemoved;
+    type Answer = MatchResultRemoved;
 }
 
 impl Changes for RemoveResult {
@@ -315,9 +318,9 @@ impl Changes for RemoveResult {
     async fn answer(
         state: OperatorState,
         (account, id, removed): (AccountId, MatchId, bool),
-    ) -> Result<ResultRemoved, ApiError> {
+    ) -> Result<MatchResultRemoved, ApiError> {
         let account = existing(&state, account).await?;
-        Ok(ResultRemoved {
+        Ok(MatchResultRemoved {
             account: AccountView::of(&account),
             match_id: id.as_str().to_owned(),
             removed,
