@@ -18,6 +18,7 @@ mod group_commit;
 mod health;
 mod ledger_history;
 mod match_batch;
+mod match_browser;
 mod matches;
 mod micros;
 mod operator;
@@ -66,8 +67,9 @@ pub use sqlite::SqliteStore;
 /// [`EventStore`](safezone_core::store::EventStore) ([`events`](mod@events)),
 /// [`HealthStore`](safezone_core::store::HealthStore) ([`health`]),
 /// [`PlayerDirectory`](safezone_core::store::PlayerDirectory) ([`player_directory`]),
-/// [`LedgerHistory`](safezone_core::store::LedgerHistory) ([`ledger_history`]) and
-/// [`ActivityStore`](safezone_core::store::ActivityStore) ([`activity`]). `$store` is a type with a
+/// [`LedgerHistory`](safezone_core::store::LedgerHistory) ([`ledger_history`]),
+/// [`ActivityStore`](safezone_core::store::ActivityStore) ([`activity`]) and
+/// [`MatchBrowser`](safezone_core::store::MatchBrowser) ([`match_browser`]). `$store` is a type with a
 /// `pool` field, the `changes`, `existing_sign_ins`, `new_accounts` and `purchases` fields, a
 /// `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
@@ -99,6 +101,7 @@ macro_rules! impl_store {
         crate::player_directory::impl_player_directory!($store, $db);
         crate::ledger_history::impl_ledger_history!($store);
         crate::activity::impl_activity!($store, $db);
+        crate::match_browser::impl_match_browser!($store);
     };
 }
 

@@ -10,6 +10,7 @@ pub(crate) mod content;
 pub(crate) mod economy;
 pub(crate) mod events;
 pub(crate) mod ledger_history;
+pub(crate) mod match_browser;
 pub(crate) mod matches;
 pub(crate) mod operator;
 pub(crate) mod operator_sessions;

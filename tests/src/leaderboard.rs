@@ -275,6 +275,24 @@ impl Played {
         self.results.retain(|(who, _, _, _)| *who != account);
     }
 
+    /// The account's result in `report` leaves every board (an operator removed it); its other
+    /// results still count.
+    pub fn forget_result(&mut self, account: AccountId, report: &Report) {
+        let line = report
+            .lines
+            .iter()
+            .find(|line| line.who == Who::Account(account))
+            .unwrap_or_else(|| panic!("account {} played {}", account.0, report.id));
+        let at = self
+            .results
+            .iter()
+            .position(|(who, mode, ended, played)| {
+                (*who, *mode, *ended, played) == (account, report.mode, report.ended, line)
+            })
+            .unwrap_or_else(|| panic!("the result of account {} was recorded", account.0));
+        self.results.remove(at);
+    }
+
     /// Records the lines of `report` (every line must name its account by id).
     pub fn record(&mut self, report: &Report) {
         for line in &report.lines {

@@ -15,8 +15,10 @@ use std::io::ErrorKind;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use safezone_core::store::AuditFilter;
+use safezone_core::domain::GameMode;
+use safezone_core::store::{AccountId, AuditFilter};
 use safezone_tests::login_kit::LoginApp;
+use safezone_tests::progression::{Line, Report};
 use safezone_tests::{
     Database, GAME_SERVER_TOKEN, Server, TestApp, run, shipped_content, test_settings,
 };
@@ -27,6 +29,8 @@ const PINNED: &str = "schemathesis==4.32.5";
 const SEED: &str = "20261122";
 /// Test cases per operation and phase: the four runs stay within a few minutes.
 const MAX_EXAMPLES: &str = "20";
+/// The id of the match the operator run's path parameters name.
+const MATCH_ID: &str = "conformance-match";
 /// What every answer is checked for.
 const CHECKS: &str = "not_a_server_error,status_code_conformance,content_type_conformance,\
                       response_schema_conformance";
@@ -78,7 +82,7 @@ async fn operator_postgres() {
 }
 
 /// Schemathesis over the operator document with a full token, every path parameter naming
-/// something that exists (an account, a poll, a tournament, a content version).
+/// something that exists (an account, a poll, a tournament, a content version, a match).
 async fn every_operator_answer_conforms_to_its_document(app: TestApp) {
     let secret = app.operator_token("schemathesis", "full").await;
     let (_, player) = app.new_device().await;
@@ -122,6 +126,15 @@ async fn every_operator_answer_conforms_to_its_document(app: TestApp) {
         "{:?}",
         tournament.text().await
     );
+    // A recorded match with the player's result, which the match browser shows and removes.
+    let played = Line::new(AccountId(account), 1, 3, 600);
+    app.report(&Report::new(
+        MATCH_ID,
+        GameMode::Solo,
+        app.now() - time::Duration::minutes(1),
+        vec![played],
+    ))
+    .await;
     let directory = tempfile::tempdir().expect("temporary directory");
     let config = directory.path().join("schemathesis.toml");
     std::fs::write(
@@ -135,6 +148,7 @@ bearer = "{secret}"
 "path.pollId" = "1"
 "path.tournamentCode" = "conformance-cup"
 "path.version" = "1"
+"path.matchId" = "{MATCH_ID}"
 "#
         ),
     )

@@ -32,6 +32,7 @@ mod frame;
 mod home;
 mod leaderboards;
 mod ledger;
+mod matches;
 mod origin;
 mod overview;
 mod player_actions;
@@ -187,6 +188,7 @@ fn routes() -> Routes<ConsoleState> {
         "/leaderboards",
         signed_in(leaderboards::leaderboards),
     );
+    let routes = matches::routes(routes);
     let routes = get(routes, "/audit", signed_in(audit::audit));
     let routes = get(routes, "/status", signed_in(status::status));
     let routes = polls::routes(routes);

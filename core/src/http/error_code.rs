@@ -114,6 +114,8 @@ error_codes! {
     UnknownUser = "unknown_user",
     /// 404: there is no such tournament.
     UnknownTournament = "unknown_tournament",
+    /// 404: no recorded match has this id (the operator API's match browser).
+    UnknownMatch = "unknown_match",
     /// 405: the path exists but not for this method (`Allow` lists those it answers).
     MethodNotAllowed = "method_not_allowed",
     /// 409: the `Idempotency-Key` was used before for a different request.

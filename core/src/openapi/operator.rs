@@ -38,6 +38,7 @@ const OPERATOR_TOKEN: &str = "operatorToken";
     tags(
         (name = "players", description = "Players: lookup, holdings, ledger, changes"),
         (name = "leaderboards", description = "The live boards, and a player's neighbours"),
+        (name = "matches", description = "The recorded matches, and a player's result removed"),
         (name = "activity", description = "Counts per hour and per day, for the charts"),
         (name = "audit", description = "The audit of every operator change"),
         (name = "polls", description = "Polls"),

@@ -80,3 +80,33 @@ fn documented<E: Endpoint>(
         schemas,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::super::endpoints;
+
+    /// The document keeps one schema per name: two answer or body types of the same name would
+    /// describe one endpoint's answer with the other's schema.
+    #[test]
+    fn no_two_schemas_share_a_name() {
+        let mut named: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for endpoint in endpoints() {
+            let (documented, _) = (endpoint.operation)();
+            for (name, schema) in documented.schemas {
+                let text = serde_json::to_string(&schema).unwrap_or_default();
+                match named.get(&name) {
+                    Some((path, known)) => assert_eq!(
+                        known, &text,
+                        "{name} of {} is another schema than {name} of {path}",
+                        documented.path
+                    ),
+                    None => {
+                        named.insert(name, (documented.path.clone(), text));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The operator API, served on the operator listener beside `/metrics` (never on the public
 //! port): players looked up with their holdings, ledger, keys, results and track progress;
 //! grants, refunds, removals, bans, key revocations, deletions and removals of results from
-//! the leaderboards; polls, tournaments and their whitelists; the published content; the audit
+//! the leaderboards; the recorded matches, and one player's result removed from one;
+//! polls, tournaments and their whitelists; the published content; the audit
 //! of every change, the webhooks' delivery log and the replays of its dead letters, and the
 //! node's status, under `/operator/api/`. Callers present an operator token (`Authorization: Bearer <secret>`,
 //! created by `operator-token create`), or a console session of one (`Bearer session_...`,
@@ -23,6 +24,7 @@ pub(crate) mod endpoint;
 pub(crate) mod fields;
 pub(crate) mod leaderboards;
 pub(crate) mod ledger;
+pub(crate) mod matches;
 pub(crate) mod players;
 pub(crate) mod polls;
 pub(crate) mod replays;
@@ -141,6 +143,9 @@ fn endpoints() -> Vec<Declared> {
         change::<writes::Delete>(),
         change::<writes::RemoveResults>(),
         read::<leaderboards::Leaderboard>(),
+        read::<matches::Matches>(),
+        read::<matches::ShowMatch>(),
+        change::<matches::RemoveResult>(),
         read::<audit::Audit>(),
         read::<status::Status>(),
         read::<sessions::OpenSession>(),

@@ -184,9 +184,11 @@ pub enum AccountChange {
     Deleted,
     /// An operator removed the account's results from every leaderboard: its results up to
     /// this match log position (the last one removed) are gone from the log, and a board that
-    /// counted them starts the account again from the results after it.
+    /// counted them starts the account again from the results after it. `through: 0` (one
+    /// result removed, [`MatchBrowser::remove_result`](super::MatchBrowser::remove_result)):
+    /// the board counts again every result the account still has in the log.
     ResultsRemoved {
-        /// The match log position of the last result removed.
+        /// The match log position of the last result removed; 0 to count every result left.
         through: i64,
     },
 }

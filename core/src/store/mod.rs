@@ -12,8 +12,9 @@
 //! [`OperatorStore`] (operator tokens and their audit), [`OperatorSessionStore`] (the console's
 //! sessions of those tokens), [`EventStore`] (the domain events' outbox and the webhooks'
 //! delivery log), [`HealthStore`] (ping, pools), [`PlayerDirectory`] (finding and listing
-//! players), [`LedgerHistory`] (a ledger paged and filtered) and [`ActivityStore`] (the
-//! activity rollup's hourly counters and last sign-ins).
+//! players), [`LedgerHistory`] (a ledger paged and filtered), [`ActivityStore`] (the
+//! activity rollup's hourly counters and last sign-ins) and [`MatchBrowser`] (the recorded
+//! matches browsed, and one result removed).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_changes;
@@ -33,6 +34,7 @@ mod friend_code_search;
 mod health_store;
 mod holdings;
 mod ledger_history;
+mod match_browser;
 mod match_store;
 mod matches;
 mod operator_session_store;
@@ -73,6 +75,10 @@ pub use friend_code_search::FriendCodeSearch;
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use ledger_history::{LEDGER_PAGE_MAX, LedgerCursor, LedgerFilter, LedgerHistory, LedgerPage};
+pub use match_browser::{
+    MATCH_PAGE_MAX, MatchBrowser, MatchCursor, MatchPage, MatchResult, MatchResults, MatchSummary,
+    ResultRemoval,
+};
 pub use match_store::MatchStore;
 pub use matches::{
     AccountChange, AccountLogEntry, BoardPlayer, MATCH_ID_MAX_CHARS, MatchApplied, MatchId,
@@ -130,6 +136,7 @@ pub trait Store:
     + PlayerDirectory
     + LedgerHistory
     + ActivityStore
+    + MatchBrowser
     + 'static
 {
 }
@@ -151,6 +158,7 @@ impl<T> Store for T where
         + PlayerDirectory
         + LedgerHistory
         + ActivityStore
+        + MatchBrowser
         + 'static
 {
 }

@@ -25,6 +25,7 @@ mod operator_api;
 mod operator_community;
 mod operator_console;
 mod operator_console_browsers;
+mod operator_console_matches;
 mod operator_console_sessions;
 mod operator_console_webhooks;
 mod packs;
