@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 
 use super::OperatorState;
-use super::audited::{ReasonBody, Write};
+use super::change_call::{ReasonBody, Write};
 use super::endpoint::{Changes, Endpoint, NoBody, Read, Reads};
 use super::players::{existing, unknown_account};
 use super::views::{AccountView, When};
