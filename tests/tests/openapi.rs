@@ -153,27 +153,8 @@ bearer = "{secret}"
         ),
     )
     .expect("config written");
-    let output = schemathesis(
-        directory.path(),
-        &[
-            "--config-file",
-            config.to_str().expect("a UTF-8 path"),
-            "run",
-            &format!("{base}/operator/api/openapi.json"),
-            "--checks",
-            CHECKS,
-            "--seed",
-            SEED,
-            "--max-examples",
-            MAX_EXAMPLES,
-            "--workers",
-            "1",
-            "--request-timeout",
-            "10",
-            "--no-color",
-        ],
-    )
-    .await;
+    let document = format!("{base}/operator/api/openapi.json");
+    let output = check_document(directory.path(), &config, &document).await;
     listener.stop().await;
     assert!(
         output.status.success(),
@@ -203,27 +184,8 @@ async fn every_answer_conforms_to_the_document(app: &LoginApp) {
     let directory = tempfile::tempdir().expect("temporary directory");
     let config = directory.path().join("schemathesis.toml");
     std::fs::write(&config, keys.config_text()).expect("config written");
-    let output = schemathesis(
-        directory.path(),
-        &[
-            "--config-file",
-            config.to_str().expect("a UTF-8 path"),
-            "run",
-            &format!("{}/api/openapi.json", app.base),
-            "--checks",
-            CHECKS,
-            "--seed",
-            SEED,
-            "--max-examples",
-            MAX_EXAMPLES,
-            "--workers",
-            "1",
-            "--request-timeout",
-            "10",
-            "--no-color",
-        ],
-    )
-    .await;
+    let document = format!("{}/api/openapi.json", app.base);
+    let output = check_document(directory.path(), &config, &document).await;
     assert!(
         output.status.success(),
         "schemathesis found answers that contradict the document on {:?} / {:?}:\n{}\n{}",
@@ -307,6 +269,32 @@ async fn sign_in(app: &LoginApp, device: &str) -> String {
         .as_str()
         .expect("a key")
         .to_owned()
+}
+
+/// Schemathesis's run over `document` (a URL) with the credentials and parameters of `config`:
+/// every check of [`CHECKS`], seeded, one worker.
+async fn check_document(directory: &Path, config: &Path, document: &str) -> Output {
+    schemathesis(
+        directory,
+        &[
+            "--config-file",
+            config.to_str().expect("a UTF-8 path"),
+            "run",
+            document,
+            "--checks",
+            CHECKS,
+            "--seed",
+            SEED,
+            "--max-examples",
+            MAX_EXAMPLES,
+            "--workers",
+            "1",
+            "--request-timeout",
+            "10",
+            "--no-color",
+        ],
+    )
+    .await
 }
 
 /// Runs schemathesis with `arguments` in `directory` (where it keeps its cache), off the server's
