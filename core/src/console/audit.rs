@@ -7,10 +7,8 @@ use http::StatusCode;
 use super::frame::Frame;
 use super::session::Session;
 use super::{ConsoleState, players, response};
-use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply};
-use crate::operator_api::Failure;
-use crate::operator_api::audit::{Audit, AuditQuery, AuditRow};
+use crate::operator_api::audit::{Audit, AuditRow};
 
 /// The filters, as the page's form and the API name them.
 const FILTERS: [&str; 4] = ["token", "action", "target", "limit"];
@@ -49,10 +47,10 @@ pub(super) async fn audit(
             .trim()
             .to_owned()
     });
-    let answer = match AuditQuery::from_request(&incoming) {
-        Ok(query) => state.api.read::<Audit>(session.secret(), &query).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<Audit>(session.secret(), &incoming)
+        .await;
     let (status, rows, error) = match answer {
         Ok(answer) => (StatusCode::OK, answer.audit, None),
         Err(failure) => (failure.status, Vec::new(), Some(failure.to_string())),

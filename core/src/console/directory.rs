@@ -8,10 +8,8 @@ use http::StatusCode;
 use super::frame::Frame;
 use super::session::Session;
 use super::{ConsoleState, PREFIX, response};
-use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply};
-use crate::operator_api::Failure;
-use crate::operator_api::directory::{PlayerRow, Players, PlayersQuery};
+use crate::operator_api::directory::{PlayerRow, Players};
 
 /// One page of players.
 #[derive(Template)]
@@ -47,10 +45,10 @@ pub(super) async fn players(
         ("last_sign_in", _) => "Players by last sign-in".to_owned(),
         _ => "Newest players".to_owned(),
     };
-    let answer = match PlayersQuery::from_request(&incoming) {
-        Ok(query) => state.api.read::<Players>(session.secret(), &query).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<Players>(session.secret(), &incoming)
+        .await;
     let (status, players, next, error) = match answer {
         Ok(page) => {
             let next = page.next.map(|after| {

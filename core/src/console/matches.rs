@@ -12,11 +12,9 @@ use super::session::Session;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply, Routes};
-use crate::operator_api::Failure;
 use crate::operator_api::endpoint::Endpoint;
 use crate::operator_api::matches::{
-    MatchPath, MatchPlayerPath, MatchResultsAnswer, MatchRow, Matches, MatchesQuery, RemoveResult,
-    ShowMatch,
+    MatchPlayerPath, MatchResultsAnswer, MatchRow, Matches, RemoveResult, ShowMatch,
 };
 
 /// One page of matches.
@@ -53,10 +51,10 @@ async fn list(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let answer = match MatchesQuery::from_request(&incoming) {
-        Ok(query) => state.api.read::<Matches>(session.secret(), &query).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<Matches>(session.secret(), &incoming)
+        .await;
     let limit = incoming.query.optional("limit").unwrap_or_default().trim();
     let (status, matches, next, error) = match answer {
         Ok(page) => {
@@ -86,10 +84,10 @@ async fn list(
 /// `GET /matches/{matchId}`: the match with every player's result.
 async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
     let id = incoming.path("matchId")?.to_owned();
-    let answer = match MatchPath::from_request(&incoming) {
-        Ok(path) => state.api.read::<ShowMatch>(session.secret(), &path).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<ShowMatch>(session.secret(), &incoming)
+        .await;
     let (status, found, error) = match answer {
         Ok(found) => (StatusCode::OK, Some(found), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),

@@ -9,7 +9,6 @@ use super::frame::Frame;
 use super::home::HomePage;
 use super::session::Session;
 use super::{ConsoleState, PREFIX, response};
-use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply};
 use crate::operator_api::Failure;
 use crate::operator_api::players::{Player, PlayerAnswer, PlayerQuery};
@@ -48,10 +47,10 @@ pub(super) async fn player(
     session: Session,
     incoming: Incoming,
 ) -> Result<Reply, ApiError> {
-    let answer = match PlayerQuery::from_request(&incoming) {
-        Ok(query) => lookup(&state, &session, &query).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<Player>(session.secret(), &incoming)
+        .await;
     let frame = Frame::of(&session, &incoming);
     match answer {
         Ok(mut player) => {

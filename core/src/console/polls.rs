@@ -13,7 +13,6 @@ use super::session::Session;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::params::RequestParams;
 use crate::http::{ApiError, Incoming, Reply, Routes};
-use crate::operator_api::Failure;
 use crate::operator_api::endpoint::Endpoint;
 use crate::operator_api::fields::ListQuery;
 use crate::operator_api::polls::{
@@ -87,10 +86,10 @@ async fn list(
 /// `GET /polls/{pollId}`: the poll with its results.
 async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
     let id = incoming.path("pollId")?.to_owned();
-    let answer = match PollPath::from_request(&incoming) {
-        Ok(path) => state.api.read::<ShowPoll>(session.secret(), &path).await,
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<ShowPoll>(session.secret(), &incoming)
+        .await;
     let (status, poll, error) = match answer {
         Ok(answer) => (StatusCode::OK, Some(answer.poll), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),

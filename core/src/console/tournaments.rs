@@ -13,7 +13,6 @@ use super::session::Session;
 use super::{ConsoleState, PREFIX, checked, get, post, response, signed_in};
 use crate::http::params::{NoParams, RequestParams};
 use crate::http::{ApiError, Incoming, Reply, Routes};
-use crate::operator_api::Failure;
 use crate::operator_api::endpoint::Endpoint;
 use crate::operator_api::fields::ListQuery;
 use crate::operator_api::tournaments::{
@@ -82,15 +81,10 @@ async fn list(
 /// `GET /tournaments/{code}`.
 async fn one(state: ConsoleState, session: Session, incoming: Incoming) -> Result<Reply, ApiError> {
     let code = incoming.path("tournamentCode")?.to_owned();
-    let answer = match TournamentCodePath::from_request(&incoming) {
-        Ok(path) => {
-            state
-                .api
-                .read::<ShowTournament>(session.secret(), &path)
-                .await
-        }
-        Err(error) => Err(Failure::from(error)),
-    };
+    let answer = state
+        .api
+        .read_request::<ShowTournament>(session.secret(), &incoming)
+        .await;
     let (status, found, error) = match answer {
         Ok(answer) => (StatusCode::OK, Some(answer), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::endpoint::{Changes, Endpoint, NoBody, ReadBody, Reads, fill};
 use super::{OperatorApi, PREFIX};
 use crate::http::params::{Location, RequestParams};
-use crate::http::{ApiError, BodyError};
+use crate::http::{ApiError, BodyError, Incoming};
 
 /// What a path segment keeps unencoded.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_');
@@ -75,6 +75,18 @@ impl OperatorApi {
         params: &E::Params,
     ) -> Result<E::Answer, Failure> {
         self.call::<E>(bearer, params, None).await
+    }
+
+    /// Calls the read `E`, which takes no body, with the parameters `incoming` names as the API
+    /// names them (a console page that takes the API's query): a request whose parameters do
+    /// not read fails as the API would refuse it.
+    pub(crate) async fn read_request<E: Reads<Body = NoBody>>(
+        &self,
+        bearer: &str,
+        incoming: &Incoming,
+    ) -> Result<E::Answer, Failure> {
+        let params = E::Params::from_request(incoming)?;
+        self.read::<E>(bearer, &params).await
     }
 
     /// Calls the read `E` with `bearer` and its `body`.
