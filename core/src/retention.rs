@@ -4,8 +4,9 @@
 //! domain events every sink delivered longer than
 //! [`EventSettings::retention`](crate::events::EventSettings::retention) ago (unless a pending
 //! replay needs them), the webhooks' delivery attempts and finished replays older than their
-//! own retention and the hourly statistics older than [`Settings::stats_retention`], so that no
-//! such table only grows.
+//! own retention, the hourly statistics older than [`Settings::stats_retention`], the friend
+//! requests nobody answered in [`FRIEND_REQUEST_EXPIRY`] and the presence of nodes silent for
+//! [`PRESENCE_NODE_FORGOTTEN`] (they crashed), so that no such table only grows.
 //!
 //! A round deletes in batches of [`BATCH`] rows, each its own short transaction, and at most
 //! [`BATCHES_PER_ROUND`] batches per table: no long lock, and a backlog is worked off over
@@ -21,7 +22,7 @@ use std::time::Duration;
 
 use crate::background::StoreWhileServed;
 use crate::clock::Clock;
-use crate::store::{Store, StoreError};
+use crate::store::{FRIEND_REQUEST_EXPIRY, PRESENCE_NODE_FORGOTTEN, Store, StoreError};
 
 /// The most rows one batch deletes.
 const BATCH: u32 = 1_000;
@@ -68,8 +69,9 @@ async fn sweep(served: StoreWhileServed, clock: Arc<dyn Clock>, ages: Ages, ever
 }
 
 /// One round: expired user keys, idempotency keys past their retention, console sessions that
-/// no longer work, delivered events, the delivery log and finished replays, then old hourly
-/// statistics and activity counters, all as of the clock's now.
+/// no longer work, delivered events, the delivery log and finished replays, old hourly
+/// statistics and activity counters, then expired friend requests and crashed nodes' presence,
+/// all as of the clock's now.
 async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), StoreError> {
     let now = clock.now();
     let keys = in_batches(|| store.delete_expired_keys(now, BATCH)).await?;
@@ -85,6 +87,10 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
     let stats = in_batches(|| store.delete_stat_hours(hours, BATCH)).await?;
     let counted = now - crate::activity::RETENTION;
     let activity = in_batches(|| store.delete_activity_counters(counted, BATCH)).await?;
+    let sent = now - FRIEND_REQUEST_EXPIRY;
+    let requests = in_batches(|| store.expire_friend_requests(sent, BATCH)).await?;
+    let silent = now - PRESENCE_NODE_FORGOTTEN;
+    let nodes = in_batches(|| store.delete_dead_presence_nodes(silent, BATCH)).await?;
     if [
         keys,
         idempotency,
@@ -94,6 +100,8 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
         replays,
         stats,
         activity,
+        requests,
+        nodes,
     ]
     .iter()
     .any(|deleted| *deleted > 0)
@@ -107,6 +115,8 @@ async fn round(store: &dyn Store, clock: &dyn Clock, ages: Ages) -> Result<(), S
             webhook_replays = replays,
             stat_hours = stats,
             activity_hours = activity,
+            friend_requests = requests,
+            presence_nodes = nodes,
             "retention sweep"
         );
     }

@@ -83,6 +83,7 @@ macro_rules! impl_clans {
             use crate::error::{decode, store_error};
             use crate::micros::to_micros;
             use crate::statements::clans as sql;
+            use crate::statements::friends::IS_BLOCKED;
 
             #[async_trait]
             impl ClanStore for $store {
@@ -348,6 +349,16 @@ macro_rules! impl_clans {
                 }
                 if !invitee_exists {
                     return Ok(Err(ClanRefusal::UnknownUser));
+                }
+                // A block is taken and lifted with the invitee's row locked (as every change of
+                // friends locks both accounts), so it stands until the invitation is made.
+                let blocked = sqlx::query_scalar::<_, i32>(IS_BLOCKED)
+                    .bind(invitee.0)
+                    .bind(inviter.0)
+                    .fetch_optional(&mut **tx)
+                    .await?;
+                if blocked.is_some() {
+                    return Ok(Err(ClanRefusal::Blocked));
                 }
                 if clan_of_in(tx, invitee).await? == Some(clan.0) {
                     return Ok(Err(ClanRefusal::AlreadyMember));

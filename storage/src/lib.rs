@@ -14,6 +14,7 @@ mod content;
 mod economy;
 mod error;
 mod events;
+mod friends;
 mod group_commit;
 mod health;
 mod ledger_history;
@@ -28,6 +29,7 @@ mod player_directory;
 mod polls;
 mod pools;
 mod postgres;
+mod presence;
 mod purchases;
 mod refusable;
 mod row;
@@ -69,7 +71,9 @@ pub use sqlite::SqliteStore;
 /// [`PlayerDirectory`](safezone_core::store::PlayerDirectory) ([`player_directory`]),
 /// [`LedgerHistory`](safezone_core::store::LedgerHistory) ([`ledger_history`]),
 /// [`ActivityStore`](safezone_core::store::ActivityStore) ([`activity`]) and
-/// [`MatchBrowser`](safezone_core::store::MatchBrowser) ([`match_browser`]). `$store` is a type with a
+/// [`MatchBrowser`](safezone_core::store::MatchBrowser) ([`match_browser`]),
+/// [`FriendStore`](safezone_core::store::FriendStore) ([`friends`]) and
+/// [`PresenceStore`](safezone_core::store::PresenceStore) ([`presence`]). `$store` is a type with a
 /// `pool` field, the `changes`, `existing_sign_ins`, `new_accounts` and `purchases` fields, a
 /// `fn pool_statuses(&self) -> Vec<PoolStatus>` and an
 /// `async fn begin(&self) -> Result<sqlx::Transaction<'_, DB>, sqlx::Error>` that opens a write
@@ -102,6 +106,8 @@ macro_rules! impl_store {
         crate::ledger_history::impl_ledger_history!($store);
         crate::activity::impl_activity!($store, $db);
         crate::match_browser::impl_match_browser!($store);
+        crate::friends::impl_friends!($store, $db);
+        crate::presence::impl_presence!($store, $db);
     };
 }
 

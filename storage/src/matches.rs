@@ -497,7 +497,7 @@ macro_rules! impl_matches {
 
             /// Runs the query `head`, the condition that a column is one of `ids`, `tail`, for
             /// each batch of ids the database takes in one statement; answers the rows found.
-            async fn fetch_one_of<T>(
+            pub(super) async fn fetch_one_of<T>(
                 conn: &mut Connection,
                 head: &str,
                 ids: &[i64],

@@ -136,8 +136,8 @@ pub(super) async fn create(app: App, incoming: Incoming) -> Result<Reply, ApiErr
             names the caller (`missing_parameter`, `invalid_parameter`)", body = ErrorBody),
         (status = 401, response = UserKeyRequired),
         (status = 403, description = "The caller is banned from clans (`account_banned`) or \
-            not a member of the clan (`not_a_member`), or keys of two accounts \
-            (`key_mismatch`)", body = ErrorBody),
+            not a member of the clan (`not_a_member`), the player blocked the caller \
+            (`blocked`), or keys of two accounts (`key_mismatch`)", body = ErrorBody),
         (status = 404, description = "No such clan (`unknown_clan`) or account \
             (`unknown_user`)", body = ErrorBody),
         (status = 409, description = "The account is invited already (`already_invited`) or a \
@@ -389,6 +389,10 @@ fn refused(refusal: ClanRefusal, context: Context<'_>) -> ApiError {
                 Context::Invite { invitee, .. } => format!("there is no account {}", invitee.0),
                 _ => "there is no such account".to_owned(),
             },
+        },
+        ClanRefusal::Blocked => ApiError::Forbidden {
+            code: ErrorCode::Blocked,
+            message: "this player blocked you: you may not invite them".to_owned(),
         },
         ClanRefusal::AlreadyInvited => conflict(
             ErrorCode::AlreadyInvited,

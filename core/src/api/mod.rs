@@ -11,6 +11,7 @@ mod device;
 mod docs;
 mod endpoint;
 mod friend_code;
+mod friends;
 mod health;
 mod leaderboard;
 mod login;
@@ -91,6 +92,14 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         endpoint!(Write, clans::invite),
         endpoint!(Write, clans::join),
         endpoint!(Write, clans::leave),
+        endpoint!(Read, friends::list),
+        endpoint!(Write, friends::request),
+        endpoint!(Write, friends::accept),
+        endpoint!(Write, friends::decline),
+        endpoint!(Write, friends::cancel),
+        endpoint!(Write, friends::remove),
+        endpoint!(Write, friends::block),
+        endpoint!(Write, friends::unblock),
         endpoint!(GameServer, matches::report),
         endpoint!(Read, quests::available),
         endpoint!(Read, tracks::list),

@@ -16,11 +16,13 @@ use crate::leaderboard::Totals;
 use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::Account;
 
-/// `{status, user, stats}`.
+/// `{status, user, stats, friend}`.
 #[derive(Serialize, ToSchema)]
 struct ProfileAnswer<'a> {
     user: PublicUser<'a>,
     stats: WindowStats,
+    /// Whether the caller and the player are friends (`false` on the caller's own profile).
+    friend: bool,
 }
 
 /// The account's public fields: never its key, e-mail or sign-in identity.
@@ -82,13 +84,14 @@ parameters! {
 }
 
 /// `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
-/// `%23`): `{status, user, stats}`, 404 for a code nobody has.
+/// `%23`): `{status, user, stats, friend}`, 404 for a code nobody has.
 #[utoipa::path(
     get,
     path = "/api/profile/{friendCode}",
     tag = "leaderboards",
     operation_id = "profile",
-    description = "An account's public profile and its statistics per time window and mode.",
+    description = "An account's public profile, its statistics per time window and mode, and \
+        whether the caller and the player are friends.",
     params(ProfilePath),
     responses(
         (status = 200, description = "The profile", body = Success<ProfileAnswer>),
@@ -104,7 +107,7 @@ parameters! {
     )
 )]
 pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    session::required(&app, &incoming).await?;
+    let viewer = session::required(&app, &incoming).await?.account.id;
     let code = ProfilePath::read(&incoming)?.code;
     let account = app
         .store
@@ -115,6 +118,7 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
             message: format!("no player has the friend code `{code}`"),
         })?;
     let clan = app.store.clan_of(account.id).await?;
+    let friend = viewer != account.id && app.store.are_friends(viewer, account.id).await?;
     let [day, week, month, year, all] = app
         .leaderboards
         .totals_of(account.id)
@@ -130,6 +134,7 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
     Ok(Reply::success(&ProfileAnswer {
         user: public_user(&account, clan.as_ref()),
         stats,
+        friend,
     }))
 }
 

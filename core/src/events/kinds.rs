@@ -34,8 +34,8 @@ pub struct RelayedEvent {
 }
 
 /// What the relay's follower needs of a relayed event when no subscriber needs the event
-/// itself: its position and the accounts it names (its own, and a match report's players),
-/// whose change counters it moves.
+/// itself: its position and the accounts it names (its own, a match report's players, and the
+/// other account of a friend event), whose change counters it moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayedChange {
     /// The relay position.
@@ -45,12 +45,12 @@ pub struct RelayedChange {
 }
 
 impl RelayedChange {
-    /// The change an event at `position` of `account` tells, with its `payload` when it is a
-    /// match report (the only kind naming other accounts; any other payload may be left out).
+    /// The change an event at `position` of `account` tells, with its `payload` when it is of
+    /// a kind naming other accounts ([`NAMING_KINDS`]; any other payload may be left out).
     pub fn new(position: i64, account: Option<AccountId>, payload: Option<&EventPayload>) -> Self {
         let mut accounts: Vec<AccountId> = account.into_iter().collect();
-        if let Some(EventPayload::MatchReported { players, .. }) = payload {
-            accounts.extend(players.iter().map(|player| player.account));
+        if let Some(payload) = payload {
+            accounts.extend(payload.named_accounts());
         }
         Self { position, accounts }
     }
@@ -207,6 +207,40 @@ pub enum EventPayload {
         /// Whether the account created it.
         created: bool,
     },
+    /// The account asked another to be friends.
+    FriendRequested {
+        /// The account asked.
+        friend: AccountId,
+    },
+    /// The account and another became friends: it accepted the other's request, or its
+    /// request met the other's.
+    FriendAccepted {
+        /// The new friend.
+        friend: AccountId,
+    },
+    /// The account declined another's friend request (or blocked its sender).
+    FriendRequestDeclined {
+        /// The account whose request it declined.
+        friend: AccountId,
+    },
+    /// The account withdrew its friend request to another (or blocked the account it asked).
+    FriendRequestCancelled {
+        /// The account it had asked.
+        friend: AccountId,
+    },
+    /// The account ended a friendship (removing the friend, or blocking it).
+    FriendRemoved {
+        /// The former friend.
+        friend: AccountId,
+    },
+    /// The account blocked (`blocked: true`) or unblocked another. Told to the acting account
+    /// only: the other is not named to be told.
+    PlayerBlocked {
+        /// The account blocked or unblocked.
+        player: AccountId,
+        /// Whether it is blocked now.
+        blocked: bool,
+    },
     /// An operator acted through the operator API (one per audit row, refused ones too).
     OperatorAction {
         /// The name of the operator token's id that acted.
@@ -222,7 +256,35 @@ pub enum EventPayload {
     },
 }
 
+/// The kinds whose payloads name accounts besides the event's own
+/// ([`EventPayload::named_accounts`]).
+pub const NAMING_KINDS: &[&str] = &[
+    "match_reported",
+    "friend_requested",
+    "friend_accepted",
+    "friend_request_declined",
+    "friend_request_cancelled",
+    "friend_removed",
+];
+
 impl EventPayload {
+    /// The accounts the payload names besides the event's own, who are told of it too: a match
+    /// report's players, the other account of a friend request, acceptance, decline,
+    /// cancellation or removal. A block names nobody: the blocked player is not told.
+    pub fn named_accounts(&self) -> Vec<AccountId> {
+        match self {
+            Self::MatchReported { players, .. } => {
+                players.iter().map(|player| player.account).collect()
+            }
+            Self::FriendRequested { friend }
+            | Self::FriendAccepted { friend }
+            | Self::FriendRequestDeclined { friend }
+            | Self::FriendRequestCancelled { friend }
+            | Self::FriendRemoved { friend } => vec![*friend],
+            _ => Vec::new(),
+        }
+    }
+
     /// The event's kind, as in its JSON `kind` and the NATS subject.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -242,6 +304,12 @@ impl EventPayload {
             Self::RoleChanged { .. } => "role_changed",
             Self::ChatLinked { .. } => "chat_linked",
             Self::ClanJoined { .. } => "clan_joined",
+            Self::FriendRequested { .. } => "friend_requested",
+            Self::FriendAccepted { .. } => "friend_accepted",
+            Self::FriendRequestDeclined { .. } => "friend_request_declined",
+            Self::FriendRequestCancelled { .. } => "friend_request_cancelled",
+            Self::FriendRemoved { .. } => "friend_removed",
+            Self::PlayerBlocked { .. } => "player_blocked",
             Self::OperatorAction { .. } => "operator_action",
         }
     }
@@ -280,5 +348,33 @@ mod tests {
         let back: DomainEvent = serde_json::from_value(json).expect("reads back");
         assert_eq!(back, event);
         assert_eq!(event.payload.kind(), "level_reached");
+    }
+
+    #[test]
+    fn friend_events_name_the_other_account_and_blocks_nobody() {
+        let friend = AccountId(9);
+        let named = [
+            EventPayload::FriendRequested { friend },
+            EventPayload::FriendAccepted { friend },
+            EventPayload::FriendRequestDeclined { friend },
+            EventPayload::FriendRequestCancelled { friend },
+            EventPayload::FriendRemoved { friend },
+        ];
+        for payload in &named {
+            assert!(NAMING_KINDS.contains(&payload.kind()), "{}", payload.kind());
+            let change = RelayedChange::new(4, Some(AccountId(3)), Some(payload));
+            assert_eq!(change.accounts, [AccountId(3), friend]);
+        }
+        let block = EventPayload::PlayerBlocked {
+            player: friend,
+            blocked: true,
+        };
+        assert!(!NAMING_KINDS.contains(&block.kind()));
+        assert_eq!(block.named_accounts(), []);
+        let json = serde_json::to_value(&named[0]).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "friend_requested", "friend": 9})
+        );
     }
 }

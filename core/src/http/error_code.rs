@@ -94,6 +94,9 @@ error_codes! {
     NotInvited = "not_invited",
     /// 403: the tournament is open only to its whitelist, and the account is not on it.
     NotWhitelisted = "not_whitelisted",
+    /// 403: the player blocked the caller: it takes no friend request nor clan invitation from
+    /// the caller.
+    Blocked = "blocked",
     /// 404: no endpoint answers this path.
     NotFound = "not_found",
     /// 404: no player has the friend code.
@@ -116,6 +119,12 @@ error_codes! {
     UnknownTournament = "unknown_tournament",
     /// 404: no recorded match has this id (the operator API's match browser).
     UnknownMatch = "unknown_match",
+    /// 404: there is no such friend request to answer or withdraw.
+    NoFriendRequest = "no_friend_request",
+    /// 404: the caller and the player are not friends.
+    NotFriends = "not_friends",
+    /// 404: the caller has not blocked the player.
+    NotBlocked = "not_blocked",
     /// 405: the path exists but not for this method (`Allow` lists those it answers).
     MethodNotAllowed = "method_not_allowed",
     /// 409: the `Idempotency-Key` was used before for a different request.
@@ -174,6 +183,18 @@ error_codes! {
     AlreadyMember = "already_member",
     /// 409: the clan has as many members as it may have.
     ClanFull = "clan_full",
+    /// 409: the caller and the player are friends already.
+    AlreadyFriends = "already_friends",
+    /// 409: the caller asked the player to be friends already.
+    AlreadyRequested = "already_requested",
+    /// 409: the caller blocked the player: it must unblock them first.
+    PlayerBlocked = "player_blocked",
+    /// 409: the caller blocked the player already.
+    AlreadyBlocked = "already_blocked",
+    /// 409: the caller or the player has as many friends as it may.
+    FriendsFull = "friends_full",
+    /// 409: the caller has as many unanswered friend requests out as it may.
+    FriendRequestsFull = "friend_requests_full",
     /// 409: the tournament is not open yet.
     TournamentNotOpen = "tournament_not_open",
     /// 409: the tournament's time is over.

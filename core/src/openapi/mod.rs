@@ -88,6 +88,7 @@ pub struct Documented {
         (name = "polls", description = "The operator's polls"),
         (name = "tournaments", description = "Tournaments: status, joining, whitelists"),
         (name = "clans", description = "Clans (obsolete in the client, still served)"),
+        (name = "friends", description = "Friends, friend requests, blocks and presence"),
         (name = "matches", description = "The game servers' match reports"),
         (name = "progression", description = "Quests and reward tracks (season passes)"),
         (name = "leaderboards", description = "Live leaderboards and public profiles"),

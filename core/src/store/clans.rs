@@ -78,6 +78,8 @@ pub enum ClanRefusal {
     NotMember,
     /// The invited account does not exist.
     UnknownUser,
+    /// The invited account blocked the inviting one.
+    Blocked,
     /// The invited account is invited to this clan already.
     AlreadyInvited,
     /// The invited account is a member of this clan already.

@@ -13,8 +13,9 @@
 //! sessions of those tokens), [`EventStore`] (the domain events' outbox and the webhooks'
 //! delivery log), [`HealthStore`] (ping, pools), [`PlayerDirectory`] (finding and listing
 //! players), [`LedgerHistory`] (a ledger paged and filtered), [`ActivityStore`] (the
-//! activity rollup's hourly counters and last sign-ins) and [`MatchBrowser`] (the recorded
-//! matches browsed, and one result removed).
+//! activity rollup's hourly counters and last sign-ins), [`MatchBrowser`] (the recorded
+//! matches browsed, and one result removed), [`FriendStore`] (friend requests, friendships
+//! and blocks) and [`PresenceStore`] (who has a realtime channel open, and when last seen).
 //! `safezone-storage` implements each of them, and so [`Store`], for SQLite and PostgreSQL.
 
 mod account_changes;
@@ -31,6 +32,8 @@ mod economy_store;
 mod error;
 mod event_store;
 mod friend_code_search;
+mod friend_store;
+mod friends;
 mod health_store;
 mod holdings;
 mod ledger_history;
@@ -42,6 +45,8 @@ mod operator_store;
 mod player_directory;
 mod poll_store;
 mod polls;
+mod presence;
+mod presence_store;
 mod records;
 mod tournament_store;
 mod tournaments;
@@ -72,6 +77,11 @@ pub use event_store::{
     WebhookOutcome,
 };
 pub use friend_code_search::FriendCodeSearch;
+pub use friend_store::FriendStore;
+pub use friends::{
+    ClanBadge, FRIEND_REQUEST_EXPIRY, FriendChange, FriendChanged, FriendLimits, FriendLists, FriendRefusal, Listed,
+    PlayerCard,
+};
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
 pub use ledger_history::{LEDGER_PAGE_MAX, LedgerCursor, LedgerFilter, LedgerHistory, LedgerPage};
@@ -93,6 +103,8 @@ pub use player_directory::{
     PLAYER_PAGE_MAX, PlayerCursor, PlayerDirectory, PlayerListing, PlayerPage, PlayerSummary,
 };
 pub use poll_store::PollStore;
+pub use presence::{PRESENCE_NODE_ALIVE, PRESENCE_NODE_FORGOTTEN, Presence};
+pub use presence_store::PresenceStore;
 pub use polls::{
     NewPoll, NewPollOption, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
     POLL_QUESTION_MAX_CHARS, Poll, PollEdit, PollEditRefusal, PollId, PollOption, PollOptionId,
@@ -137,6 +149,8 @@ pub trait Store:
     + LedgerHistory
     + ActivityStore
     + MatchBrowser
+    + FriendStore
+    + PresenceStore
     + 'static
 {
 }
@@ -159,6 +173,8 @@ impl<T> Store for T where
         + LedgerHistory
         + ActivityStore
         + MatchBrowser
+        + FriendStore
+        + PresenceStore
         + 'static
 {
 }

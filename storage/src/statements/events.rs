@@ -42,11 +42,14 @@ pub(crate) const RELAYED_AFTER: &str = "\
     WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// What the relay's follower counts of the events past a relay position, in position order:
-/// `(position, account id, payload)`, the payload only of a match report (the one kind naming
-/// other accounts). Binds: position, limit.
+/// `(position, account id, payload)`, the payload only of the kinds naming other accounts
+/// ([`NAMING_KINDS`](safezone_core::events::NAMING_KINDS): a match report, the friend events).
+/// Binds: position, limit.
 pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
     SELECT position, account_id, \
-    CASE WHEN kind = 'match_reported' THEN payload END AS payload FROM events \
+    CASE WHEN kind IN ('match_reported', 'friend_requested', 'friend_accepted', \
+        'friend_request_declined', 'friend_request_cancelled', 'friend_removed') \
+    THEN payload END AS payload FROM events \
     WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// The events after an id, in id order, in the shape of [`EventRow`](crate::events::EventRow).
@@ -157,3 +160,20 @@ pub(crate) const DELETE_RELAYED_THROUGH: &str = "DELETE FROM events WHERE positi
 pub(crate) const DELETE_WEBHOOK_DELIVERIES: &str = "\
     DELETE FROM webhook_deliveries WHERE id IN \
         (SELECT id FROM webhook_deliveries WHERE created < $1 ORDER BY id LIMIT $2)";
+
+#[cfg(test)]
+mod tests {
+    use safezone_core::events::NAMING_KINDS;
+
+    use super::RELAYED_CHANGES_AFTER;
+
+    #[test]
+    fn the_relayed_changes_keep_the_payload_of_every_naming_kind() {
+        for kind in NAMING_KINDS {
+            assert!(
+                RELAYED_CHANGES_AFTER.contains(&format!("'{kind}'")),
+                "{kind} is left out"
+            );
+        }
+    }
+}
