@@ -46,6 +46,7 @@ pub mod openapi;
 pub mod operator;
 pub mod operator_api;
 pub mod operator_listener;
+pub mod presence;
 pub mod progression;
 mod retention;
 pub mod serve;

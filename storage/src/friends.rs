@@ -216,12 +216,16 @@ macro_rules! impl_friends {
                     FriendChange::Request => request(tx, pair, limits).await,
                     FriendChange::Accept => accept(tx, pair, limits).await,
                     FriendChange::Decline => withdraw(tx, other, account).await.map(|gone| {
-                        gone.then(|| answered(EventPayload::FriendRequestDeclined { friend: other }))
-                            .ok_or(FriendRefusal::NoRequest)
+                        gone.then(|| {
+                            answered(EventPayload::FriendRequestDeclined { friend: other })
+                        })
+                        .ok_or(FriendRefusal::NoRequest)
                     }),
                     FriendChange::Cancel => withdraw(tx, account, other).await.map(|gone| {
-                        gone.then(|| answered(EventPayload::FriendRequestCancelled { friend: other }))
-                            .ok_or(FriendRefusal::NoRequest)
+                        gone.then(|| {
+                            answered(EventPayload::FriendRequestCancelled { friend: other })
+                        })
+                        .ok_or(FriendRefusal::NoRequest)
                     }),
                     FriendChange::Remove => unfriend(tx, pair).await.map(|gone| {
                         gone.then(|| answered(EventPayload::FriendRemoved { friend: other }))

@@ -98,7 +98,8 @@ macro_rules! impl_presence {
                         Ok(accounts
                             .iter()
                             .map(|account| {
-                                let beats = heartbeats.get(&account.0).map_or(&[][..], Vec::as_slice);
+                                let beats =
+                                    heartbeats.get(&account.0).map_or(&[][..], Vec::as_slice);
                                 let presence =
                                     Presence::of(beats, closed.get(&account.0).copied(), now);
                                 (*account, presence)

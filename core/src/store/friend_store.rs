@@ -3,8 +3,8 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::{AccountId, FriendChange, FriendChanged, FriendLimits, FriendLists, FriendRefusal};
 use super::StoreError;
+use super::{AccountId, FriendChange, FriendChanged, FriendLimits, FriendLists, FriendRefusal};
 
 /// Friend requests, friendships and blocks between two accounts: each change one transaction
 /// that locks both accounts' rows (in id order, as account deletion does), checks its

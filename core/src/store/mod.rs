@@ -79,8 +79,8 @@ pub use event_store::{
 pub use friend_code_search::FriendCodeSearch;
 pub use friend_store::FriendStore;
 pub use friends::{
-    ClanBadge, FRIEND_REQUEST_EXPIRY, FriendChange, FriendChanged, FriendLimits, FriendLists, FriendRefusal, Listed,
-    PlayerCard,
+    ClanBadge, FRIEND_REQUEST_EXPIRY, FriendChange, FriendChanged, FriendLimits, FriendLists,
+    FriendRefusal, Listed, PlayerCard,
 };
 pub use health_store::{HealthStore, PoolStatus};
 pub use holdings::{Holdings, IapPurchase, LedgerEntry, License, PackStock, Subscription};
@@ -103,13 +103,13 @@ pub use player_directory::{
     PLAYER_PAGE_MAX, PlayerCursor, PlayerDirectory, PlayerListing, PlayerPage, PlayerSummary,
 };
 pub use poll_store::PollStore;
-pub use presence::{PRESENCE_NODE_ALIVE, PRESENCE_NODE_FORGOTTEN, Presence};
-pub use presence_store::PresenceStore;
 pub use polls::{
     NewPoll, NewPollOption, POLL_OPTION_MAX_CHARS, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN,
     POLL_QUESTION_MAX_CHARS, Poll, PollEdit, PollEditRefusal, PollId, PollOption, PollOptionId,
     PollResults, Vote, VoteRefusal, is_color_code,
 };
+pub use presence::{PRESENCE_NODE_ALIVE, PRESENCE_NODE_FORGOTTEN, Presence};
+pub use presence_store::PresenceStore;
 pub use records::{
     Account, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };

@@ -25,8 +25,11 @@ pub trait PresenceStore: Send + Sync {
 
     /// A node stops: every account on it is taken off it, last seen `now`, and the node is
     /// forgotten.
-    async fn presence_node_stopped(&self, node: &str, now: OffsetDateTime)
-    -> Result<(), StoreError>;
+    async fn presence_node_stopped(
+        &self,
+        node: &str,
+        now: OffsetDateTime,
+    ) -> Result<(), StoreError>;
 
     /// The presence of each of `accounts` as of `now` ([`Presence::of`]); an account that does
     /// not exist is left out.

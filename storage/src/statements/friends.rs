@@ -6,8 +6,7 @@ pub(crate) const IS_BLOCKED: &str =
     "SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = $2";
 
 /// Whether two accounts are friends. Binds: lower id, higher id.
-pub(crate) const ARE_FRIENDS: &str =
-    "SELECT 1 FROM friendships WHERE low_id = $1 AND high_id = $2";
+pub(crate) const ARE_FRIENDS: &str = "SELECT 1 FROM friendships WHERE low_id = $1 AND high_id = $2";
 
 /// How many friends an account has. Binds: account id.
 pub(crate) const FRIEND_COUNT: &str = "\
