@@ -63,7 +63,11 @@ async fn a_profile_shows_public_fields_only(app: TestApp) {
     // Before any game: every statistic is zero.
     let answer = app.profile_answer(&code, &viewer.key).await;
     let body = answer.success().clone();
-    assert_eq!(fields(&body), ["stats", "status", "user"]);
+    assert_eq!(fields(&body), ["friend", "stats", "status", "user"]);
+    assert_eq!(
+        body["friend"], false,
+        "the viewer and the player are not friends"
+    );
     let zeros = json!({
         "rounds": 0, "wins": 0, "top10": 0, "winrate": 0.0, "kills": 0,
         "kills_per_round": 0.0, "time_alive": 0,
