@@ -11,9 +11,10 @@ use futures_util::future::join_all;
 use safezone_core::domain::{GameMode, PackId, UserKey};
 use safezone_core::events::{DomainEvent, EventPayload, MatchPlayer, RelayedChange};
 use safezone_core::store::{
-    AccountId, Applied, Change, Currency, Granted, KeyLookup, MatchApplied, MatchId, MatchRecord,
-    NewAuditEntry, NewClan, NewOperatorToken, OperatorRole, PlayerResult, Role, SequenceRound,
-    Settlement, Step, Store, WebhookAttempt, WebhookOutcome,
+    AccountId, Applied, Change, Currency, FriendChange, FriendChanged, FriendLimits, Granted,
+    KeyLookup, MatchApplied, MatchId, MatchRecord, NewAuditEntry, NewClan, NewOperatorToken,
+    OperatorRole, PlayerResult, Role, SequenceRound, Settlement, Step, Store, WebhookAttempt,
+    WebhookOutcome,
 };
 use safezone_storage::test_support;
 use time::macros::datetime;
@@ -995,6 +996,15 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
         .await
         .expect("the report runs");
     assert!(matches!(applied, MatchApplied::Done(_)));
+    let limits = FriendLimits {
+        friends_max: 10,
+        requests_max: 10,
+    };
+    let requested = store
+        .change_friendship(ann, bob, FriendChange::Request, limits, NOW)
+        .await
+        .expect("the request runs");
+    assert_eq!(requested, Ok(FriendChanged::Requested));
     store.sequence_events(100).await.expect("the round runs");
     let whole = store.relayed_events(0, 100).await.expect("reads");
     let light = store.relayed_changes(0, 100).await.expect("reads");
@@ -1003,6 +1013,11 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
     assert!(
         light.iter().any(|change| change.accounts == [bob, ann]),
         "{light:?}"
+    );
+    assert_eq!(
+        light.last().map(|change| change.accounts.clone()),
+        Some(vec![ann, bob]),
+        "a friend request names the account asked"
     );
     let after = store
         .relayed_changes(light[1].position, 100)
