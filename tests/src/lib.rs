@@ -10,6 +10,7 @@
 mod answer;
 mod app;
 pub mod client_kit;
+pub mod client_package;
 pub mod community;
 pub mod content;
 pub mod economy;
