@@ -6,7 +6,9 @@
  *
  * ```ts
  * const realtime = new RealtimeClient({ baseUrl: 'https://play.example', userKey });
- * realtime.on('event', ({ event }) => { if (event.kind === 'purchase') showGranted(event.granted); });
+ * realtime.on('event', ({ event }) => {
+ *   if (event.kind === 'purchase') showGranted(event.granted);
+ * });
  * realtime.on('reset', () => reloadAccount());
  * // or: for await (const message of realtime) { ... }
  * realtime.close();
@@ -101,6 +103,8 @@ type Listener<Type extends keyof RealtimeEvents> = (value: RealtimeEvents[Type])
 
 const DEFAULT_INITIAL_DELAY_MS = 500;
 const DEFAULT_MAX_DELAY_MS = 30_000;
+/** The WebSocket scheme of each HTTP scheme. */
+const WEBSOCKET_SCHEMES: Record<string, string> = { 'https:': 'wss:', 'http:': 'ws:' };
 /** The close code the client reports for a connection that failed or went silent. */
 const ABNORMAL = 1006;
 
@@ -213,9 +217,18 @@ export class RealtimeClient implements AsyncIterable<RealtimeMessage> {
     socket.onerror = () => {};
   }
 
+  /** Connects again; a WebSocket constructor that throws counts as a failed attempt. */
+  private reconnect(): void {
+    try {
+      this.connect();
+    } catch (error) {
+      this.ended(ABNORMAL, error instanceof Error ? error.message : String(error));
+    }
+  }
+
   private url(): string {
     const url = new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/api/realtime`);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
+    url.protocol = WEBSOCKET_SCHEMES[url.protocol] ?? url.protocol;
     url.searchParams.set('userKey', this.options.userKey);
     if (this.lastPosition !== undefined) {
       url.searchParams.set('after', String(this.lastPosition));
@@ -332,7 +345,7 @@ export class RealtimeClient implements AsyncIterable<RealtimeMessage> {
     // spread out.
     const retryInMs = Math.round(delay / 2 + (Math.random() * delay) / 2);
     this.currentState = 'waiting';
-    this.retryTimer = setTimeout(() => this.connect(), retryInMs);
+    this.retryTimer = setTimeout(() => this.reconnect(), retryInMs);
     this.emit('disconnected', { code, reason, retryInMs, failures });
   }
 

@@ -177,7 +177,8 @@ describe('RealtimeClient', () => {
   it('refuses an after that is not a position', () => {
     for (const after of [-1, 1.5, Number.NaN]) {
       assert.throws(
-        () => new RealtimeClient({ baseUrl: 'http://x', userKey: 'k', after, WebSocket: FakeSocket }),
+        () =>
+          new RealtimeClient({ baseUrl: 'http://x', userKey: 'k', after, WebSocket: FakeSocket }),
         /^RangeError: after: /,
       );
     }
@@ -214,7 +215,7 @@ describe('RealtimeClient', () => {
     assert.equal(last().after, '481');
   });
 
-  it('backs off after each failed attempt, up to the longest delay, and starts over once welcomed', (t) => {
+  it('backs off after each failed attempt, up to the longest delay; a welcome starts over', (t) => {
     const realtime = client(t);
     const { disconnects } = recorded(realtime);
     last().receive(welcome(1));
@@ -246,6 +247,33 @@ describe('RealtimeClient', () => {
     t.mock.method(Math, 'random', () => 0);
     last().drop(1006);
     assert.equal(disconnects[0]?.retryInMs, 100, 'half of the first failure’s 200');
+  });
+
+  it('counts a WebSocket constructor that throws on a reconnection as a failed attempt', (t) => {
+    let refusals = 1;
+    class Refusing extends FakeSocket {
+      constructor(url: string) {
+        if (FakeSocket.opened.length === 1 && refusals > 0) {
+          refusals -= 1;
+          throw new Error('no network');
+        }
+        super(url);
+      }
+    }
+    const realtime = client(t, { WebSocket: Refusing });
+    const { disconnects } = recorded(realtime);
+    last().receive(welcome(1));
+    last().drop(1006);
+    t.mock.timers.tick(100);
+    assert.deepEqual(disconnects.at(-1), {
+      code: 1006,
+      reason: 'no network',
+      retryInMs: 200,
+      failures: 1,
+    });
+    t.mock.timers.tick(200);
+    assert.equal(FakeSocket.opened.length, 2);
+    assert.equal(last().after, '1');
   });
 
   it('stops for good when the key is no longer valid', (t) => {

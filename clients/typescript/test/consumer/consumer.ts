@@ -65,7 +65,9 @@ export function follow(baseUrl: string, userKey: string, after?: number): Realti
       event.kind === 'level_reached' ? event.level : undefined;
     console.log(position, event.id, event.at, level, granted(event));
   });
-  realtime.on('reset', ({ position }) => console.log('reload the account; resumed after', position));
+  realtime.on('reset', ({ position }) => {
+    console.log('reload the account; the stream goes on after', position);
+  });
   realtime.on('content', ({ version, maintenance }) => console.log(version, maintenance));
   realtime.on('disconnected', (ended: Disconnected) => {
     if (ended.code === CloseCode.keyInvalid) {
