@@ -215,7 +215,7 @@ export type EventPayload =
 /** The name of an event's kind: `'purchase'`, `'level_reached'`, ... */
 export type EventKind = EventPayload['kind'];
 
-/** The payload of one kind: `EventOf<'purchase'>`. */
+/** An event of one kind, its fields typed: `EventOf<'purchase'>`. */
 export type EventOf<Kind extends EventKind> = DomainEvent & { kind: Kind };
 
 /** One event: what happened to an account, when, under the id consumers deduplicate by. */
