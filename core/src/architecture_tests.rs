@@ -254,6 +254,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "operator",
             "database",
             "auth",
+            "realtime",
         ],
     ),
     ("HTTP", &["http", "openapi", "metrics", "serve", "settings"]),

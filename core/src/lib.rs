@@ -47,6 +47,7 @@ pub mod operator;
 pub mod operator_api;
 pub mod operator_listener;
 pub mod progression;
+pub mod realtime;
 mod retention;
 pub mod serve;
 mod service;

@@ -18,6 +18,7 @@ pub mod leaderboard;
 pub mod login_kit;
 pub mod operator;
 pub mod progression;
+pub mod realtime;
 
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{

@@ -46,12 +46,13 @@ pub struct RelayedChange {
 
 impl RelayedChange {
     /// The change an event at `position` of `account` tells, with its `payload` when it is a
-    /// match report (the only kind naming other accounts; any other payload may be left out).
+    /// kind naming other accounts ([`EventPayload::NAMING_KINDS`]; any other payload may be
+    /// left out).
     pub fn new(position: i64, account: Option<AccountId>, payload: Option<&EventPayload>) -> Self {
-        let mut accounts: Vec<AccountId> = account.into_iter().collect();
-        if let Some(EventPayload::MatchReported { players, .. }) = payload {
-            accounts.extend(players.iter().map(|player| player.account));
-        }
+        let accounts = match payload {
+            Some(payload) => payload.accounts_concerned(account),
+            None => account.into_iter().collect(),
+        };
         Self { position, accounts }
     }
 
@@ -200,6 +201,13 @@ pub enum EventPayload {
         /// Whether the chat platform says it is premium.
         premium: bool,
     },
+    /// The account invited another account (`invitee`) to its clan; the invitee is told too.
+    ClanInvited {
+        /// The clan's id.
+        clan: i64,
+        /// The account invited.
+        invitee: AccountId,
+    },
     /// The account created (`created: true`) or joined a clan.
     ClanJoined {
         /// The clan's id.
@@ -241,9 +249,31 @@ impl EventPayload {
             Self::KeysRevoked { .. } => "keys_revoked",
             Self::RoleChanged { .. } => "role_changed",
             Self::ChatLinked { .. } => "chat_linked",
+            Self::ClanInvited { .. } => "clan_invited",
             Self::ClanJoined { .. } => "clan_joined",
             Self::OperatorAction { .. } => "operator_action",
         }
+    }
+
+    /// The kinds whose payload names accounts besides the event's own (what a reader of the
+    /// accounts an event concerns needs the payload of).
+    pub const NAMING_KINDS: [&'static str; 2] = ["match_reported", "clan_invited"];
+
+    /// The accounts an event of `account` with this payload concerns, each once: its own
+    /// `account` and those the payload names (a match report's players, a clan invite's
+    /// invitee).
+    pub fn accounts_concerned(&self, account: Option<AccountId>) -> Vec<AccountId> {
+        let mut accounts: Vec<AccountId> = account.into_iter().collect();
+        match self {
+            Self::MatchReported { players, .. } => {
+                accounts.extend(players.iter().map(|player| player.account));
+            }
+            Self::ClanInvited { invitee, .. } => accounts.push(*invitee),
+            _ => {}
+        }
+        accounts.sort_unstable();
+        accounts.dedup();
+        accounts
     }
 
     /// The payload as stored: its JSON object with its `kind`.
