@@ -10,6 +10,7 @@ use crate::http::{KeyAccounts, RateLimiter, RouterState};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
 use crate::metrics::Metrics;
+use crate::realtime::hub::Hub;
 use crate::settings::Settings;
 use crate::store::{AccountId, Store, StoreError};
 
@@ -38,6 +39,8 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// This node's rate limits at work.
     pub rate_limiter: Arc<RateLimiter>,
+    /// This node's realtime channels.
+    pub(crate) realtime: Hub,
 }
 
 /// Shared handle to the application state.

@@ -255,6 +255,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "database",
             "auth",
             "presence",
+            "realtime",
         ],
     ),
     ("HTTP", &["http", "openapi", "metrics", "serve", "settings"]),

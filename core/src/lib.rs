@@ -48,6 +48,7 @@ pub mod operator_api;
 pub mod operator_listener;
 pub mod presence;
 pub mod progression;
+pub mod realtime;
 mod retention;
 pub mod serve;
 mod service;

@@ -50,6 +50,8 @@ pub struct LiveContent {
     /// The newest published version this node found it cannot read (0: none), so that it is
     /// read and refused once, not every check.
     unreadable: AtomicI64,
+    /// The version served, told to those who follow the swaps ([`Self::swaps`]).
+    served: tokio::sync::watch::Sender<i64>,
 }
 
 impl LiveContent {
@@ -58,12 +60,19 @@ impl LiveContent {
         Self {
             current: ArcSwap::from_pointee(Published::new(0, content)),
             unreadable: AtomicI64::new(0),
+            served: tokio::sync::watch::Sender::new(0),
         }
     }
 
     /// The content served now: a request takes it once and keeps it to its end.
     pub fn current(&self) -> Arc<Published> {
         self.current.load_full()
+    }
+
+    /// The version served, changed at each swap: for those who tell the players (the
+    /// realtime channels).
+    pub(crate) fn swaps(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.served.subscribe()
     }
 
     /// Serves the newest published version if it is newer than the one served and this node
@@ -86,6 +95,7 @@ impl LiveContent {
         };
         self.current
             .store(Arc::new(Published::new(published.version, content)));
+        self.served.send_replace(published.version);
         tracing::info!(
             version = published.version,
             "serving newly published content"

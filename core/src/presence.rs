@@ -1,17 +1,16 @@
 //! This node's presence writer: which accounts have a realtime channel open on this node,
 //! written to the store ([`PresenceStore`](crate::store::PresenceStore)) for every node to read.
 //!
-//! The realtime channel tells the writer of each channel it opens and closes
-//! ([`PresenceWriter::opened`], [`PresenceWriter::closed`]). The writer counts them per
-//! account: the first channel on this node makes the account online here, the last one closing
-//! makes it offline (last seen then). Transitions are buffered and written together every
-//! [`FLUSH_EVERY`], only the latest of each account, with this node's heartbeat; without
-//! transitions, the heartbeat alone is written every [`HEARTBEAT_EVERY`]. A node that stops
-//! beating (it crashed) stops counting after
-//! [`PRESENCE_NODE_ALIVE`](crate::store::PRESENCE_NODE_ALIVE); a write that fails is kept and
-//! tried again at the next flush.
+//! The realtime hub, which counts each account's channels on this node, tells the writer when
+//! an account's first channel opens ([`PresenceWriter::online`]) and when its last one closes
+//! ([`PresenceWriter::offline`], last seen then). Transitions are buffered and written together
+//! every [`FLUSH_EVERY`], only the latest of each account, with this node's heartbeat; while
+//! some account is online here and nothing else is to be written, the heartbeat alone is
+//! written every [`HEARTBEAT_EVERY`]. A node that stops beating (it crashed) stops counting
+//! after [`PRESENCE_NODE_ALIVE`](crate::store::PRESENCE_NODE_ALIVE); a write that fails is kept
+//! and tried again at the next flush.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
@@ -27,7 +26,7 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 /// [`PRESENCE_NODE_ALIVE`](crate::store::PRESENCE_NODE_ALIVE).
 pub const HEARTBEAT_EVERY: time::Duration = time::Duration::seconds(10);
 
-/// This node's presence: its open channels per account and the transitions not written yet.
+/// This node's presence: the accounts online here and the transitions not written yet.
 pub struct PresenceWriter {
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
@@ -38,8 +37,8 @@ pub struct PresenceWriter {
 /// What the writer keeps between flushes.
 #[derive(Default)]
 struct State {
-    /// Open channels per account (accounts without one are left out).
-    channels: HashMap<AccountId, usize>,
+    /// The accounts with a channel open on this node.
+    online: HashSet<AccountId>,
     /// The latest transition of each account not written yet: `true` online, `false` offline.
     pending: HashMap<AccountId, bool>,
     /// When the store was last written, if ever.
@@ -67,45 +66,39 @@ impl PresenceWriter {
         runtime.spawn(flushing(Arc::downgrade(self)));
     }
 
-    /// A channel of `account` opened on this node: the first makes it online here.
-    pub fn opened(&self, account: AccountId) {
+    /// The first channel of `account` opened on this node: it is online here.
+    pub fn online(&self, account: AccountId) {
         let mut state = self.lock();
-        let open = state.channels.entry(account).or_default();
-        *open += 1;
-        if *open == 1 {
+        if state.online.insert(account) {
             state.pending.insert(account, true);
         }
     }
 
-    /// A channel of `account` closed on this node: the last makes it offline here, last seen
-    /// at the next flush.
-    pub fn closed(&self, account: AccountId) {
+    /// The last channel of `account` on this node closed: it is offline here, last seen at the
+    /// next flush.
+    pub fn offline(&self, account: AccountId) {
         let mut state = self.lock();
-        let Some(open) = state.channels.get_mut(&account) else {
-            return;
-        };
-        *open -= 1;
-        if *open == 0 {
-            state.channels.remove(&account);
+        if state.online.remove(&account) {
             state.pending.insert(account, false);
         }
     }
 
-    /// How many channels `account` has open on this node.
-    pub fn channels(&self, account: AccountId) -> usize {
-        self.lock().channels.get(&account).copied().unwrap_or(0)
+    /// Whether `account` has a channel open on this node.
+    pub fn is_online(&self, account: AccountId) -> bool {
+        self.lock().online.contains(&account)
     }
 
     /// Writes the buffered transitions with the heartbeat, or the heartbeat alone when it is
-    /// due; a write that fails is kept for the next flush (a newer transition of the same
-    /// account replacing it).
+    /// due (some account is online here); a write that fails is kept for the next flush (a
+    /// newer transition of the same account replacing it).
     pub async fn flush(&self) -> Result<(), StoreError> {
         let now = self.clock.now();
         let pending = {
             let mut state = self.lock();
-            let beat_due = state
-                .written
-                .is_none_or(|written| now - written >= HEARTBEAT_EVERY);
+            let beat_due = !state.online.is_empty()
+                && state
+                    .written
+                    .is_none_or(|written| now - written >= HEARTBEAT_EVERY);
             if state.pending.is_empty() && !beat_due {
                 return Ok(());
             }
@@ -133,12 +126,12 @@ impl PresenceWriter {
         }
     }
 
-    /// This node stops: every account on it is offline, last seen now, and the node is
-    /// forgotten. Channels opened after this are not written until the next flush.
+    /// This node stops (its channels are closed): every account on it is offline, last seen
+    /// now, and the node is forgotten.
     pub async fn stop(&self) -> Result<(), StoreError> {
         {
             let mut state = self.lock();
-            state.channels.clear();
+            state.online.clear();
             state.pending.clear();
             state.written = None;
         }

@@ -15,10 +15,9 @@ use http::{Request, Response};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tower::{Service, ServiceExt};
 
@@ -35,7 +34,10 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(100);
 ///
 /// On [`RunningServer::stop`], the listener closes, idle connections close, and requests in
 /// flight are answered before their connection closes; the stop waits `stop_patience` at most
-/// for them (connections still open then are no longer waited for).
+/// for them (connections still open then are no longer waited for). A connection upgraded by a
+/// `101` answer (a WebSocket) is its protocol's from then on: the stop does not wait for it
+/// (the realtime channels close on
+/// [`SafezoneService::close_realtime_channels`](crate::SafezoneService::close_realtime_channels)).
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
@@ -101,7 +103,10 @@ async fn accept<S, B>(
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
-    let graceful = GracefulShutdown::new();
+    // Each connection's task holds a clone of `open`: once they are all gone, every connection
+    // has closed (or been upgraded: an upgraded connection is its protocol's to run and close).
+    let (stopping, _) = watch::channel(false);
+    let (open, mut all_closed) = mpsc::channel::<()>(1);
     let mut stopped = std::pin::pin!(stopped);
     loop {
         let (stream, peer, permit) = tokio::select! {
@@ -118,18 +123,34 @@ async fn accept<S, B>(
                 request.extensions_mut().insert(ClientAddress(peer.ip()));
                 request
             });
-        let connection =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-        let connection = graceful.watch(connection);
+        let connection = http
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+            .with_upgrades();
+        let mut stop = stopping.subscribe();
+        let open = open.clone();
         tokio::spawn(async move {
-            if let Err(error) = connection.await {
+            let mut connection = std::pin::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = async {
+                    // An error only means that the accept loop has ended: a stop too.
+                    let _ = stop.wait_for(|stopping| *stopping).await;
+                } => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(error) = ended {
                 tracing::debug!(%error, %peer, "a connection ended in error");
             }
+            drop(open);
             drop(permit);
         });
     }
     drop(listener);
-    if tokio::time::timeout(stop_patience, graceful.shutdown())
+    stopping.send_replace(true);
+    drop(open);
+    if tokio::time::timeout(stop_patience, all_closed.recv())
         .await
         .is_err()
     {

@@ -21,6 +21,8 @@ use crate::http::{BoxError, RateLimiter, ResponseBody, boxed_request, service_st
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
 use crate::metrics::{Metrics, Recorded};
+use crate::presence::PresenceWriter;
+use crate::realtime::hub::Hub;
 use crate::settings::Settings;
 use crate::store::Store;
 
@@ -96,9 +98,28 @@ impl Safezone {
             self.store.account_changes(),
             self.settings.session_cache_entries,
         );
+        let events = Arc::new(Subscription::new());
+        let content = Arc::new(LiveContent::new(content));
+        let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
+        let presence = PresenceWriter::new(
+            Arc::clone(&self.store),
+            Arc::clone(&self.clock),
+            Arc::clone(&node),
+        );
+        presence.start();
+        let realtime = Hub::start(
+            Arc::clone(&events),
+            Arc::clone(&self.store),
+            &content,
+            (
+                self.settings.realtime.queue,
+                self.settings.realtime.per_account,
+            ),
+            presence,
+        );
         let app = Arc::new(AppState {
             store: self.store,
-            content: Arc::new(LiveContent::new(content)),
+            content,
             settings: self.settings,
             clock: self.clock,
             auth: Auth::new(self.auth),
@@ -108,6 +129,7 @@ impl Safezone {
             sessions,
             metrics: Arc::clone(&metrics),
             rate_limiter,
+            realtime,
         });
         let service: Weak<dyn Send + Sync> = Arc::downgrade(&app) as Weak<AppState>;
         let served = StoreWhileServed::new(service, &app.store);
@@ -118,8 +140,6 @@ impl Safezone {
             app.settings.retention_sweep_every,
         );
         crate::live_content::follow(&app.content, &app.store, app.settings.content_check_every);
-        let events = Arc::new(Subscription::new());
-        let node: Arc<str> = uuid::Uuid::new_v4().simple().to_string().into();
         crate::activity::start(served.clone(), app.settings.events.relay_batch);
         crate::events::relay::start(
             served,
@@ -178,7 +198,7 @@ pub struct SafezoneService {
     recorded: Option<Arc<Metrics>>,
     /// This node's channel of the relayed events.
     events: Arc<Subscription>,
-    /// This node's name in the leases of the events' sinks.
+    /// This node's name in the leases of the events' sinks and in the presence it writes.
     node: Arc<str>,
 }
 
@@ -322,6 +342,26 @@ impl SafezoneService {
         limit: u32,
     ) -> Result<Vec<RelayedEvent>, crate::store::StoreError> {
         self.app.store.relayed_events(position, limit).await
+    }
+
+    /// Closes this node's realtime channels (close code 1001, so that their clients reconnect
+    /// to another node) and refuses new ones; waits 5 seconds at most for them to close, then
+    /// takes their players off this node's presence (offline, last seen now). The
+    /// command line's server calls it first on SIGTERM and Ctrl-C; an embedder calls it on
+    /// its own stop, before stopping its server. Dropping the service closes them too.
+    pub async fn close_realtime_channels(&self) {
+        self.app.realtime.stop().await;
+    }
+
+    /// How many realtime channels are open on this node.
+    pub fn realtime_channels(&self) -> usize {
+        self.app.realtime.open()
+    }
+
+    /// How many realtime channels `account` has open on this node (for presence: an account
+    /// with one is online here).
+    pub fn realtime_channels_of(&self, account: crate::store::AccountId) -> usize {
+        self.app.realtime.channels_of(account)
     }
 
     /// The settings the service was built with: what a server adapter reads of them, such

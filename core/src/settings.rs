@@ -92,6 +92,9 @@ pub struct Settings {
     /// How the domain events are relayed, and to which webhooks and NATS server.
     #[builder(default)]
     pub events: EventSettings,
+    /// The realtime channels' pace and limits (`GET /api/realtime`).
+    #[builder(default)]
+    pub realtime: crate::realtime::RealtimeSettings,
     /// The most accounts whose session and view this node keeps in memory
     /// ([`SessionCache`](crate::auth::SessionCache)); 0: none, every session is read.
     #[builder(default = 16_384)]

@@ -1,19 +1,21 @@
 //! The catch-all routes: each request goes to the core with its method, raw path and query,
-//! every header and its body streamed; the core's status, headers and body come back.
+//! every header and its body streamed; the core's status, headers and body come back. A `101`
+//! answer's [`UpgradeHandler`] (the realtime channel) is registered as rocket's upgrade, and
+//! runs on the connection rocket upgrades.
 
 use std::io::{self, Cursor};
-use std::pin::pin;
+use std::pin::{Pin, pin};
 
 use bytes::{Bytes, BytesMut};
 use http_body::Frame;
 use http_body_util::{BodyExt, Empty, StreamBody};
-use rocket::data::{ByteUnit, Data, DataStream};
+use rocket::data::{ByteUnit, Data, DataStream, IoHandler, IoStream};
 use rocket::http::Method::{self, Connect, Delete, Get, Head, Options, Patch, Post, Put, Trace};
 use rocket::http::Status;
 use rocket::route::{Handler, Outcome, Route};
 use rocket::{Request, Response};
 use safezone_core::SafezoneService;
-use safezone_core::http::{ApiError, ClientAddress, ResponseBody};
+use safezone_core::http::{ApiError, ClientAddress, ResponseBody, UpgradeHandler};
 use tokio::io::AsyncReadExt;
 use tokio::sync::mpsc;
 use tower::ServiceExt;
@@ -75,8 +77,26 @@ impl Handler for Adapter {
             };
             self.service.clone().oneshot(core_request).await
         };
-        let Ok(response) = answer;
-        Outcome::Success(from_core(request.method(), response).await)
+        let Ok(mut response) = answer;
+        let upgrade = response.extensions_mut().remove::<UpgradeHandler>();
+        let mut answered = from_core(request.method(), response).await;
+        if let Some(upgrade) = upgrade {
+            answered.add_upgrade("websocket", Upgraded(upgrade));
+        }
+        Outcome::Success(answered)
+    }
+}
+
+/// The protocol a `101` answer of the core switched to (the realtime channel's WebSocket), run
+/// on the connection rocket upgrades once it has sent the answer.
+struct Upgraded(UpgradeHandler);
+
+#[rocket::async_trait]
+impl IoHandler for Upgraded {
+    async fn io(self: Pin<Box<Self>>, io: IoStream) -> io::Result<()> {
+        let Self(handler) = *Pin::into_inner(self);
+        handler.run(io).await;
+        Ok(())
     }
 }
 

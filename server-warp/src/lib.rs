@@ -5,7 +5,9 @@
 //! body). The core answers everything itself, 404 and 405 included, and limits bodies. The
 //! peer's address goes along as the request's [`ClientAddress`] extension. A request whose
 //! target is not a path (`CONNECT host:port`, `OPTIONS *`) goes to the core without passing
-//! warp's filters, which cannot take it; the core refuses it (JSON 400).
+//! warp's filters, which cannot take it; the core refuses it (JSON 400). So does a request
+//! asking for an `Upgrade` (the realtime channel's WebSocket): warp's filters rebuild the
+//! request and would lose hyper's promise of the upgraded connection, which the core takes.
 //!
 //! Warp's filter runs as a service (`warp::service`) under the core's own HTTP/1.1 server
 //! ([`safezone_core::serve`]), which applies the service's
@@ -65,7 +67,8 @@ pub async fn start(listen: SocketAddr, service: SafezoneService) -> io::Result<R
 /// Warp's filter as a service, for the requests whose target is a path; the others
 /// (`CONNECT host:port`, `OPTIONS *`) go straight to the core, which refuses them with its JSON
 /// 400: warp's path filter cannot take a target without a path (it panics on
-/// `CONNECT host:port`).
+/// `CONNECT host:port`). Upgrade requests go straight to the core too, with their extensions
+/// (the peer's address, hyper's `OnUpgrade`).
 #[derive(Clone)]
 struct PathTargets<W> {
     warp: W,
@@ -88,7 +91,7 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        if is_path_target(request.uri()) {
+        if is_path_target(request.uri()) && !request.headers().contains_key(http::header::UPGRADE) {
             return Either::Left(self.warp.call(request));
         }
         let core = self.core.clone();

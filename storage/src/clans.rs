@@ -213,17 +213,6 @@ macro_rules! impl_clans {
                 events::append_for(tx, account, now, happened).await
             }
 
-            /// Whether the account is banned; `None` when it does not exist.
-            async fn is_banned(
-                tx: &mut Transaction<'_, $db>,
-                account: AccountId,
-            ) -> Result<Option<bool>, sqlx::Error> {
-                sqlx::query_scalar::<_, bool>(sql::IS_BANNED)
-                    .bind(account.0)
-                    .fetch_optional(&mut **tx)
-                    .await
-            }
-
             /// A clan with its members, read inside the transaction.
             async fn clan_in(
                 tx: &mut Transaction<'_, $db>,
@@ -332,18 +321,24 @@ macro_rules! impl_clans {
                 invitee: AccountId,
                 now: OffsetDateTime,
             ) -> Result<Result<(), ClanRefusal>, sqlx::Error> {
-                if let Err(refusal) = may_act(is_banned(tx, inviter).await?) {
+                // Both accounts' rows are locked (in id order, before the clan's): a
+                // concurrent deletion of the invitee either ends first, and the invitee is
+                // unknown, or waits for the invitation and takes it away with the account; the
+                // inviter's `clan_invited` event is written after its row was locked, as every
+                // event of an account is.
+                let (inviter_banned, invitee_exists) = if inviter <= invitee {
+                    let inviter_banned = lock_account(tx, inviter).await?;
+                    (inviter_banned, lock_account(tx, invitee).await?.is_some())
+                } else {
+                    let invitee_exists = lock_account(tx, invitee).await?.is_some();
+                    (lock_account(tx, inviter).await?, invitee_exists)
+                };
+                if let Err(refusal) = may_act(inviter_banned) {
                     return Ok(Err(refusal));
                 }
-                // The invitee's row is locked (before the clan's) so that a concurrent deletion
-                // of the account either ends first, and the invitee is unknown, or waits for
-                // the invitation and takes it away with the account.
-                let invitee_exists = lock_account(tx, invitee).await?.is_some();
                 if lock_clan(tx, clan, now).await?.is_none() {
                     return Ok(Err(ClanRefusal::UnknownClan));
                 }
-                // Only the inviter's row is not locked: a member of the locked clan, it stays
-                // one (and its account stays) until the transaction ends.
                 if clan_of_in(tx, inviter).await? != Some(clan.0) {
                     return Ok(Err(ClanRefusal::NotMember));
                 }
@@ -370,11 +365,15 @@ macro_rules! impl_clans {
                     .bind(to_micros(now))
                     .execute(&mut **tx)
                     .await?;
-                Ok(if invited.rows_affected() == 1 {
-                    Ok(())
-                } else {
-                    Err(ClanRefusal::AlreadyInvited)
-                })
+                if invited.rows_affected() != 1 {
+                    return Ok(Err(ClanRefusal::AlreadyInvited));
+                }
+                let happened = vec![EventPayload::ClanInvited {
+                    clan: clan.0,
+                    invitee,
+                }];
+                events::append_for(tx, inviter, now, happened).await?;
+                Ok(Ok(()))
             }
 
             async fn join_clan_in(

@@ -152,7 +152,7 @@ macro_rules! impl_events {
             use async_trait::async_trait;
             use safezone_core::events::{DomainEvent, EventPayload, RelayedChange, RelayedEvent};
             use safezone_core::store::{
-                AccountId, EventConsumer, EventStore, NewAuditEntry, ReplayOutcome,
+                AccountId, EventConsumer, EventStore, KeptPositions, NewAuditEntry, ReplayOutcome,
                 ReplayRequested, SequenceRound, Settlement, StoreError, WebhookAttempt,
                 WebhookDelivery, WebhookOutcome, WebhookReplay,
             };
@@ -342,6 +342,33 @@ macro_rules! impl_events {
                             ))
                         })
                         .collect()
+                }
+
+                async fn account_events(
+                    &self,
+                    account: AccountId,
+                    after: i64,
+                    limit: u32,
+                ) -> Result<Vec<RelayedEvent>, StoreError> {
+                    sqlx::query_as::<_, EventRow>(sql::ACCOUNT_EVENTS_AFTER)
+                        .bind(account.0)
+                        .bind(after)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await
+                        .map_err(store_error)?
+                        .into_iter()
+                        .map(EventRow::into_relayed)
+                        .collect()
+                }
+
+                async fn kept_positions(&self) -> Result<KeptPositions, StoreError> {
+                    let (oldest, head) =
+                        sqlx::query_as::<_, (Option<i64>, i64)>(sql::KEPT_POSITIONS)
+                            .fetch_one(&self.pool)
+                            .await
+                            .map_err(store_error)?;
+                    Ok(KeptPositions { oldest, head })
                 }
 
                 async fn events(

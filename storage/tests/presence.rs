@@ -67,8 +67,8 @@ async fn the_first_channel_makes_online_and_the_last_closing_offline(store: Arc<
     let clock = ManualClock::new(START);
     let node = writer(&store, &clock, "node-a");
     assert_eq!(presence_of(&store, ace, START).await, offline(None));
-    node.opened(ace);
-    node.opened(ace);
+    node.online(ace);
+    assert!(node.is_online(ace));
     assert_eq!(
         presence_of(&store, ace, START).await,
         offline(None),
@@ -79,27 +79,24 @@ async fn the_first_channel_makes_online_and_the_last_closing_offline(store: Arc<
     assert_eq!(presence_of(&store, bee, START).await, offline(None));
 
     clock.advance(Duration::seconds(5));
-    node.closed(ace);
-    node.flush().await.expect("written");
+    node.online(ace);
+    node.flush()
+        .await
+        .expect("nothing new, no heartbeat due yet");
     let now = clock.now();
-    assert_eq!(
-        presence_of(&store, ace, now).await,
-        online(now),
-        "one channel left"
-    );
-    assert_eq!(node.channels(ace), 1);
+    assert_eq!(presence_of(&store, ace, now).await, online(now));
 
     clock.advance(Duration::seconds(5));
     let closed_at = clock.now();
-    node.closed(ace);
-    node.closed(ace);
+    node.offline(ace);
+    node.offline(ace);
     node.flush().await.expect("written");
     clock.advance(Duration::minutes(3));
     assert_eq!(
         presence_of(&store, ace, clock.now()).await,
         offline(Some(closed_at))
     );
-    assert_eq!(node.channels(ace), 0);
+    assert!(!node.is_online(ace));
     let both = store
         .presence(&[ace, bee], clock.now())
         .await
@@ -113,11 +110,11 @@ async fn transitions_between_flushes_write_only_the_latest(store: Arc<dyn Store>
     };
     let clock = ManualClock::new(START);
     let node = writer(&store, &clock, "node-a");
-    node.opened(ace);
-    node.closed(ace);
-    node.opened(bee);
-    node.closed(bee);
-    node.opened(bee);
+    node.online(ace);
+    node.offline(ace);
+    node.online(bee);
+    node.offline(bee);
+    node.online(bee);
     node.flush().await.expect("written");
     assert_eq!(presence_of(&store, ace, START).await, offline(Some(START)));
     assert_eq!(presence_of(&store, bee, START).await, online(START));
@@ -130,8 +127,8 @@ async fn a_silent_node_stops_counting_and_the_heartbeat_keeps_it_counting(store:
     let clock = ManualClock::new(START);
     let beating = writer(&store, &clock, "beating");
     let crashing = writer(&store, &clock, "crashing");
-    beating.opened(ace);
-    crashing.opened(bee);
+    beating.online(ace);
+    crashing.online(bee);
     beating.flush().await.expect("written");
     crashing.flush().await.expect("written");
     for _ in 0..6 {
@@ -151,7 +148,7 @@ async fn a_silent_node_stops_counting_and_the_heartbeat_keeps_it_counting(store:
     let [cat] = accounts(&store, "Edge", 1).await[..] else {
         unreachable!()
     };
-    node.opened(cat);
+    node.online(cat);
     node.flush().await.expect("written");
     let edge = START + PRESENCE_NODE_ALIVE;
     assert!(presence_of(&store, cat, edge).await.online);
@@ -166,18 +163,18 @@ async fn an_account_is_online_while_on_any_node(store: Arc<dyn Store>) {
     let clock = ManualClock::new(START);
     let one = writer(&store, &clock, "one");
     let two = writer(&store, &clock, "two");
-    one.opened(ace);
-    two.opened(ace);
+    one.online(ace);
+    two.online(ace);
     one.flush().await.expect("written");
     two.flush().await.expect("written");
     clock.advance(Duration::seconds(1));
-    one.closed(ace);
+    one.offline(ace);
     one.flush().await.expect("written");
     let now = clock.now();
     assert_eq!(presence_of(&store, ace, now).await, online(now));
     clock.advance(Duration::seconds(1));
     let closed = clock.now();
-    two.closed(ace);
+    two.offline(ace);
     two.flush().await.expect("written");
     assert_eq!(
         presence_of(&store, ace, closed).await,
@@ -190,7 +187,7 @@ async fn a_stopped_node_leaves_nobody_online(store: Arc<dyn Store>) {
     let clock = ManualClock::new(START);
     let node = writer(&store, &clock, "stopping");
     for player in &players {
-        node.opened(*player);
+        node.online(*player);
     }
     node.flush().await.expect("written");
     clock.advance(Duration::seconds(3));
@@ -201,7 +198,7 @@ async fn a_stopped_node_leaves_nobody_online(store: Arc<dyn Store>) {
             presence_of(&store, *player, stopped).await,
             offline(Some(stopped))
         );
-        assert_eq!(node.channels(*player), 0);
+        assert!(!node.is_online(*player));
     }
 }
 
@@ -211,12 +208,12 @@ async fn the_sweep_forgets_dead_nodes_at_their_last_heartbeat(store: Arc<dyn Sto
     };
     let clock = ManualClock::new(START);
     let dead = writer(&store, &clock, "dead");
-    dead.opened(ace);
-    dead.opened(bee);
+    dead.online(ace);
+    dead.online(bee);
     dead.flush().await.expect("written");
     clock.advance(Duration::hours(2));
     let live = writer(&store, &clock, "live");
-    live.opened(bee);
+    live.online(bee);
     live.flush().await.expect("written");
     let swept = store
         .delete_dead_presence_nodes(clock.now() - Duration::hours(1), 10)
@@ -239,12 +236,12 @@ async fn deleted_accounts_are_left_out(store: Arc<dyn Store>) {
     };
     let clock = ManualClock::new(START);
     let node = writer(&store, &clock, "node");
-    node.opened(bee);
+    node.online(bee);
     node.flush().await.expect("written");
     assert!(store.delete_account(ace, None).await.expect("deleted"));
     assert!(store.delete_account(bee, None).await.expect("deleted"));
-    node.opened(ace);
-    node.closed(bee);
+    node.online(ace);
+    node.offline(bee);
     node.flush()
         .await
         .expect("accounts gone are left out, not an error");

@@ -1,7 +1,7 @@
 //! The client kit's Node half, run against a real server: the TypeScript client of
 //! `clients/typescript` (built with `tsc`, which checks it against the generated types) playing
-//! a new player's first session, its check of the OpenAPI documents against the OpenAPI
-//! schemas, and the API reference page in headless Chromium (`login-kit/reference-page.mjs`,
+//! a new player's first session, its realtime client's unit tests, its check of the OpenAPI
+//! documents against the OpenAPI schemas, and the API reference page in headless Chromium (`login-kit/reference-page.mjs`,
 //! `playwright-core`).
 //!
 //! Needs `npm ci --prefix clients/typescript` and `npm ci --prefix tests/login-kit` (CI's
@@ -35,8 +35,25 @@ pub struct NodeOutcome {
     pub stderr: String,
 }
 
-/// Runs `node` with `args` in `dir`, killed after [`NODE_TIMEOUT`].
-async fn run_node(dir: &Path, args: &[&str]) -> NodeOutcome {
+/// Runs `node` with `args` in `dir`, killed after [`NODE_TIMEOUT`]: a script that reports one
+/// JSON line.
+pub(crate) async fn run_node(dir: &Path, args: &[&str]) -> NodeOutcome {
+    let (succeeded, stdout, stderr) = node_process(dir, args).await;
+    let report = stdout
+        .lines()
+        .rev()
+        .find_map(|line| serde_json::from_str::<Value>(line).ok())
+        .unwrap_or_else(|| json!({ "ok": false, "error": "no report", "stdout": stdout }));
+    NodeOutcome {
+        ok: succeeded && report["ok"] == true,
+        report,
+        stderr,
+    }
+}
+
+/// Runs `node` with `args` in `dir`, killed after [`NODE_TIMEOUT`]: whether it exited 0, its
+/// standard output and its standard error.
+async fn node_process(dir: &Path, args: &[&str]) -> (bool, String, String) {
     let mut child = Command::new("node")
         .args(args)
         .current_dir(dir)
@@ -62,16 +79,11 @@ async fn run_node(dir: &Path, args: &[&str]) -> NodeOutcome {
     };
     let stdout = stdout.join().unwrap_or_default();
     let stderr = stderr.join().unwrap_or_default();
-    let report = stdout
-        .lines()
-        .rev()
-        .find_map(|line| serde_json::from_str::<Value>(line).ok())
-        .unwrap_or_else(|| json!({ "ok": false, "error": "no report", "stdout": stdout }));
-    NodeOutcome {
-        ok: status.is_some_and(|status| status.success()) && report["ok"] == true,
-        report,
+    (
+        status.is_some_and(|status| status.success()),
+        stdout,
         stderr,
-    }
+    )
 }
 
 /// Reads all of `reader` on a thread of its own; join the handle for the text.
@@ -123,6 +135,21 @@ impl ClientBuild {
         let script = self.dir.join("test/first-session.js");
         let script = script.to_str().expect("a UTF-8 path");
         run_node(&client_dir(), &[script, "--base", base]).await
+    }
+
+    /// Runs the realtime client's unit tests (`clients/typescript/test/realtime.test.ts`, a fake
+    /// WebSocket) with Node's test runner: `ok` when every test passed, the runner's TAP report
+    /// as `report`.
+    pub async fn test_realtime_client(&self) -> NodeOutcome {
+        let tests = self.dir.join("test/realtime.test.js");
+        let tests = tests.to_str().expect("a UTF-8 path");
+        let args = ["--test", "--test-reporter=tap", tests];
+        let (succeeded, stdout, stderr) = node_process(&client_dir(), &args).await;
+        NodeOutcome {
+            ok: succeeded,
+            report: Value::String(stdout),
+            stderr,
+        }
     }
 }
 

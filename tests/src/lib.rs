@@ -10,6 +10,7 @@
 mod answer;
 mod app;
 pub mod client_kit;
+pub mod client_package;
 pub mod community;
 pub mod content;
 pub mod economy;
@@ -17,6 +18,7 @@ pub mod leaderboard;
 pub mod login_kit;
 pub mod operator;
 pub mod progression;
+pub mod realtime;
 
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{

@@ -10,12 +10,45 @@
  * });
  * if (data) safezone.use(withUserKey(data.user.key));
  * ```
+ *
+ * The realtime channel's client (`RealtimeClient`, `realtime.ts`) and the domain events it
+ * delivers (`events.ts`) are exported here too.
  */
 import createClient, { type ClientOptions, type Middleware } from 'openapi-fetch';
 
 import type { components, paths } from './schema.js';
 
 export type { components, operations, paths } from './schema.js';
+export type {
+  Currency,
+  DomainEvent,
+  EventKind,
+  EventOf,
+  EventPayload,
+  Granted,
+  MatchPlayer,
+  Price,
+} from './events.js';
+export {
+  CloseCode,
+  parseServerMessage,
+  type ContentMessage,
+  type EventMessage,
+  type PongMessage,
+  type RealtimeMessage,
+  type ResetMessage,
+  type ServerMessage,
+  type WelcomeMessage,
+} from './realtime-protocol.js';
+export {
+  RealtimeClient,
+  type Disconnected,
+  type RealtimeEvents,
+  type RealtimeOptions,
+  type RealtimeState,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './realtime.js';
 
 /** The client of one Safezone server. */
 export type SafezoneClient = ReturnType<typeof createSafezoneClient>;

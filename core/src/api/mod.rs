@@ -2,6 +2,7 @@
 //! table and the OpenAPI document are built from it.
 
 mod account;
+mod asyncapi;
 mod buy;
 mod chat;
 mod clans;
@@ -22,6 +23,7 @@ mod packs;
 mod polls;
 mod profile;
 mod quests;
+mod realtime;
 mod receipts;
 mod rewards;
 pub(crate) mod shared;
@@ -47,6 +49,7 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
     vec![
         endpoint!(Read, health::check),
         endpoint!(Read, openapi::document),
+        endpoint!(Read, asyncapi::document),
         endpoint!(Read, docs::page),
         endpoint!(Read, docs::asset),
         endpoint!(Read, metrics::ignore),
@@ -121,6 +124,7 @@ pub(crate) fn endpoints() -> Vec<Endpoint> {
         endpoint!(Read, leaderboard::live),
         endpoint!(Read, Get "/api/leaderboard" as "leaderboard" => leaderboard::live),
         endpoint!(Read, profile::profile),
+        endpoint!(Realtime, realtime::open),
     ]
 }
 

@@ -468,6 +468,7 @@ pub async fn run_server(
         signal.await;
     }
     let started_stopping = std::time::Instant::now();
+    stopping.close_realtime_channels().await;
     server.stop().await;
     if let Some(metrics) = metrics {
         metrics.stop().await;

@@ -13,10 +13,11 @@ use crate::{ConnectionLimits, Settings};
 #[derive(Debug, Clone, Args)]
 pub struct TrafficArgs {
     /// A rate limit per node, `GROUP:SCOPE=RATE` (`sign-in:address=20/min`; groups sign-in,
-    /// purchase, write, read, game-server; scopes address, account; rates N/s, N/min, N/h, or
-    /// `off`), repeated; applied in order over the defaults (sign-in:address=20/min,
+    /// purchase, write, read, game-server, realtime; scopes address, account; rates N/s, N/min,
+    /// N/h, or `off`), repeated; applied in order over the defaults (sign-in:address=20/min,
     /// purchase 60/min per address and 30/min per account, write 300 and 120, read 1200 and
-    /// 600, game-server none). `off` alone removes every limit. Each node counts alone.
+    /// 600, realtime 120 and 20, game-server none). `off` alone removes every limit. Each node
+    /// counts alone.
     #[arg(
         long = "rate-limit",
         env = "SAFEZONE_RATE_LIMITS",

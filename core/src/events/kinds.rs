@@ -34,8 +34,8 @@ pub struct RelayedEvent {
 }
 
 /// What the relay's follower needs of a relayed event when no subscriber needs the event
-/// itself: its position and the accounts it names (its own, a match report's players, and the
-/// other account of a friend event), whose change counters it moves.
+/// itself: its position and the accounts it names (its own, and a match report's players),
+/// whose change counters it moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayedChange {
     /// The relay position.
@@ -45,13 +45,14 @@ pub struct RelayedChange {
 }
 
 impl RelayedChange {
-    /// The change an event at `position` of `account` tells, with its `payload` when it is of
-    /// a kind naming other accounts ([`NAMING_KINDS`]; any other payload may be left out).
+    /// The change an event at `position` of `account` tells, with its `payload` when it is a
+    /// kind naming other accounts ([`EventPayload::NAMING_KINDS`]; any other payload may be
+    /// left out).
     pub fn new(position: i64, account: Option<AccountId>, payload: Option<&EventPayload>) -> Self {
-        let mut accounts: Vec<AccountId> = account.into_iter().collect();
-        if let Some(payload) = payload {
-            accounts.extend(payload.named_accounts());
-        }
+        let accounts = match payload {
+            Some(payload) => payload.accounts_concerned(account),
+            None => account.into_iter().collect(),
+        };
         Self { position, accounts }
     }
 
@@ -200,6 +201,13 @@ pub enum EventPayload {
         /// Whether the chat platform says it is premium.
         premium: bool,
     },
+    /// The account invited another account (`invitee`) to its clan; the invitee is told too.
+    ClanInvited {
+        /// The clan's id.
+        clan: i64,
+        /// The account invited.
+        invitee: AccountId,
+    },
     /// The account created (`created: true`) or joined a clan.
     ClanJoined {
         /// The clan's id.
@@ -207,34 +215,37 @@ pub enum EventPayload {
         /// Whether the account created it.
         created: bool,
     },
-    /// The account asked another to be friends.
+    /// The account asked another to be friends; the other is told too.
     FriendRequested {
         /// The account asked.
         friend: AccountId,
     },
     /// The account and another became friends: it accepted the other's request, or its
-    /// request met the other's.
+    /// request met the other's; the other is told too.
     FriendAccepted {
         /// The new friend.
         friend: AccountId,
     },
-    /// The account declined another's friend request (or blocked its sender).
+    /// The account declined another's friend request (or blocked its sender); the other is
+    /// told too.
     FriendRequestDeclined {
         /// The account whose request it declined.
         friend: AccountId,
     },
-    /// The account withdrew its friend request to another (or blocked the account it asked).
+    /// The account withdrew its friend request to another (or blocked the account it asked);
+    /// the other is told too.
     FriendRequestCancelled {
         /// The account it had asked.
         friend: AccountId,
     },
-    /// The account ended a friendship (removing the friend, or blocking it).
+    /// The account ended a friendship (removing the friend, or blocking it); the other is told
+    /// too.
     FriendRemoved {
         /// The former friend.
         friend: AccountId,
     },
     /// The account blocked (`blocked: true`) or unblocked another. Told to the acting account
-    /// only: the other is not named to be told.
+    /// only: the payload names no account to be told.
     PlayerBlocked {
         /// The account blocked or unblocked.
         player: AccountId,
@@ -256,35 +267,7 @@ pub enum EventPayload {
     },
 }
 
-/// The kinds whose payloads name accounts besides the event's own
-/// ([`EventPayload::named_accounts`]).
-pub const NAMING_KINDS: &[&str] = &[
-    "match_reported",
-    "friend_requested",
-    "friend_accepted",
-    "friend_request_declined",
-    "friend_request_cancelled",
-    "friend_removed",
-];
-
 impl EventPayload {
-    /// The accounts the payload names besides the event's own, who are told of it too: a match
-    /// report's players, the other account of a friend request, acceptance, decline,
-    /// cancellation or removal. A block names nobody: the blocked player is not told.
-    pub fn named_accounts(&self) -> Vec<AccountId> {
-        match self {
-            Self::MatchReported { players, .. } => {
-                players.iter().map(|player| player.account).collect()
-            }
-            Self::FriendRequested { friend }
-            | Self::FriendAccepted { friend }
-            | Self::FriendRequestDeclined { friend }
-            | Self::FriendRequestCancelled { friend }
-            | Self::FriendRemoved { friend } => vec![*friend],
-            _ => Vec::new(),
-        }
-    }
-
     /// The event's kind, as in its JSON `kind` and the NATS subject.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -303,6 +286,7 @@ impl EventPayload {
             Self::KeysRevoked { .. } => "keys_revoked",
             Self::RoleChanged { .. } => "role_changed",
             Self::ChatLinked { .. } => "chat_linked",
+            Self::ClanInvited { .. } => "clan_invited",
             Self::ClanJoined { .. } => "clan_joined",
             Self::FriendRequested { .. } => "friend_requested",
             Self::FriendAccepted { .. } => "friend_accepted",
@@ -312,6 +296,41 @@ impl EventPayload {
             Self::PlayerBlocked { .. } => "player_blocked",
             Self::OperatorAction { .. } => "operator_action",
         }
+    }
+
+    /// The kinds whose payload names accounts besides the event's own (what a reader of the
+    /// accounts an event concerns needs the payload of).
+    pub const NAMING_KINDS: [&'static str; 7] = [
+        "match_reported",
+        "clan_invited",
+        "friend_requested",
+        "friend_accepted",
+        "friend_request_declined",
+        "friend_request_cancelled",
+        "friend_removed",
+    ];
+
+    /// The accounts an event of `account` with this payload concerns, each once: its own
+    /// `account` and those the payload names (a match report's players, a clan invite's
+    /// invitee, the other account of a friend request, acceptance, decline, cancellation or
+    /// removal; a block names nobody: the blocked player is not told).
+    pub fn accounts_concerned(&self, account: Option<AccountId>) -> Vec<AccountId> {
+        let mut accounts: Vec<AccountId> = account.into_iter().collect();
+        match self {
+            Self::MatchReported { players, .. } => {
+                accounts.extend(players.iter().map(|player| player.account));
+            }
+            Self::ClanInvited { invitee, .. } => accounts.push(*invitee),
+            Self::FriendRequested { friend }
+            | Self::FriendAccepted { friend }
+            | Self::FriendRequestDeclined { friend }
+            | Self::FriendRequestCancelled { friend }
+            | Self::FriendRemoved { friend } => accounts.push(*friend),
+            _ => {}
+        }
+        accounts.sort_unstable();
+        accounts.dedup();
+        accounts
     }
 
     /// The payload as stored: its JSON object with its `kind`.
@@ -351,7 +370,7 @@ mod tests {
     }
 
     #[test]
-    fn friend_events_name_the_other_account_and_blocks_nobody() {
+    fn friend_events_concern_the_other_account_and_blocks_nobody_else() {
         let friend = AccountId(9);
         let named = [
             EventPayload::FriendRequested { friend },
@@ -361,7 +380,11 @@ mod tests {
             EventPayload::FriendRemoved { friend },
         ];
         for payload in &named {
-            assert!(NAMING_KINDS.contains(&payload.kind()), "{}", payload.kind());
+            assert!(
+                EventPayload::NAMING_KINDS.contains(&payload.kind()),
+                "{}",
+                payload.kind()
+            );
             let change = RelayedChange::new(4, Some(AccountId(3)), Some(payload));
             assert_eq!(change.accounts, [AccountId(3), friend]);
         }
@@ -369,8 +392,8 @@ mod tests {
             player: friend,
             blocked: true,
         };
-        assert!(!NAMING_KINDS.contains(&block.kind()));
-        assert_eq!(block.named_accounts(), []);
+        assert!(!EventPayload::NAMING_KINDS.contains(&block.kind()));
+        assert_eq!(block.accounts_concerned(Some(AccountId(3))), [AccountId(3)]);
         let json = serde_json::to_value(&named[0]).expect("serializes");
         assert_eq!(
             json,

@@ -26,8 +26,6 @@ pub mod subscription;
 pub mod webhook;
 
 pub use derive::{change_events, match_events, operator_event};
-pub use kinds::{
-    DomainEvent, Drop, EventPayload, MatchPlayer, NAMING_KINDS, Price, RelayedChange, RelayedEvent,
-};
+pub use kinds::{DomainEvent, Drop, EventPayload, MatchPlayer, Price, RelayedChange, RelayedEvent};
 pub use settings::EventSettings;
 pub use sink::{Backoff, Delivered, DeliveryError, Sink};

@@ -100,11 +100,16 @@ impl EventSubscriber {
     /// while the subscriber catches up is asked again every second (logged), so an event is
     /// never skipped. Cancel-safe: a `recv` dropped before it answers loses nothing.
     pub async fn recv(&mut self) -> Option<DomainEvent> {
+        self.recv_relayed().await.map(|relayed| relayed.event)
+    }
+
+    /// [`recv`](Self::recv) with the event's relay position.
+    pub async fn recv_relayed(&mut self) -> Option<RelayedEvent> {
         loop {
             if let Some(next) = self.backlog.pop_front() {
                 if next.position > self.position {
                     self.position = next.position;
-                    return Some(next.event);
+                    return Some(next);
                 }
                 continue;
             }
@@ -116,7 +121,7 @@ impl EventSubscriber {
                 Ok(next) if next.position <= self.position => {}
                 Ok(next) => {
                     self.position = next.position;
-                    return Some(next.event);
+                    return Some(next);
                 }
                 Err(RecvError::Lagged(_)) => self.catching_up = true,
                 Err(RecvError::Closed) => return None,

@@ -18,16 +18,19 @@ pub enum EndpointGroup {
     Read,
     /// The game servers' match reports (`/internal/*`).
     GameServer,
+    /// Opening a realtime channel (`GET /api/realtime`).
+    Realtime,
 }
 
 impl EndpointGroup {
     /// Every group, in [`index`](Self::index) order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::SignIn,
         Self::Purchase,
         Self::Write,
         Self::Read,
         Self::GameServer,
+        Self::Realtime,
     ];
 
     /// The group's name on the command line and in messages (`sign-in`).
@@ -38,6 +41,7 @@ impl EndpointGroup {
             Self::Write => "write",
             Self::Read => "read",
             Self::GameServer => "game-server",
+            Self::Realtime => "realtime",
         }
     }
 
@@ -62,7 +66,7 @@ impl FromStr for EndpointGroup {
             .find(|group| group.name() == text)
             .ok_or_else(|| {
                 format!(
-                    "unknown endpoint group `{text}` (sign-in, purchase, write, read, game-server)"
+                    "unknown endpoint group `{text}` (sign-in, purchase, write, read, game-server, realtime)"
                 )
             })
     }

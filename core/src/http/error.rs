@@ -155,6 +155,11 @@ pub enum ApiError {
     },
     /// This node has as many requests in flight as it takes; try again in a second.
     Overloaded,
+    /// The account has as many realtime channels open on this node as it may.
+    TooManyChannels {
+        /// How many it may have open.
+        limit: usize,
+    },
     /// A bug or an unexpected failure; the detail is logged, never sent.
     Internal {
         /// What went wrong, for the log only.
@@ -204,7 +209,9 @@ impl ApiError {
             Self::InsufficientFunds { .. } => StatusCode::PAYMENT_REQUIRED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Gone { .. } => StatusCode::GONE,
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited { .. } | Self::TooManyChannels { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             Self::Unavailable | Self::Timeout | Self::Overloaded | Self::Loading { .. } => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -236,6 +243,7 @@ impl ApiError {
             Self::Timeout => ErrorCode::Timeout,
             Self::RateLimited { .. } => ErrorCode::RateLimited,
             Self::Overloaded => ErrorCode::Overloaded,
+            Self::TooManyChannels { .. } => ErrorCode::TooManyChannels,
             Self::Internal { .. } => ErrorCode::InternalError,
             Self::Forbidden { code, .. }
             | Self::Unauthorized { code, .. }
@@ -295,6 +303,10 @@ impl ApiError {
                 "too many {group} requests for this {scope}; try again in {retry_after_secs} s"
             ),
             Self::Overloaded => "the server is busy; try again in a second".to_owned(),
+            Self::TooManyChannels { limit } => format!(
+                "this account has {limit} realtime channels open on this server, as many as it \
+                 may; close one first"
+            ),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
             Self::Unconfigured { what } => {
                 format!("{what} is not configured on this server")

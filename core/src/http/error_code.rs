@@ -44,6 +44,9 @@ error_codes! {
     InvalidBody = "invalid_body",
     /// 400: a header's value is not acceptable (`Idempotency-Key`).
     InvalidHeader = "invalid_header",
+    /// 400: `GET /api/realtime` without a WebSocket upgrade (`Connection: Upgrade`, `Upgrade:
+    /// websocket`, `Sec-WebSocket-Version: 13` and a `Sec-WebSocket-Key`).
+    NotWebsocketUpgrade = "not_websocket_upgrade",
     /// 400: the store's verifier did not confirm a purchase receipt.
     InvalidReceipt = "invalid_receipt",
     /// 400: the path is not validly percent-encoded UTF-8.
@@ -236,6 +239,9 @@ error_codes! {
     Gone = "gone",
     /// 429: a rate limit of this node is spent (`Retry-After` says when to ask again).
     RateLimited = "rate_limited",
+    /// 429: the account has as many realtime channels open on this node as it may; close one
+    /// first.
+    TooManyChannels = "too_many_channels",
     /// 500: a bug or an unexpected failure; the detail is logged, never sent.
     InternalError = "internal_error",
     /// 501: the operator has not configured what the endpoint needs.

@@ -225,6 +225,18 @@ mod tests {
             .build();
         let store: Arc<dyn Store> = Arc::new(UnavailableStore);
         let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
+        let content = Arc::new(crate::live_content::LiveContent::new(Content::shipped()));
+        let realtime = crate::realtime::hub::Hub::start(
+            Arc::new(crate::events::subscription::Subscription::new()),
+            Arc::clone(&store),
+            &content,
+            (1, 1),
+            crate::presence::PresenceWriter::new(
+                Arc::clone(&store),
+                Arc::clone(&clock),
+                "layers-test".into(),
+            ),
+        );
         let app = Arc::new(AppState {
             metrics: Arc::new(crate::metrics::Metrics::new(
                 Arc::clone(&store),
@@ -235,7 +247,7 @@ mod tests {
                 Arc::clone(&clock),
             ),
             store,
-            content: Arc::new(crate::live_content::LiveContent::new(Content::shipped())),
+            content,
             settings: Settings {
                 request_timeout: Duration::from_millis(100),
                 ..Settings::default()
@@ -248,6 +260,7 @@ mod tests {
             rate_limiter: Arc::new(crate::http::RateLimiter::new(
                 &Settings::default().rate_limits,
             )),
+            realtime,
         });
         let web_origins = app.auth.config.web_origins.clone();
         service_stack(Arc::new(router), app, &web_origins)

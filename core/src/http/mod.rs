@@ -24,6 +24,7 @@ mod request_target;
 mod router;
 mod security_headers;
 mod shared_stack;
+mod upgrade;
 
 pub use body::{BodyError, BoxError, RequestBody, ResponseBody, boxed_request};
 pub use client_address::ClientAddress;
@@ -39,6 +40,7 @@ pub use request::{Incoming, Query, parse_json};
 pub use request_target::is_path_target;
 pub use router::{Handler, MatchedRoute, Router, RouterState, Routes, handler};
 pub use security_headers::API_CONTENT_SECURITY_POLICY;
+pub use upgrade::{UpgradeHandler, UpgradedIo};
 
 pub(crate) use layers::service_stack;
 pub(crate) use page_policy::REFERENCE_PAGE_POLICY;

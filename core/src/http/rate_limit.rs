@@ -151,7 +151,8 @@ pub struct RateLimits(BTreeMap<(EndpointGroup, Scope), Rate>);
 impl RateLimits {
     /// The binaries' defaults, per node: sign-in 20/min per address; purchases 60/min per
     /// address and 30/min per account; other writes 300/min and 120/min; reads 1200/min and
-    /// 600/min (players behind one NAT share an address); game servers unlimited.
+    /// 600/min (players behind one NAT share an address); realtime channels opened 120/min and
+    /// 20/min; game servers unlimited.
     pub fn recommended() -> Self {
         let per_minute = |count: u32| NonZeroU32::new(count).map(Rate::per_minute);
         let mut limits = Self::default();
@@ -163,6 +164,8 @@ impl RateLimits {
             (EndpointGroup::Write, Scope::Account, 120),
             (EndpointGroup::Read, Scope::Address, 1200),
             (EndpointGroup::Read, Scope::Account, 600),
+            (EndpointGroup::Realtime, Scope::Address, 120),
+            (EndpointGroup::Realtime, Scope::Account, 20),
         ] {
             limits.set(group, scope, per_minute(count));
         }

@@ -20,6 +20,8 @@ pub struct Incoming {
     params: Vec<(String, String)>,
     body: SyncWrapper<RequestBody>,
     body_limit: usize,
+    /// Hyper's promise of the upgraded connection, when a hyper-based server serves it.
+    upgrade: Option<hyper::upgrade::OnUpgrade>,
 }
 
 impl Incoming {
@@ -36,7 +38,21 @@ impl Incoming {
             params,
             body: SyncWrapper::new(body),
             body_limit,
+            upgrade: None,
         }
+    }
+
+    /// The request as routed, with hyper's promise of the upgraded connection if it came with
+    /// one.
+    pub(crate) fn with_upgrade(mut self, upgrade: Option<hyper::upgrade::OnUpgrade>) -> Self {
+        self.upgrade = upgrade;
+        self
+    }
+
+    /// Hyper's promise of the connection once upgraded by a `101 Switching Protocols` answer,
+    /// when a hyper-based server serves the request (see [`UpgradeHandler`](super::UpgradeHandler)).
+    pub fn take_upgrade(&mut self) -> Option<hyper::upgrade::OnUpgrade> {
+        self.upgrade.take()
     }
 
     /// The head of a request outside Safezone's routes (an embedder's own), without path

@@ -159,7 +159,8 @@ impl<S: RouterState> Router<S> {
         matched: &mut Option<Arc<str>>,
     ) -> Result<Reply, ApiError> {
         let body_limit = state.settings().body_limit;
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        let upgrade = parts.extensions.remove::<hyper::upgrade::OnUpgrade>();
         let raw_path = parts.uri.path();
         check_percent_encoding(raw_path)?;
         let found = self
@@ -193,7 +194,8 @@ impl<S: RouterState> Router<S> {
             &parts.extensions,
             state.settings().trust_forwarded_for,
         );
-        let incoming = Incoming::new(parts.headers, query, params, body, body_limit);
+        let incoming =
+            Incoming::new(parts.headers, query, params, body, body_limit).with_upgrade(upgrade);
         state
             .rate_limiter()
             .admit(state.key_accounts(), *group, address, &incoming)

@@ -92,6 +92,8 @@ pub struct Documented {
         (name = "matches", description = "The game servers' match reports"),
         (name = "progression", description = "Quests and reward tracks (season passes)"),
         (name = "leaderboards", description = "Live leaderboards and public profiles"),
+        (name = "realtime", description = "The player's realtime channel (a WebSocket) and its \
+            AsyncAPI document"),
     )
 )]
 struct Preamble;

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::{NewAuditEntry, ReplayOutcome, ReplayRequested, StoreError, WebhookReplay};
+use super::{AccountId, NewAuditEntry, ReplayOutcome, ReplayRequested, StoreError, WebhookReplay};
 use crate::events::{DomainEvent, RelayedChange, RelayedEvent};
 
 /// How one sequencing round ended ([`EventStore::sequence_events`]).
@@ -122,6 +122,24 @@ pub struct WebhookDelivery {
     pub attempt: WebhookAttempt,
 }
 
+/// The relay positions the outbox keeps: the events after [`head`](Self::head) are still to
+/// come, and those from [`oldest`](Self::oldest) to the head are there to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeptPositions {
+    /// The oldest position still kept; `None` when the outbox is empty.
+    pub oldest: Option<i64>,
+    /// The highest position given (0 before any).
+    pub head: i64,
+}
+
+impl KeptPositions {
+    /// Whether every event after position `after` is still kept (or still to come): `after` is
+    /// at most the head, and no event after it was deleted.
+    pub fn keeps_after(&self, after: i64) -> bool {
+        after <= self.head && self.oldest.is_none_or(|oldest| oldest <= after + 1)
+    }
+}
+
 /// The domain events' outbox and the webhooks' delivery log. The events themselves are written
 /// by the other stores' changes, in their transactions.
 ///
@@ -158,6 +176,20 @@ pub trait EventStore: Send + Sync {
         let relayed = self.relayed_events(after, limit).await?;
         Ok(relayed.iter().map(RelayedChange::of).collect())
     }
+
+    /// The events of `account` with a relay position above `after`, in position order, at most
+    /// `limit`: its own and those whose payload names it (a match report's players, a clan
+    /// invite's invitee), each once. Read through indexes, however large the outbox.
+    async fn account_events(
+        &self,
+        account: AccountId,
+        after: i64,
+        limit: u32,
+    ) -> Result<Vec<RelayedEvent>, StoreError>;
+
+    /// The relay positions the outbox still keeps ([retention](Self::delete_delivered_events)
+    /// deletes the oldest).
+    async fn kept_positions(&self) -> Result<KeptPositions, StoreError>;
 
     /// The events after id `after`, in id order, at most `limit`, each with its relay position
     /// (`None`: not sequenced yet).
@@ -212,7 +244,8 @@ pub trait EventStore: Send + Sync {
     /// Deletes, oldest first, at most `limit` events created before `before` that every sink
     /// has delivered (each sink that moved since `before`; the others are gone from every
     /// node's settings) and no pending replay needs (each that changed since `before`); answers
-    /// how many went. Each call is one short transaction.
+    /// how many went. Each call is one short transaction. The newest relayed event is always
+    /// kept: the relay head never goes back, so no position is ever given twice.
     async fn delete_delivered_events(
         &self,
         before: OffsetDateTime,

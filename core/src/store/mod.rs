@@ -73,8 +73,8 @@ pub use content_store::{ContentStore, ContentVersion, Publication, PublishedCont
 pub use economy_store::EconomyStore;
 pub use error::StoreError;
 pub use event_store::{
-    EventConsumer, EventStore, SequenceRound, Settlement, WebhookAttempt, WebhookDelivery,
-    WebhookOutcome,
+    EventConsumer, EventStore, KeptPositions, SequenceRound, Settlement, WebhookAttempt,
+    WebhookDelivery, WebhookOutcome,
 };
 pub use friend_code_search::FriendCodeSearch;
 pub use friend_store::FriendStore;

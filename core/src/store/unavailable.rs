@@ -10,13 +10,13 @@ use super::{
     Account, AccountId, AccountLogEntry, AccountLogStore, AccountStore, AccountView, Applied,
     AuditEntry, AuditFilter, BoardPlayer, BoardSnapshotInfo, BoardSnapshotStore, Change, Clan,
     ClanId, ClanLeft, ClanRefusal, ClanStore, Closing, ContentStore, EconomyStore, EventConsumer,
-    EventStore, HealthStore, Holdings, KeyLookup, KeySession, LedgerEntry, MatchApplied, MatchId,
-    MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan, NewOperatorToken, NewPoll,
-    NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll, PollId, PollResults, PollStore,
-    Progress, PublishedContent, RecordedMatch, RemovedResults, Role, SequenceRound, SessionView,
-    Settlement, SignedIn, StoreError, Tournament, TournamentCode, TournamentRefusal,
-    TournamentStanding, TournamentStore, Vote, VoteRefusal, WebhookAttempt, WebhookDelivery,
-    WebhookOutcome, WhitelistEdit, WhitelistEdited,
+    EventStore, HealthStore, Holdings, KeptPositions, KeyLookup, KeySession, LedgerEntry,
+    MatchApplied, MatchId, MatchLogEntry, MatchRecord, MatchStore, NewAuditEntry, NewClan,
+    NewOperatorToken, NewPoll, NewSignIn, NewTournament, OperatorStore, OperatorToken, Poll,
+    PollId, PollResults, PollStore, Progress, PublishedContent, RecordedMatch, RemovedResults,
+    Role, SequenceRound, SessionView, Settlement, SignedIn, StoreError, Tournament, TournamentCode,
+    TournamentRefusal, TournamentStanding, TournamentStore, Vote, VoteRefusal, WebhookAttempt,
+    WebhookDelivery, WebhookOutcome, WhitelistEdit, WhitelistEdited,
 };
 use super::{
     ContentVersion, Entrant, NewOperatorSession, OperatorSessionStore, PollEdit, PollEditRefusal,
@@ -442,6 +442,17 @@ impl EventStore for UnavailableStore {
         unavailable()
     }
     async fn relayed_events(&self, _: i64, _: u32) -> Result<Vec<RelayedEvent>, StoreError> {
+        unavailable()
+    }
+    async fn account_events(
+        &self,
+        _: AccountId,
+        _: i64,
+        _: u32,
+    ) -> Result<Vec<RelayedEvent>, StoreError> {
+        unavailable()
+    }
+    async fn kept_positions(&self) -> Result<KeptPositions, StoreError> {
         unavailable()
     }
     async fn events(&self, _: i64, _: u32) -> Result<Vec<(DomainEvent, Option<i64>)>, StoreError> {

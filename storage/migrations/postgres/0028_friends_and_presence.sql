@@ -61,3 +61,34 @@ CREATE TABLE last_seen (
     account_id BIGINT PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
     seen       BIGINT NOT NULL
 );
+
+-- The friend events name the other account (`friend`): it is told too (see 0027), so the
+-- mentions' trigger writes their rows as well.
+CREATE OR REPLACE FUNCTION event_mentions_named() RETURNS trigger AS $$
+BEGIN
+    INSERT INTO event_mentions (account_id, event_id)
+    SELECT DISTINCT named.account, NEW.id FROM (
+        SELECT (player ->> 'account')::BIGINT AS account
+        FROM jsonb_array_elements(
+            CASE WHEN NEW.kind = 'match_reported' THEN NEW.payload::jsonb -> 'players'
+                 ELSE '[]'::jsonb END
+        ) AS player
+        UNION ALL
+        SELECT (NEW.payload::jsonb ->> 'invitee')::BIGINT WHERE NEW.kind = 'clan_invited'
+        UNION ALL
+        SELECT (NEW.payload::jsonb ->> 'friend')::BIGINT
+        WHERE NEW.kind IN ('friend_requested', 'friend_accepted', 'friend_request_declined',
+                           'friend_request_cancelled', 'friend_removed')
+    ) AS named
+    WHERE named.account IS NOT NULL AND named.account IS DISTINCT FROM NEW.account_id;
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+
+DROP TRIGGER events_mentions ON events;
+
+CREATE TRIGGER events_mentions AFTER INSERT ON events
+    FOR EACH ROW WHEN (NEW.kind IN ('match_reported', 'clan_invited', 'friend_requested',
+                                    'friend_accepted', 'friend_request_declined',
+                                    'friend_request_cancelled', 'friend_removed'))
+    EXECUTE FUNCTION event_mentions_named();

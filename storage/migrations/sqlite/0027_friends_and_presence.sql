@@ -61,3 +61,28 @@ CREATE TABLE last_seen (
     account_id INTEGER PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
     seen       BIGINT NOT NULL
 );
+
+-- The friend events name the other account (`friend`): it is told too (see 0026), so the
+-- mentions' trigger writes their rows as well.
+DROP TRIGGER events_mentions;
+
+CREATE TRIGGER events_mentions AFTER INSERT ON events
+WHEN NEW.kind IN ('match_reported', 'clan_invited', 'friend_requested', 'friend_accepted',
+                  'friend_request_declined', 'friend_request_cancelled', 'friend_removed')
+BEGIN
+    INSERT OR IGNORE INTO event_mentions (account_id, event_id)
+    SELECT json_extract(player.value, '$.account'), NEW.id
+    FROM json_each(NEW.payload, '$.players') AS player
+    WHERE NEW.kind = 'match_reported'
+      AND json_extract(player.value, '$.account') IS NOT NULL
+      AND json_extract(player.value, '$.account') IS NOT NEW.account_id;
+    INSERT OR IGNORE INTO event_mentions (account_id, event_id)
+    SELECT json_extract(NEW.payload, '$.invitee'), NEW.id
+    WHERE NEW.kind = 'clan_invited'
+      AND json_extract(NEW.payload, '$.invitee') IS NOT NEW.account_id;
+    INSERT OR IGNORE INTO event_mentions (account_id, event_id)
+    SELECT json_extract(NEW.payload, '$.friend'), NEW.id
+    WHERE NEW.kind IN ('friend_requested', 'friend_accepted', 'friend_request_declined',
+                       'friend_request_cancelled', 'friend_removed')
+      AND json_extract(NEW.payload, '$.friend') IS NOT NEW.account_id;
+END;

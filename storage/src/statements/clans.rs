@@ -1,8 +1,5 @@
 //! The statements of clans, their members and invitations.
 
-/// Whether an account is banned; no row without the account. Binds: account id.
-pub(crate) const IS_BANNED: &str = "SELECT is_banned FROM accounts WHERE id = $1";
-
 /// The clan an account is a member of; no row when none. Binds: account id.
 pub(crate) const CLAN_OF_ACCOUNT: &str = "SELECT clan_id FROM clan_members WHERE account_id = $1";
 

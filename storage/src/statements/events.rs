@@ -43,14 +43,34 @@ pub(crate) const RELAYED_AFTER: &str = "\
 
 /// What the relay's follower counts of the events past a relay position, in position order:
 /// `(position, account id, payload)`, the payload only of the kinds naming other accounts
-/// ([`NAMING_KINDS`](safezone_core::events::NAMING_KINDS): a match report, the friend events).
+/// ([`EventPayload::NAMING_KINDS`](safezone_core::events::EventPayload::NAMING_KINDS)).
 /// Binds: position, limit.
 pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
     SELECT position, account_id, \
-    CASE WHEN kind IN ('match_reported', 'friend_requested', 'friend_accepted', \
+    CASE WHEN kind IN ('match_reported', 'clan_invited', 'friend_requested', 'friend_accepted', \
         'friend_request_declined', 'friend_request_cancelled', 'friend_removed') \
-    THEN payload END AS payload FROM events \
-    WHERE position > $1 ORDER BY position LIMIT $2";
+    THEN payload END AS payload \
+    FROM events WHERE position > $1 ORDER BY position LIMIT $2";
+
+/// The events of one account after a relay position, in position order, in the shape of
+/// [`EventRow`](crate::events::EventRow): its own (index `events_account_position`) and those
+/// naming it (`event_mentions`, filled by a trigger on `events`). Binds: account, position,
+/// limit.
+pub(crate) const ACCOUNT_EVENTS_AFTER: &str = "\
+    SELECT id, account_id, payload, created, position FROM ( \
+        SELECT id, account_id, payload, created, position FROM events \
+        WHERE account_id = $1 AND position > $2 \
+        UNION \
+        SELECT events.id, events.account_id, events.payload, events.created, events.position \
+        FROM event_mentions JOIN events ON events.id = event_mentions.event_id \
+        WHERE event_mentions.account_id = $1 AND events.position > $2 \
+    ) AS concerned ORDER BY position LIMIT $3";
+
+/// The relay positions the outbox keeps: the oldest (null when it is empty) and the head (0
+/// before any). Each is read from the position index on its own.
+pub(crate) const KEPT_POSITIONS: &str = "\
+    SELECT (SELECT MIN(position) FROM events), \
+           (SELECT COALESCE(MAX(position), 0) FROM events)";
 
 /// The events after an id, in id order, in the shape of [`EventRow`](crate::events::EventRow).
 /// Binds: id, limit.
@@ -137,7 +157,8 @@ pub(crate) const WEBHOOK_DELIVERY: &str = concat!(delivery_columns!(), "WHERE id
 /// time, or the relay head when none did (a sink gone from every node's settings stops holding
 /// events back once it has not moved for the retention window), and below the first event of
 /// every pending replay that changed since then (one to a URL no node serves any more stops
-/// holding them back alike). Binds: since.
+/// holding them back alike); and below the relay head, whose event is always kept so that the
+/// head never goes back and no position is given twice. Binds: since.
 pub(crate) const RETENTION_FLOOR: &str = "\
     SELECT MIN(bound) FROM ( \
         SELECT COALESCE((SELECT MIN(position) FROM event_consumers WHERE updated >= $1), \
@@ -145,6 +166,8 @@ pub(crate) const RETENTION_FLOOR: &str = "\
         UNION ALL \
         SELECT MIN(first_position) - 1 FROM webhook_replays \
         WHERE state = 'pending' AND updated >= $1 \
+        UNION ALL \
+        SELECT MAX(position) - 1 FROM events \
     ) AS bounds";
 
 /// The oldest sequenced events, in position order, as `(position, created)`: what the sweep
@@ -163,13 +186,13 @@ pub(crate) const DELETE_WEBHOOK_DELIVERIES: &str = "\
 
 #[cfg(test)]
 mod tests {
-    use safezone_core::events::NAMING_KINDS;
+    use safezone_core::events::EventPayload;
 
     use super::RELAYED_CHANGES_AFTER;
 
     #[test]
     fn the_relayed_changes_keep_the_payload_of_every_naming_kind() {
-        for kind in NAMING_KINDS {
+        for kind in EventPayload::NAMING_KINDS {
             assert!(
                 RELAYED_CHANGES_AFTER.contains(&format!("'{kind}'")),
                 "{kind} is left out"

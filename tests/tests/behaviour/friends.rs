@@ -12,7 +12,8 @@ use safezone_core::http::{EndpointGroup, Rate, RateLimits, Scope};
 use safezone_core::presence::PresenceWriter;
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
-use safezone_tests::leaderboard::encoded;
+use safezone_tests::leaderboard::{encoded, within};
+use safezone_tests::realtime::MESSAGE_WAIT;
 use safezone_tests::{Answer, TestApp, each_combination, test_settings};
 use serde_json::{Value, json};
 use time::Duration;
@@ -27,6 +28,8 @@ each_combination!(
     deleting_an_account_takes_its_friendships_away,
     requests_meeting_make_one_friendship,
     a_request_racing_a_deletion_or_a_block_leaves_nothing_behind,
+    a_realtime_channel_shows_the_player_online_to_friends,
+    friend_events_reach_both_players_channels_and_their_resumed_streams,
 );
 
 each_combination!(
@@ -306,7 +309,7 @@ async fn a_block_ends_friendship_and_refuses_requests_invites_and_presence(app: 
         Arc::new(app.clock.clone()),
         "node-block".into(),
     );
-    writer.opened(ace.id);
+    writer.online(ace.id);
     writer.flush().await.expect("written");
     assert_eq!(lists(&app, &bee).await["friends"][0]["online"], true);
 
@@ -347,8 +350,8 @@ async fn presence_shows_friends_online_and_when_last_seen(app: TestApp) {
         Arc::new(app.clock.clone()),
         "node-presence".into(),
     );
-    writer.opened(bee.id);
-    writer.opened(cat.id);
+    writer.online(bee.id);
+    writer.online(cat.id);
     writer.flush().await.expect("written");
     let shown = |friends: &Value, id: AccountId| {
         friends
@@ -364,7 +367,7 @@ async fn presence_shows_friends_online_and_when_last_seen(app: TestApp) {
 
     app.clock.advance(Duration::seconds(5));
     let closed = app.now();
-    writer.closed(bee.id);
+    writer.offline(bee.id);
     writer.flush().await.expect("written");
     app.clock.advance(Duration::minutes(2));
     let friends = lists(&app, &ace).await["friends"].clone();
@@ -510,4 +513,90 @@ async fn friend_changes_are_rate_limited_like_other_writes(app: TestApp) {
         stored(&app, players[4].id).await[1],
         Vec::<AccountId>::new()
     );
+}
+
+async fn a_realtime_channel_shows_the_player_online_to_friends(app: TestApp) {
+    let [ace, bee] = [app.player().await, app.player().await];
+    befriend(&app, &ace, &bee).await;
+    let shown = || async {
+        let friend = lists(&app, &ace).await["friends"][0].clone();
+        (friend["online"].clone(), friend["last_seen"].clone())
+    };
+    assert_eq!(shown().await, (json!(false), Value::Null));
+
+    let first = app.open_channel(&bee.key, None).await;
+    let second = app.open_channel(&bee.key, None).await;
+    let now = app.now();
+    let online = within(MESSAGE_WAIT, || async {
+        let seen = shown().await;
+        (seen == (json!(true), date(now)))
+            .then_some(())
+            .ok_or(format!("{seen:?}"))
+    })
+    .await;
+    assert!(online.is_ok(), "not shown online: {online:?}");
+
+    app.clock.advance(Duration::seconds(30));
+    first.close().await;
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    let now = app.now();
+    assert_eq!(
+        shown().await,
+        (json!(true), date(now)),
+        "one channel is left"
+    );
+
+    app.clock.advance(Duration::seconds(5));
+    let closed = app.now();
+    second.close().await;
+    let offline = within(MESSAGE_WAIT, || async {
+        let seen = shown().await;
+        (seen == (json!(false), date(closed)))
+            .then_some(())
+            .ok_or(format!("{seen:?}"))
+    })
+    .await;
+    assert!(
+        offline.is_ok(),
+        "not shown offline, last seen at the close: {offline:?}"
+    );
+}
+
+async fn friend_events_reach_both_players_channels_and_their_resumed_streams(app: TestApp) {
+    let [ace, bee] = [app.relayed_player().await, app.relayed_player().await];
+    let mut ace_channel = app.open_channel(&ace.key, None).await;
+    let mut bee_channel = app.open_channel(&bee.key, None).await;
+    act(&app, &ace, "request", &bee).await.success();
+    let told = bee_channel.events_until("friend_requested").await;
+    let (_, event) = told.last().expect("the request");
+    assert_eq!(event["account"], ace.id.0);
+    assert_eq!(event["friend"], bee.id.0);
+    ace_channel.events_until("friend_requested").await;
+
+    act(&app, &bee, "block", &ace).await.success();
+    let told = bee_channel.events_until("player_blocked").await;
+    assert!(
+        told.iter()
+            .any(|(_, event)| event["kind"] == "friend_request_declined"),
+        "{told:?}"
+    );
+    let told = ace_channel.events_until("friend_request_declined").await;
+    assert_eq!(told.last().expect("the decline").1["account"], bee.id.0);
+    ace_channel
+        .assert_quiet_for(std::time::Duration::from_secs(1))
+        .await;
+
+    let resumed = app
+        .store
+        .account_events(ace.id, 0, 100)
+        .await
+        .expect("the stream");
+    let kinds: Vec<&str> = resumed
+        .iter()
+        .map(|relayed| relayed.event.payload.kind())
+        .filter(|kind| kind.starts_with("friend_") || *kind == "player_blocked")
+        .collect();
+    assert_eq!(kinds, ["friend_requested", "friend_request_declined"]);
+    ace_channel.close().await;
+    bee_channel.close().await;
 }

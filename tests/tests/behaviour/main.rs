@@ -33,6 +33,7 @@ mod packs;
 mod polls;
 mod profiles;
 mod quests;
+mod realtime;
 mod rewards;
 mod routing;
 mod shop;
