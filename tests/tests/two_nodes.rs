@@ -4,7 +4,8 @@
 //! results reach every node (also while that player's matches are reported), and so does
 //! content published without a restart, and a console session made on one node works on the
 //! other, and signing out there ends it on both; the sessions a node keeps in memory show a
-//! change made on another node within a second.
+//! change made on another node within a second; a player is shown online to friends while a
+//! realtime channel is open on either node, and a node's stop takes its players offline.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
@@ -49,6 +50,11 @@ async fn await_profile(app: &TestApp, code: &str, key: &str, check: impl Fn(&Val
     if let Err(last) = settled {
         panic!("the profile of {code} did not change within {DEADLINE:?}; last: {last}");
     }
+}
+
+#[tokio::test]
+async fn a_player_is_online_while_a_channel_is_open_on_any_node() {
+    run_nodes(&[Server::Warp, Server::Rocket], presence_spans_nodes).await;
 }
 
 #[tokio::test]
@@ -634,4 +640,57 @@ async fn console_session_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     assert!(to_sign_in(&out), "signed out on B: {}", out.status());
     assert!(to_sign_in(&a.get("/", &cookie).await), "ended on A too");
     assert!(to_sign_in(&b.get("/", &cookie).await));
+}
+
+/// Waits until `viewer`'s first friend is shown `online` (as read from `node`), with
+/// `last_seen` when given.
+async fn await_presence(node: &TestApp, viewer: &Player, online: bool, last_seen: Option<Value>) {
+    let shown = within(DEADLINE, || async {
+        let lists = node
+            .get(&format!("/api/friends?userKey={}", viewer.key))
+            .await;
+        let friend = lists.success()["friends"][0].clone();
+        let matches = friend["online"] == online
+            && last_seen
+                .as_ref()
+                .is_none_or(|seen| &friend["last_seen"] == seen);
+        matches.then_some(()).ok_or(friend.to_string())
+    })
+    .await;
+    assert!(shown.is_ok(), "not shown online: {online}: {shown:?}");
+}
+
+async fn presence_spans_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let [ace, bee] = [a.player().await, a.player().await];
+    let code = |player: &Player| player.friend_code.to_string().replace('#', "%23");
+    a.post(&format!(
+        "/api/friends/{}/request?userKey={}",
+        code(&bee),
+        ace.key
+    ))
+    .await
+    .success();
+    b.post(&format!(
+        "/api/friends/{}/accept?userKey={}",
+        code(&ace),
+        bee.key
+    ))
+    .await
+    .success();
+
+    let on_a = a.open_channel(&bee.key, None).await;
+    let on_b = b.open_channel(&bee.key, None).await;
+    await_presence(b, &ace, true, None).await;
+    on_a.close().await;
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    await_presence(a, &ace, true, None).await;
+    on_b.close().await;
+    let closed = serde_json::to_value(safezone_core::domain::ApiDate(a.now())).expect("a date");
+    await_presence(a, &ace, false, Some(closed)).await;
+
+    let _on_b = b.open_channel(&bee.key, None).await;
+    await_presence(a, &ace, true, None).await;
+    b.service.close_realtime_channels().await;
+    await_presence(a, &ace, false, None).await;
 }
