@@ -7,8 +7,9 @@ use super::StoreError;
 use super::{AccountId, FriendChange, FriendChanged, FriendLimits, FriendLists, FriendRefusal};
 
 /// Friend requests, friendships and blocks between two accounts: each change one transaction
-/// that locks both accounts' rows (in id order, as account deletion does), checks its
-/// preconditions, answers the first that fails as a refusal, and appends its events.
+/// that locks both accounts' rows (in id order, like every transaction locking several
+/// accounts; an account's deletion locks its row first), checks its preconditions, answers the
+/// first that fails as a refusal, and appends its events.
 /// Friendships are stored as ordered pairs, so two requests that meet make one friendship.
 #[async_trait]
 pub trait FriendStore: Send + Sync {
