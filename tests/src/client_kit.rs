@@ -137,6 +137,16 @@ impl ClientBuild {
         run_node(&client_dir(), &[script, "--base", base]).await
     }
 
+    /// Plays the realtime channel through the client's `RealtimeClient` against the server at
+    /// `base` (`clients/typescript/test/realtime-session.ts`: a purchase on the open channel, a
+    /// pack opened while none is, resumed after the purchase), with Node's standard `WebSocket`.
+    pub async fn play_realtime_session(&self, base: &str) -> NodeOutcome {
+        let script = self.dir.join("test/realtime-session.js");
+        let script = script.to_str().expect("a UTF-8 path");
+        let args = ["--experimental-websocket", script, "--base", base];
+        run_node(&client_dir(), &args).await
+    }
+
     /// Runs the realtime client's unit tests (`clients/typescript/test/realtime.test.ts`, a fake
     /// WebSocket) with Node's test runner: `ok` when every test passed, the runner's TAP report
     /// as `report`.

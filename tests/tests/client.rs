@@ -9,6 +9,7 @@
 use safezone_core::cli::OpenapiArgs;
 use safezone_core::clock::Clock;
 use safezone_core::starter;
+use safezone_core::store::AccountId;
 use safezone_tests::client_kit::{self, ClientBuild};
 use safezone_tests::economy::int;
 use safezone_tests::{Database, Server, TestApp, run, shipped_content, test_settings};
@@ -40,6 +41,7 @@ macro_rules! on_both {
 
 on_both!(
     typescript_client_plays_a_first_session,
+    typescript_realtime_client_resumes_after_its_position,
     client_reference_page_renders_every_operation_in_chromium,
 );
 
@@ -63,6 +65,39 @@ async fn typescript_client_plays_a_first_session(app: TestApp) {
     assert_eq!(int(&user, "gems"), int(report, "gems"));
     assert!(int(report, "welcomeCoins") > 0, "{report}");
     app.assert_key_ledger_balanced(key).await;
+}
+
+async fn typescript_realtime_client_resumes_after_its_position(app: TestApp) {
+    let build = ClientBuild::compile();
+    let played = build.play_realtime_session(&app.base).await;
+    assert!(
+        played.ok,
+        "the realtime session through the TypeScript client failed: {}\n{}",
+        played.report, played.stderr
+    );
+    let report = &played.report;
+    let account = AccountId(report["account"].as_i64().expect("the welcome's account"));
+    let events = app
+        .store
+        .account_events(account, 0, 100)
+        .await
+        .expect("the outbox");
+    let position_of = |kind: &str| {
+        events
+            .iter()
+            .find(|relayed| relayed.event.payload.kind() == kind)
+            .map(|relayed| relayed.position)
+    };
+    assert_eq!(
+        report["purchasePosition"].as_i64(),
+        position_of("purchase"),
+        "{report}"
+    );
+    assert_eq!(
+        report["openedPosition"].as_i64(),
+        position_of("pack_opened"),
+        "{report}"
+    );
 }
 
 async fn client_reference_page_renders_every_operation_in_chromium(app: TestApp) {
