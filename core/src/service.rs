@@ -17,6 +17,7 @@ use crate::events::nats::Nats;
 use crate::events::subscription::{EventSubscriber, Subscription};
 use crate::events::webhook::Webhook;
 use crate::events::{RelayedEvent, Sink};
+use crate::hooks::Hooks;
 use crate::http::{BoxError, RateLimiter, ResponseBody, boxed_request, service_stack};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
@@ -24,15 +25,16 @@ use crate::metrics::{Metrics, Recorded};
 use crate::settings::Settings;
 use crate::store::Store;
 
-/// Builds a [`SafezoneService`]: a store is required; content, settings, clock and auth have
-/// defaults (the shipped content file, [`Settings::default`], the system clock, no identity
-/// providers).
+/// Builds a [`SafezoneService`]: a store is required; content, settings, clock, auth and hooks
+/// have defaults (the shipped content file, [`Settings::default`], the system clock, no identity
+/// providers, no hooks).
 pub struct Safezone {
     store: Arc<dyn Store>,
     content: Option<Content>,
     settings: Settings,
     clock: Arc<dyn Clock>,
     auth: AuthConfig,
+    hooks: Hooks,
     record_requests: bool,
 }
 
@@ -45,6 +47,7 @@ impl Safezone {
             settings: Settings::default(),
             clock: Arc::new(SystemClock),
             auth: AuthConfig::default(),
+            hooks: Hooks::new(),
             record_requests: true,
         }
     }
@@ -80,6 +83,14 @@ impl Safezone {
         self
     }
 
+    /// Runs the studio's `hooks` on the changes of money and holdings (purchases, operator
+    /// grants, reward claims, renames, match results) before they are applied: see
+    /// [`hooks`](crate::hooks).
+    pub fn hooks(mut self, hooks: Hooks) -> Self {
+        self.hooks = hooks;
+        self
+    }
+
     /// The finished service, with every route and layer in place.
     pub fn service(self) -> SafezoneService {
         let leaderboards = Leaderboards::new(Arc::clone(&self.store), Arc::clone(&self.clock));
@@ -108,6 +119,7 @@ impl Safezone {
             sessions,
             metrics: Arc::clone(&metrics),
             rate_limiter,
+            hooks: self.hooks,
         });
         let service: Weak<dyn Send + Sync> = Arc::downgrade(&app) as Weak<AppState>;
         let served = StoreWhileServed::new(service, &app.store);

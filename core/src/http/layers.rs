@@ -248,6 +248,7 @@ mod tests {
             rate_limiter: Arc::new(crate::http::RateLimiter::new(
                 &Settings::default().rate_limits,
             )),
+            hooks: crate::hooks::Hooks::new(),
         });
         let web_origins = app.auth.config.web_origins.clone();
         service_stack(Arc::new(router), app, &web_origins)

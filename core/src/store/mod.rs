@@ -43,6 +43,7 @@ mod player_directory;
 mod poll_store;
 mod polls;
 mod records;
+mod rejection;
 mod tournament_store;
 mod tournaments;
 #[cfg(test)]
@@ -101,6 +102,7 @@ pub use polls::{
 pub use records::{
     Account, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };
+pub use rejection::{REJECTION_CODE_MAX, Rejection, RejectionCode, RejectionStatus};
 pub use tournament_store::TournamentStore;
 pub use tournaments::{
     Entrant, NewTournament, TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament,

@@ -16,6 +16,7 @@ mod first_session;
 mod friend_code;
 mod grant;
 mod health_and_metrics;
+mod hooks;
 mod idempotency;
 mod leaderboards;
 mod live_content;
