@@ -26,15 +26,17 @@ each_combination!(
     a_weekend_purchase_gives_its_bonus_with_its_ledger_row,
     weekend_match_results_give_double_coins,
     a_hook_refuses_renames_and_grants_with_its_own_status,
+    reward_claims_are_adjusted_and_refused_by_their_hook,
 );
 
 const DAILY_LIMIT: RejectionCode = RejectionCode::new("daily_limit");
 const NAME_RESERVED: RejectionCode = RejectionCode::new("name_reserved");
 const GRANT_TOO_LARGE: RejectionCode = RejectionCode::new("grant_too_large");
+const NOT_FOLLOWING: RejectionCode = RejectionCode::new("not_following");
 
 /// The test studio's hooks: 3 shop purchases a day, 100 bonus coins per weekend purchase,
-/// double coins for weekend match results, the name `Admin` reserved, and grants of more than
-/// 10 000 gems refused.
+/// double coins for weekend match results, triple coins for weekend reward claims, the `social`
+/// reward refused, the name `Admin` reserved, and grants of more than 10 000 gems refused.
 fn studio_hooks() -> Hooks {
     Hooks::new()
         .on_purchase(|planned, adjust| {
@@ -52,6 +54,19 @@ fn studio_hooks() -> Hooks {
         .on_match_result(|planned, adjust| {
             if is_weekend(planned.now) {
                 adjust.scale_credits(Currency::Coins, 200);
+            }
+            Ok(())
+        })
+        .on_reward_claim(|planned, adjust| {
+            if planned.what.reward_type == "social" {
+                return Err(Rejection::new(
+                    RejectionStatus::Forbidden,
+                    NOT_FOLLOWING,
+                    "follow the game first",
+                ));
+            }
+            if is_weekend(planned.now) {
+                adjust.scale_credits(Currency::Coins, 300);
             }
             Ok(())
         })
@@ -251,4 +266,37 @@ async fn a_hook_refuses_renames_and_grants_with_its_own_status(app: TestApp) {
         ledger_rows(&app, &key, "grant").await,
         [(Currency::Gems, 10_000), (Currency::Coins, 500)]
     );
+}
+
+async fn reward_claims_are_adjusted_and_refused_by_their_hook(app: TestApp) {
+    let key = app.new_key().await;
+    let account = app.account_id(&key).await;
+    // Monday's gift gives its 150 coins; Saturday's three times as many.
+    app.claim(&key, "gift").await.success();
+    app.clock.set(datetime!(2026-11-28 09:00 UTC));
+    let saturday = app.claim(&key, "gift").await;
+    assert_eq!(int(&saturday.success()["user"], "coins"), 150 + 450);
+    assert_eq!(
+        ledger_rows(&app, &key, "claim").await,
+        [(Currency::Coins, 150), (Currency::Coins, 450)]
+    );
+    // A refused claim writes nothing: no ledger row, no event.
+    let refused = app.claim(&key, "social").await;
+    assert_eq!(
+        refused.error(403, "not_following")["message"],
+        "follow the game first"
+    );
+    assert_eq!(ledger_rows(&app, &key, "claim").await.len(), 2);
+    let claims = app
+        .store
+        .events(0, 10_000)
+        .await
+        .expect("the events read")
+        .iter()
+        .filter(|(event, _)| {
+            event.account == Some(account) && event.payload.kind() == "reward_claimed"
+        })
+        .count();
+    assert_eq!(claims, 2);
+    app.assert_key_ledger_balanced(&key).await;
 }
