@@ -16,8 +16,11 @@ use safezone_core::store::{
 use safezone_tests::economy::{coins, gems, int, pack_count};
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination, expected_tally, tally};
+use serde_json::json;
 use time::macros::datetime;
 use time::{OffsetDateTime, Weekday};
+
+use super::operator_api::{Operator, token};
 
 each_combination!(
     hooks = studio_hooks;
@@ -27,6 +30,7 @@ each_combination!(
     weekend_match_results_give_double_coins,
     a_hook_refuses_renames_and_grants_with_its_own_status,
     reward_claims_are_adjusted_and_refused_by_their_hook,
+    an_operator_api_grant_is_refused_with_the_studios_code,
 );
 
 const DAILY_LIMIT: RejectionCode = RejectionCode::new("daily_limit");
@@ -299,4 +303,28 @@ async fn reward_claims_are_adjusted_and_refused_by_their_hook(app: TestApp) {
         .count();
     assert_eq!(claims, 2);
     app.assert_key_ledger_balanced(&key).await;
+}
+
+async fn an_operator_api_grant_is_refused_with_the_studios_code(app: TestApp) {
+    let operator = Operator::serve(&app).await;
+    let secret = token(&app, "alice", "full").await;
+    let player = app.player().await;
+    let path = format!("/operator/api/players/{}/grant", player.id.0);
+    let large = json!({"gems": 20_000, "reason": "ticket 7"});
+    let refused = operator.post(&app, &path, &secret, large).await;
+    assert_eq!(
+        refused.error(409, "grant_too_large")["message"],
+        "grants give at most 10000 gems"
+    );
+    assert!(
+        app.store
+            .ledger(player.id)
+            .await
+            .expect("the ledger reads")
+            .is_empty(),
+        "nothing granted"
+    );
+    let small = json!({"gems": 20, "reason": "ticket 8"});
+    let answer = operator.post(&app, &path, &secret, small).await;
+    assert_eq!(answer.success()["account"]["gems"], 20);
 }
