@@ -31,15 +31,17 @@ each_combination!(
     a_hook_refuses_renames_and_grants_with_its_own_status,
     reward_claims_are_adjusted_and_refused_by_their_hook,
     an_operator_api_grant_is_refused_with_the_studios_code,
+    a_refused_player_result_refuses_the_whole_report,
 );
 
 const DAILY_LIMIT: RejectionCode = RejectionCode::new("daily_limit");
 const NAME_RESERVED: RejectionCode = RejectionCode::new("name_reserved");
 const GRANT_TOO_LARGE: RejectionCode = RejectionCode::new("grant_too_large");
 const NOT_FOLLOWING: RejectionCode = RejectionCode::new("not_following");
+const SUSPICIOUS_RESULT: RejectionCode = RejectionCode::new("suspicious_result");
 
 /// The test studio's hooks: 3 shop purchases a day, 100 bonus coins per weekend purchase,
-/// double coins for weekend match results, triple coins for weekend reward claims, the `social`
+/// double coins for weekend match results (more than 50 kills refused), triple coins for weekend reward claims, the `social`
 /// reward refused, the name `Admin` reserved, and grants of more than 10 000 gems refused.
 fn studio_hooks() -> Hooks {
     Hooks::new()
@@ -56,6 +58,13 @@ fn studio_hooks() -> Hooks {
             Ok(())
         })
         .on_match_result(|planned, adjust| {
+            if planned.what.result.kills > 50 {
+                return Err(Rejection::new(
+                    RejectionStatus::Forbidden,
+                    SUSPICIOUS_RESULT,
+                    "more than 50 kills is reviewed first",
+                ));
+            }
             if is_weekend(planned.now) {
                 adjust.scale_credits(Currency::Coins, 200);
             }
@@ -327,4 +336,43 @@ async fn an_operator_api_grant_is_refused_with_the_studios_code(app: TestApp) {
     let small = json!({"gems": 20, "reason": "ticket 8"});
     let answer = operator.post(&app, &path, &secret, small).await;
     assert_eq!(answer.success()["account"]["gems"], 20);
+}
+
+async fn a_refused_player_result_refuses_the_whole_report(app: TestApp) {
+    let honest = app.player().await;
+    let cheater = app.player().await;
+    let lines = |kills| {
+        vec![
+            Line::new(honest.id, 2, 3, 600),
+            Line::new(cheater.id, 1, kills, 600),
+        ]
+    };
+    let report = app.finished("hooks-reviewed", GameMode::Solo, lines(99));
+    let refused = app.send_report(&report.body()).await;
+    assert_eq!(
+        refused.error(403, "suspicious_result")["message"],
+        "more than 50 kills is reviewed first"
+    );
+    // Nothing of the report: the match is not recorded, no player was paid.
+    let id = safezone_core::store::MatchId::parse("hooks-reviewed").expect("a match id");
+    assert!(
+        app.store
+            .recorded_match(&id)
+            .await
+            .expect("the store answers")
+            .is_none()
+    );
+    for player in [&honest, &cheater] {
+        assert!(
+            app.store
+                .ledger(player.id)
+                .await
+                .expect("the ledger reads")
+                .is_empty()
+        );
+    }
+    // The same match reported again, corrected, is recorded.
+    let corrected = app.finished("hooks-reviewed", GameMode::Solo, lines(20));
+    let answer = app.report(&corrected).await;
+    assert_eq!(answer["players"].as_array().map(Vec::len), Some(2));
 }
