@@ -2,8 +2,10 @@
 //! day, the 4th refused with the studio's `daily_limit`, 429) that writes nothing when it
 //! refuses, holds under 20 simultaneous purchases, and keeps idempotency (a refused request is
 //! planned again when retried, a done one replays); a weekend event (a purchase's bonus coins,
-//! match results' coins doubled) applied with its ledger rows; a refusal of other kinds of
-//! change (a rename, an operator's grant) with the studio's status and code.
+//! match results' coins doubled, reward claims' coins tripled) applied with its ledger rows;
+//! refusals of other kinds of change (a rename, a reward claim, an operator's grant through the
+//! core call and the operator API, a player's match result, which refuses the whole report)
+//! with the studio's status and code, writing nothing.
 
 use futures_util::future::join_all;
 use safezone_core::content::Content;
