@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::auth::{Auth, RecentCallers, SessionCache, UserKeys};
 use crate::clock::Clock;
 use crate::domain::UserKey;
+use crate::hooks::Hooks;
 use crate::http::{KeyAccounts, RateLimiter, RouterState};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub rate_limiter: Arc<RateLimiter>,
     /// This node's realtime channels.
     pub(crate) realtime: Hub,
+    /// The studio's hooks over changes of money and holdings.
+    pub hooks: Hooks,
 }
 
 /// Shared handle to the application state.

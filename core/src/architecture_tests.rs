@@ -94,7 +94,7 @@ fn the_console_holds_no_rule_and_asks_only_the_operator_api() {
 
 #[test]
 fn planners_never_wait_on_anything() {
-    for folder in ["domain", "economy", "progression"] {
+    for folder in ["domain", "economy", "progression", "hooks"] {
         for (path, code) in sources(&workspace().join("core/src").join(folder)) {
             assert!(
                 !code.contains("async fn") && !code.contains(".await"),
@@ -239,6 +239,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "leaderboard",
             "clock",
             "events::kinds",
+            "hooks",
         ],
     ),
     (

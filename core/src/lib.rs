@@ -38,6 +38,7 @@ pub mod database;
 pub mod domain;
 pub mod economy;
 pub mod events;
+pub mod hooks;
 pub mod http;
 pub mod leaderboard;
 pub mod live_content;

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use crate::content::{Content, RewardSpec};
 use crate::domain::FriendCode;
 use crate::economy::reward_steps;
+use crate::hooks::Hooks;
 use crate::store::{
     Account, AccountId, Applied, Change, Currency, Granted, NewAuditEntry, Refusal, Step, Store,
     StoreError,
@@ -86,13 +87,15 @@ impl From<StoreError> for GrantError {
 }
 
 /// Gives `grant` to the account with friend code `to` at `now`, in one change with reason
-/// `grant` and reference `operator`; answers the account afterwards and what was given.
+/// `grant` and reference `operator`, once the studio's grant hook (of `hooks`) has seen it;
+/// answers the account afterwards and what was given.
 pub async fn grant(
     store: &dyn Store,
     content: &Content,
     to: &FriendCode,
     grant: &Grant,
     now: OffsetDateTime,
+    hooks: &Hooks,
 ) -> Result<(Account, Vec<Granted>), GrantError> {
     let steps = grant_steps(content, grant)?;
     let account = store
@@ -100,23 +103,28 @@ pub async fn grant(
         .await?
         .ok_or_else(|| GrantError::UnknownAccount(to.clone()))?;
     let by = Attribution::command_line();
-    apply(store, account.id, steps, &by, now, None).await
+    let mut change = change(account.id, steps, &by, now);
+    hooks.adjust_grant(&mut change);
+    applied(store, change, None).await
 }
 
 /// Gives `grant` to `account` at `now`, in one change whose ledger rows say `by` (with the
-/// operator API's `audit` row); answers the account afterwards and what was given (an unknown
-/// account is refused with [`Refusal::NoAccount`]).
+/// operator API's `audit` row), once the studio's grant hook (of `hooks`) has seen it; answers
+/// the account afterwards and what was given (an unknown account is refused with
+/// [`Refusal::NoAccount`]).
 pub async fn grant_account(
     store: &dyn Store,
     content: &Content,
-    account: AccountId,
-    grant: &Grant,
+    (account, grant): (AccountId, &Grant),
     by: &Attribution,
     now: OffsetDateTime,
     audit: Option<&NewAuditEntry>,
+    hooks: &Hooks,
 ) -> Result<(Account, Vec<Granted>), GrantError> {
     let steps = grant_steps(content, grant)?;
-    apply(store, account, steps, by, now, audit).await
+    let mut change = change(account, steps, by, now);
+    hooks.adjust_grant(&mut change);
+    applied(store, change, audit).await
 }
 
 /// Applies `steps` (credits, debits, grants: each with its precondition) to `account` at `now`
@@ -131,14 +139,27 @@ pub async fn apply(
     now: OffsetDateTime,
     audit: Option<&NewAuditEntry>,
 ) -> Result<(Account, Vec<Granted>), GrantError> {
-    let change = Change {
+    applied(store, change(account, steps, by, now), audit).await
+}
+
+/// The operator's change of `steps` to `account` at `now`, attributed to `by`.
+fn change(account: AccountId, steps: Vec<Step>, by: &Attribution, now: OffsetDateTime) -> Change {
+    Change {
         account,
         now,
         reason: by.reason.clone(),
         reference: by.reference.clone(),
         idempotency: None,
         steps,
-    };
+    }
+}
+
+/// Applies the operator's `change` with its `audit` row: the account after it and what it gave.
+async fn applied(
+    store: &dyn Store,
+    change: Change,
+    audit: Option<&NewAuditEntry>,
+) -> Result<(Account, Vec<Granted>), GrantError> {
     let (applied, view) = store.apply_viewed(change, audit).await?;
     let granted = match applied {
         Applied::Done(granted) | Applied::Replayed(granted) => granted,

@@ -17,6 +17,7 @@ use crate::events::nats::Nats;
 use crate::events::subscription::{EventSubscriber, Subscription};
 use crate::events::webhook::Webhook;
 use crate::events::{RelayedEvent, Sink};
+use crate::hooks::Hooks;
 use crate::http::{BoxError, RateLimiter, ResponseBody, boxed_request, service_stack};
 use crate::leaderboard::Leaderboards;
 use crate::live_content::LiveContent;
@@ -26,15 +27,16 @@ use crate::realtime::hub::Hub;
 use crate::settings::Settings;
 use crate::store::Store;
 
-/// Builds a [`SafezoneService`]: a store is required; content, settings, clock and auth have
-/// defaults (the shipped content file, [`Settings::default`], the system clock, no identity
-/// providers).
+/// Builds a [`SafezoneService`]: a store is required; content, settings, clock, auth and hooks
+/// have defaults (the shipped content file, [`Settings::default`], the system clock, no identity
+/// providers, no hooks).
 pub struct Safezone {
     store: Arc<dyn Store>,
     content: Option<Content>,
     settings: Settings,
     clock: Arc<dyn Clock>,
     auth: AuthConfig,
+    hooks: Hooks,
     record_requests: bool,
 }
 
@@ -47,6 +49,7 @@ impl Safezone {
             settings: Settings::default(),
             clock: Arc::new(SystemClock),
             auth: AuthConfig::default(),
+            hooks: Hooks::new(),
             record_requests: true,
         }
     }
@@ -79,6 +82,14 @@ impl Safezone {
     /// Uses this auth configuration (identity providers, chat platform, receipt verifiers).
     pub fn auth(mut self, auth: AuthConfig) -> Self {
         self.auth = auth;
+        self
+    }
+
+    /// Runs the studio's `hooks` on the changes of money and holdings (purchases, operator
+    /// grants, reward claims, renames, match results) before they are applied: see
+    /// [`hooks`](crate::hooks).
+    pub fn hooks(mut self, hooks: Hooks) -> Self {
+        self.hooks = hooks;
         self
     }
 
@@ -130,6 +141,7 @@ impl Safezone {
             metrics: Arc::clone(&metrics),
             rate_limiter,
             realtime,
+            hooks: self.hooks,
         });
         let service: Weak<dyn Send + Sync> = Arc::downgrade(&app) as Weak<AppState>;
         let served = StoreWhileServed::new(service, &app.store);

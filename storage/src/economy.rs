@@ -442,6 +442,28 @@ macro_rules! impl_economy {
                 Box::pin(apply_steps(tx, change, steps, granted))
             }
 
+            /// Records the first of `keys` not yet recorded for `account` at `now`; `false`
+            /// when every one is.
+            async fn claim_first(
+                tx: &mut Transaction<'_, $db>,
+                account: i64,
+                keys: &[String],
+                now: i64,
+            ) -> Result<bool, sqlx::Error> {
+                for key in keys {
+                    let inserted = sqlx::query(sql::INSERT_CLAIM)
+                        .bind(account)
+                        .bind(key)
+                        .bind(now)
+                        .execute(&mut **tx)
+                        .await?;
+                    if inserted.rows_affected() == 1 {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+
             /// Applies one step, checking its precondition and adding what it gave to
             /// `granted`.
             async fn apply_step(
@@ -532,25 +554,20 @@ macro_rules! impl_economy {
                         }
                     }
                     Step::Claim { keys } => {
-                        let mut claimed = false;
-                        for key in keys {
-                            let inserted = sqlx::query(sql::INSERT_CLAIM)
-                                .bind(account)
-                                .bind(key)
-                                .bind(now)
-                                .execute(&mut **tx)
-                                .await?;
-                            if inserted.rows_affected() == 1 {
-                                claimed = true;
-                                break;
-                            }
-                        }
-                        if claimed {
+                        if claim_first(tx, account, keys, now).await? {
                             Ok(None)
                         } else {
                             Err(Refusal::AlreadyClaimed)
                         }
                     }
+                    Step::Limit { keys, rejection } => {
+                        if claim_first(tx, account, keys, now).await? {
+                            Ok(None)
+                        } else {
+                            Err(Refusal::Rejected(rejection.clone()))
+                        }
+                    }
+                    Step::Reject(rejection) => Err(Refusal::Rejected(rejection.clone())),
                     Step::RequireWindow { starts, ends } => {
                         if *starts <= change.now && change.now < *ends {
                             Ok(None)

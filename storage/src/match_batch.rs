@@ -111,7 +111,9 @@ fn batched(steps: &[Step]) -> bool {
         | Step::RequireWindow { .. }
         | Step::RequirePremium
         | Step::RecordPurchase { .. }
-        | Step::ChangeFriendCode { .. } => false,
+        | Step::ChangeFriendCode { .. }
+        | Step::Limit { .. }
+        | Step::Reject(_) => false,
     })
 }
 

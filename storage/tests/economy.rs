@@ -6,7 +6,8 @@ use std::sync::Arc;
 use futures_util::future::join_all;
 use safezone_core::domain::{IapId, ItemId, PackId};
 use safezone_core::store::{
-    AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, Refusal, Step, Store,
+    AccountId, Applied, BALANCE_MAX, Change, Currency, Granted, Idempotency, Refusal, Rejection,
+    RejectionCode, RejectionStatus, Step, Store,
 };
 use safezone_storage::test_support;
 use time::OffsetDateTime;
@@ -36,6 +37,8 @@ safezone_storage::store_conformance!(
     concurrent_purchases_of_one_item_give_it_once,
     purchases_beside_a_banned_and_a_deleted_account_are_answered_each_their_own,
     concurrent_keyed_purchases_apply_once_per_key,
+    a_studios_limit_lets_as_many_through_as_it_has_keys,
+    a_studios_rejection_writes_nothing_and_lets_a_repeat_replay,
 );
 
 /// How many times each race with an account's deletion is run.
@@ -915,4 +918,77 @@ async fn concurrent_keyed_purchases_apply_once_per_key(store: Arc<dyn Store>) {
         assert_eq!(pack_count(&store, *id, PackId(1)).await, 2);
         assert_eq!(assert_ledger_balanced(&store, *id).await, 3);
     }
+}
+
+/// A studio's refusal, as its hooks make them.
+fn rejection() -> Rejection {
+    const DAILY_LIMIT: RejectionCode = RejectionCode::new("daily_limit");
+    Rejection::new(RejectionStatus::TooManyRequests, DAILY_LIMIT, "3 a day")
+}
+
+async fn a_studios_limit_lets_as_many_through_as_it_has_keys(store: Arc<dyn Store>) {
+    let id = account(&store, "Limited#0001").await;
+    let keys: Vec<String> = (1..=3).map(|n| format!("hook/daily/{n}")).collect();
+    let limited = change(
+        id,
+        vec![
+            Step::Credit {
+                currency: Currency::Coins,
+                amount: 10,
+            },
+            Step::Limit {
+                keys: keys.clone(),
+                rejection: rejection(),
+            },
+        ],
+    );
+    let (results, done) = apply_concurrently(&store, 20, limited).await;
+    assert_eq!(done, 3, "{results:?}");
+    assert!(
+        results.iter().all(|applied| matches!(
+            applied,
+            Applied::Done(_) | Applied::Refused(Refusal::Rejected(_))
+        )),
+        "{results:?}"
+    );
+    assert!(results.contains(&Applied::Refused(Refusal::Rejected(rejection()))));
+    let mut claimed = store.claimed(id, &keys).await.expect("claims read");
+    claimed.sort();
+    assert_eq!(claimed, keys);
+    assert_eq!(balances(&store, id).await, (30, 0));
+    assert_eq!(assert_ledger_balanced(&store, id).await, 3);
+}
+
+async fn a_studios_rejection_writes_nothing_and_lets_a_repeat_replay(store: Arc<dyn Store>) {
+    let id = account(&store, "Rejected#0001").await;
+    let credit = Step::Credit {
+        currency: Currency::Gems,
+        amount: 5,
+    };
+    let keyed = |steps: Vec<Step>| Change {
+        idempotency: Some(Idempotency {
+            key: "once".to_owned(),
+            fingerprint: "test:case".to_owned(),
+        }),
+        ..change(id, steps)
+    };
+    let rejected = || keyed(vec![Step::Reject(rejection()), credit.clone()]);
+    assert_eq!(
+        apply(&store, rejected()).await,
+        Applied::Refused(Refusal::Rejected(rejection()))
+    );
+    assert_eq!(balances(&store, id).await, (0, 0));
+    assert_eq!(assert_ledger_balanced(&store, id).await, 0);
+    // The key was not recorded: the request is planned again, and done.
+    let granted = vec![Granted::Currency {
+        currency: Currency::Gems,
+        amount: 5,
+    }];
+    assert_eq!(
+        apply(&store, keyed(vec![credit.clone()])).await,
+        Applied::Done(granted.clone())
+    );
+    // Once done, a repeat replays before the rejection is reached.
+    assert_eq!(apply(&store, rejected()).await, Applied::Replayed(granted));
+    assert_eq!(balances(&store, id).await, (0, 5));
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use reqwest::Method;
 use safezone_core::content::Content;
+use safezone_core::hooks::Hooks;
 use safezone_core::metrics::Metrics;
 use safezone_core::operator_api::OperatorApi;
 use safezone_core::serve::RunningServer;
@@ -82,6 +83,8 @@ pub struct TestApp {
     pub operator_api: OperatorApi,
     /// The service itself, for what only an embedder reaches (the event subscription).
     pub service: SafezoneService,
+    /// The studio's hooks the service runs (none unless the test names some).
+    pub hooks: Hooks,
 }
 
 /// The content every test server serves unless its test names another: the shipped file.
@@ -112,13 +115,28 @@ pub async fn run<F, Fut>(
     F: FnOnce(TestApp) -> Fut,
     Fut: Future<Output = ()>,
 {
+    run_hooked(server, database, settings, content, Hooks::new(), test).await;
+}
+
+/// Like [`run`], with a server that runs the studio's `hooks`.
+pub async fn run_hooked<F, Fut>(
+    server: Server,
+    database: Database,
+    settings: Settings,
+    content: Content,
+    hooks: Hooks,
+    test: F,
+) where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = ()>,
+{
     let directory = tempfile::tempdir().expect("temporary directory");
     let url = match database {
         Database::Sqlite => test_support::fresh_sqlite_url(directory.path()),
         Database::Postgres => test_support::fresh_postgres_url().await,
     };
     let clock = ManualClock::new(CLOCK_START);
-    let (running, app) = start_app(server, database, &url, clock, settings, content).await;
+    let (running, app) = start_app(server, database, &url, clock, (settings, content, hooks)).await;
     test(app).await;
     running.stop().await;
     if database == Database::Postgres {
@@ -203,20 +221,20 @@ impl Standalone {
 }
 
 /// Starts `server`'s adapter on a free port over its own store on the database at `url`, with
-/// `settings`, `clock` and `content`; answers the running server and the app to test.
+/// `clock`, `settings`, `content` and `hooks`; answers the running server and the app to test.
 async fn start_app(
     server: Server,
     database: Database,
     url: &str,
     clock: ManualClock,
-    settings: Settings,
-    content: Content,
+    (settings, content, hooks): (Settings, Content, Hooks),
 ) -> (RunningServer, TestApp) {
     let store = safezone_storage::open(url).await.expect("store opens");
     let service = Safezone::new(Arc::clone(&store))
         .clock(Arc::new(clock.clone()))
         .settings(settings)
         .content(content)
+        .hooks(hooks.clone())
         .service();
     let metrics = service.metrics();
     let operator_api = service.operator_api();
@@ -239,6 +257,7 @@ async fn start_app(
         metrics,
         operator_api,
         service,
+        hooks,
     };
     (running, app)
 }
@@ -271,8 +290,7 @@ impl Nodes {
             Database::Postgres,
             &self.url,
             self.clock.clone(),
-            test_settings(),
-            shipped_content(),
+            (test_settings(), shipped_content(), Hooks::new()),
         )
         .await;
         self.running

@@ -142,7 +142,7 @@ impl TestApp {
     }
 
     /// Gives `grant` to the account with the friend code `code` (`Name#1234`) through the
-    /// operator's grant, at the test clock's time.
+    /// operator's grant, at the test clock's time, with the server's hooks.
     pub async fn grant_to_code(
         &self,
         code: &str,
@@ -155,6 +155,7 @@ impl TestApp {
             &code,
             grant,
             self.clock.now(),
+            &self.hooks,
         )
         .await
         .map(|(_, granted)| granted)

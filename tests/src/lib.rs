@@ -23,16 +23,62 @@ pub mod realtime;
 pub use answer::{Answer, expected_tally, tally};
 pub use app::{
     CLOCK_START, Database, GAME_SERVER_TOKEN, Nodes, Server, Standalone, TestApp, any_port, run,
-    run_nodes, shipped_content, test_settings,
+    run_hooked, run_nodes, shipped_content, test_settings,
 };
 
 /// Generates, for each named `async fn(TestApp)`, a module with one `#[tokio::test]` per
 /// combination of server (warp, rocket) and database (SQLite, PostgreSQL). The servers run with
 /// [`test_settings`] and serve the shipped content file; with `settings = f;` first, with the
-/// [`Settings`](safezone_core::Settings) of `f()`, and with `content = f;` first, serving the
-/// content of `f()` (functions of the calling module).
+/// [`Settings`](safezone_core::Settings) of `f()`, with `content = f;` first, serving the
+/// content of `f()`, and with `hooks = f;` first, running the studio's
+/// [`Hooks`](safezone_core::hooks::Hooks) of `f()` (functions of the calling module).
 #[macro_export]
 macro_rules! each_combination {
+    (@hooked $test:ident, $hooks:expr) => {
+        mod $test {
+            use $crate::{Database, Server, run_hooked, shipped_content, test_settings};
+
+            #[tokio::test]
+            async fn warp_sqlite() {
+                let (settings, content) = (test_settings(), shipped_content());
+                run_hooked(Server::Warp, Database::Sqlite, settings, content, $hooks, super::$test)
+                    .await;
+            }
+
+            #[tokio::test]
+            async fn warp_postgres() {
+                let (settings, content) = (test_settings(), shipped_content());
+                run_hooked(Server::Warp, Database::Postgres, settings, content, $hooks, super::$test)
+                    .await;
+            }
+
+            #[tokio::test]
+            async fn rocket_sqlite() {
+                let (settings, content) = (test_settings(), shipped_content());
+                run_hooked(Server::Rocket, Database::Sqlite, settings, content, $hooks, super::$test)
+                    .await;
+            }
+
+            #[tokio::test]
+            async fn rocket_postgres() {
+                let (settings, content) = (test_settings(), shipped_content());
+                run_hooked(
+                    Server::Rocket,
+                    Database::Postgres,
+                    settings,
+                    content,
+                    $hooks,
+                    super::$test,
+                )
+                .await;
+            }
+        }
+    };
+    (hooks = $hooks:ident; $($test:ident),* $(,)?) => {
+        $(
+            $crate::each_combination!(@hooked $test, super::$hooks());
+        )*
+    };
     (@combinations $test:ident, $settings:expr, $content:expr) => {
         mod $test {
             use $crate::{Database, Server, run};

@@ -5,6 +5,7 @@ use super::shared::session;
 use crate::App;
 use crate::domain::{DealId, ItemId, PackId};
 use crate::economy::{PACKS_PER_PURCHASE_MAX, Purchase, PurchaseError, plan_purchase};
+use crate::hooks::Bought;
 use crate::http::params::{PositiveId, WholeNumber, parameters};
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{
@@ -73,6 +74,10 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
         "buy",
         planned.reference,
         planned.steps,
+        |change| {
+            app.hooks
+                .adjust_purchase(change, || Bought { purchase, quantity });
+        },
     )
     .await?;
     Ok(change::answer(&app, &session, &outcome, ()))

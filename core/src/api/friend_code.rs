@@ -7,6 +7,7 @@ use super::shared::{change, session};
 use crate::App;
 use crate::domain::{FriendCode, NAME_MAX_CHARS, NAME_MIN_CHARS};
 use crate::economy::digit_candidates;
+use crate::hooks::Rename;
 use crate::http::params::{ParamValue, parameters, text_schema};
 use crate::http::{ApiError, Incoming, Reply};
 use crate::openapi::{
@@ -90,6 +91,10 @@ pub(super) async fn update(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         "rename",
         format!("name:{name}"),
         steps,
+        |change| {
+            app.hooks
+                .adjust_rename(change, || Rename { name: name.clone() });
+        },
     )
     .await?;
     app.leaderboards.changed_here();

@@ -18,6 +18,7 @@ use super::shared::session;
 use super::views::RewardView;
 use crate::App;
 use crate::content::Content;
+use crate::hooks::PlayerMatchResult;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, Success};
 use crate::progression::{
@@ -25,7 +26,8 @@ use crate::progression::{
     stored_stats,
 };
 use crate::store::{
-    AccountId, Change, Granted, MatchApplied, MatchId, MatchRecord, PlayerResult, Progress, Refusal,
+    AccountId, Change, Currency, Granted, MatchApplied, MatchId, MatchRecord, PlayerResult,
+    Progress, Refusal, Step,
 };
 
 /// What is stored with a match and answered for it: each player's summary, and the players
@@ -318,7 +320,7 @@ async fn plan(
             &player.stats,
         );
         let result = (player.placement, player.kills, player.time_alive_secs);
-        let (steps, summary) = plan_player(
+        let (steps, mut summary) = plan_player(
             &published.content,
             account.0,
             progress,
@@ -329,21 +331,32 @@ async fn plan(
             ),
             report.ended,
         );
-        players.push(PlayerResult {
+        let result = PlayerResult {
             account: *account,
             placement: player.placement,
             kills: player.kills,
             time_alive_secs: player.time_alive_secs,
             stats,
-        });
-        changes.push(Change {
+        };
+        let mut change = Change {
             account: *account,
             now,
             reason: "match".to_owned(),
             reference: report.id.as_str().to_owned(),
             idempotency: None,
             steps,
-        });
+        };
+        let planned_coins = own_coins(&change.steps);
+        app.hooks
+            .adjust_match_result(&mut change, || PlayerMatchResult {
+                match_id: report.id.as_str().to_owned(),
+                mode: report.mode,
+                ended: report.ended,
+                result: result.clone(),
+            });
+        summary.coins += own_coins(&change.steps) - planned_coins;
+        players.push(result);
+        changes.push(change);
         summaries.push(summary);
     }
     let summary = serde_json::to_string(&MatchSummary {
@@ -363,6 +376,21 @@ async fn plan(
         summary,
     };
     Ok((record, changes))
+}
+
+/// The coins a player's change gives in its own credits (the match's, and those a studio's
+/// hook added or scaled), besides the rewards of levels, quests and tiers.
+fn own_coins(steps: &[Step]) -> i64 {
+    steps
+        .iter()
+        .map(|step| match step {
+            Step::Credit {
+                currency: Currency::Coins,
+                amount,
+            } => *amount,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// The answer from a stored summary and the grants of each player's change.

@@ -59,6 +59,7 @@ pub(super) async fn open(app: App, incoming: Incoming) -> Result<Reply, ApiError
         "pack",
         format!("open:{}", id.0),
         steps,
+        change::unadjusted,
     )
     .await?;
     Ok(change::answer(&app, &session, &outcome, ()))

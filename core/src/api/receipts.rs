@@ -129,6 +129,7 @@ async fn handle(app: App, incoming: Incoming, store: &str) -> Result<Reply, ApiE
         "iap",
         format!("{store}:{transaction_id}"),
         steps,
+        change::unadjusted,
     )
     .await?;
     Ok(change::answer(&app, &session, &outcome, ()))

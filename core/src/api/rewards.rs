@@ -10,6 +10,7 @@ use crate::App;
 use crate::content::{Content, RewardType, Schedule};
 use crate::domain::ApiDate;
 use crate::economy::{ClaimWindow, RewardStatus, reward_steps};
+use crate::hooks::RewardClaim;
 use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
 use crate::openapi::{ErrorBody, IdempotencyKey, InvalidParameterOrKey, Success, UserKeyPath};
@@ -135,6 +136,11 @@ pub(super) async fn claim(app: App, incoming: Incoming) -> Result<Reply, ApiErro
         "claim",
         reward_type.name.clone(),
         steps,
+        |change| {
+            app.hooks.adjust_reward_claim(change, || RewardClaim {
+                reward_type: reward_type.name.clone(),
+            });
+        },
     )
     .await?;
     let status = status_now(&app, &session, reward_type, &window).await?;

@@ -237,6 +237,7 @@ pub(super) async fn buy(app: App, incoming: Incoming) -> Result<Reply, ApiError>
             plan_track_buy(&published.content, &track, progress, now)
                 .map_err(|refusal| refused(&track, refusal))
         },
+        change::unadjusted,
     )
     .await?;
     Ok(change::answer(&app, &session, &outcome, ()))
@@ -298,6 +299,7 @@ pub(super) async fn skip(app: App, incoming: Incoming) -> Result<Reply, ApiError
             plan_track_skip(&published.content, &track, progress, tiers, now)
                 .map_err(|refusal| refused(&track, refusal))
         },
+        change::unadjusted,
     )
     .await?;
     Ok(change::answer(&app, &session, &outcome, ()))

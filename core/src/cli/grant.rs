@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::content::Content;
 use crate::domain::FriendCode;
+use crate::hooks::Hooks;
 use crate::operator::{self, Grant};
 use crate::store::Store;
 
@@ -41,7 +42,16 @@ impl GrantArgs {
             packs: self.packs,
         };
         let now = time::OffsetDateTime::now_utc();
-        match operator::grant(store.as_ref(), content, &self.to, &grant, now).await {
+        match operator::grant(
+            store.as_ref(),
+            content,
+            &self.to,
+            &grant,
+            now,
+            &Hooks::new(),
+        )
+        .await
+        {
             Ok((account, granted)) => {
                 println!(
                     "granted {} reward(s) to {}: now {} coins, {} gems",

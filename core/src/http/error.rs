@@ -6,7 +6,7 @@ use http::{Method, StatusCode};
 use serde::Serialize;
 
 use super::{ErrorCode, Reply};
-use crate::store::StoreError;
+use crate::store::{Rejection, RejectionStatus, StoreError};
 
 /// Every way a request can fail, each with its HTTP status, stable `code` and message.
 #[derive(Debug)]
@@ -103,6 +103,9 @@ pub enum ApiError {
         /// Text for a person.
         message: String,
     },
+    /// A studio's hook refused the change: its status, code and message
+    /// ([`crate::hooks`]).
+    Rejected(Rejection),
     /// The account cannot pay for this; the message gives the price and the balance.
     InsufficientFunds {
         /// Text for a person.
@@ -171,7 +174,7 @@ pub enum ApiError {
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     status: &'static str,
-    code: ErrorCode,
+    code: &'a str,
     message: &'a str,
 }
 
@@ -216,6 +219,11 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Self::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Rejected(rejection) => match rejection.status {
+                RejectionStatus::Forbidden => StatusCode::FORBIDDEN,
+                RejectionStatus::Conflict => StatusCode::CONFLICT,
+                RejectionStatus::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            },
         }
     }
 
@@ -245,6 +253,7 @@ impl ApiError {
             Self::Overloaded => ErrorCode::Overloaded,
             Self::TooManyChannels { .. } => ErrorCode::TooManyChannels,
             Self::Internal { .. } => ErrorCode::InternalError,
+            Self::Rejected(_) => ErrorCode::StudioRejection,
             Self::Forbidden { code, .. }
             | Self::Unauthorized { code, .. }
             | Self::Upstream { code, .. }
@@ -252,6 +261,15 @@ impl ApiError {
             | Self::Conflict { code, .. }
             | Self::Invalid { code, .. }
             | Self::Loading { code, .. } => *code,
+        }
+    }
+
+    /// The `code` the error body carries: [`code`](Self::code), or for a studio's refusal the
+    /// studio's own.
+    pub fn wire_code(&self) -> &'static str {
+        match self {
+            Self::Rejected(rejection) => rejection.code.as_str(),
+            other => other.code().as_str(),
         }
     }
 
@@ -308,6 +326,7 @@ impl ApiError {
                  may; close one first"
             ),
             Self::Internal { .. } => "internal error; it has been logged".to_owned(),
+            Self::Rejected(rejection) => rejection.message.clone(),
             Self::Unconfigured { what } => {
                 format!("{what} is not configured on this server")
             }
@@ -331,7 +350,7 @@ impl ApiError {
         let message = self.message();
         let body = ErrorBody {
             status: "error",
-            code: self.code(),
+            code: self.wire_code(),
             message: &message,
         };
         let reply = Reply::json(self.status(), &body);
@@ -365,7 +384,7 @@ fn method_list(methods: &[Method]) -> String {
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.message(), self.code().as_str())
+        write!(f, "{} ({})", self.message(), self.wire_code())
     }
 }
 

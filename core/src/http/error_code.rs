@@ -255,6 +255,9 @@ error_codes! {
     /// 503: this node is still loading its leaderboards (`Retry-After` says when to ask
     /// again).
     LeaderboardsLoading = "leaderboards_loading",
+    /// 403, 409 or 429: a studio's hook refused the change. The body carries the studio's own
+    /// code (`daily_limit`) in place of this one, which stands for all of them here.
+    StudioRejection = "studio_rejection",
     /// 503: the request took longer than the configured time.
     Timeout = "timeout",
     /// 503: this node has as many requests in flight as it takes (`Retry-After: 1`).

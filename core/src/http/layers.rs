@@ -261,6 +261,7 @@ mod tests {
                 &Settings::default().rate_limits,
             )),
             realtime,
+            hooks: crate::hooks::Hooks::new(),
         });
         let web_origins = app.auth.config.web_origins.clone();
         service_stack(Arc::new(router), app, &web_origins)

@@ -79,8 +79,8 @@ macro_rules! error_response {
 }
 pub(super) use error_response;
 
-/// 429: this client address or account sent too many requests; `Retry-After` says when to ask
-/// again.
+/// 429: this client address or account sent too many requests (`Retry-After` says when to ask
+/// again), or a studio's hook refused a change with its limit.
 pub struct TooManyRequests;
 
 impl<'r> ToResponse<'r> for TooManyRequests {
@@ -94,7 +94,11 @@ impl<'r> ToResponse<'r> for TooManyRequests {
             .description(Some("Seconds to wait before asking again"))
             .build();
         let response = ResponseBuilder::new()
-            .description("Too many requests from this client address or account (`rate_limited`)")
+            .description(
+                "Too many requests from this client address or account (`rate_limited`), or a \
+                 limit of the studio's own hooks is reached (the studio's code, \
+                 `studio_rejection` here)",
+            )
             .header("Retry-After", retry_after)
             .content("application/json", error_content())
             .build();

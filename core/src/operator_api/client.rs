@@ -44,7 +44,7 @@ impl From<ApiError> for Failure {
     fn from(error: ApiError) -> Self {
         Self {
             status: error.status(),
-            code: error.code().as_str().to_owned(),
+            code: error.wire_code().to_owned(),
             message: error.message(),
         }
     }

@@ -159,11 +159,11 @@ impl Changes for GrantPlayer {
         let (account, granted) = operator::grant_account(
             state.app.store.as_ref(),
             &published.content,
-            call.path.account(),
-            &grant,
+            (call.path.account(), &grant),
             &call.attribution("grant"),
             state.app.clock.now(),
             call.audit(),
+            &state.app.hooks,
         )
         .await
         .map_err(|error| grant_error(&state, error))?;

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::AccountId;
+use super::{AccountId, Rejection};
 use crate::domain::{IapId, ItemId, PackId, TrackId};
 
 /// The two currencies an account holds.
@@ -199,6 +199,19 @@ pub enum Step {
         /// The track.
         track: TrackId,
     },
+    /// A studio's limit (added by its hook, [`crate::hooks`]): records the first of `keys` not
+    /// yet recorded for the account, as [`Step::Claim`] does; refused with the studio's
+    /// `rejection` when all are.
+    Limit {
+        /// Claim keys in order (`hook/daily-buy/2026-11-28/1`, `.../2`, ...).
+        keys: Vec<String>,
+        /// What the refusal answers.
+        rejection: Rejection,
+    },
+    /// A studio's refusal (its hook refused the change, [`crate::hooks`]): always refused with
+    /// `rejection`, after a repeated idempotency key is recognized, so that a repeat of a
+    /// request done before is still answered as done.
+    Reject(Rejection),
 }
 
 /// What a step gave the account; the rewards of an answer.
@@ -311,6 +324,8 @@ pub enum Refusal {
     Stale,
     /// The account already owns the reward track's pass.
     TrackAlreadyOwned(TrackId),
+    /// A studio's hook refused the change, or its limit is reached.
+    Rejected(Rejection),
 }
 
 impl fmt::Display for Refusal {
@@ -365,6 +380,7 @@ impl fmt::Display for Refusal {
             Self::TrackAlreadyOwned(track) => {
                 write!(f, "the account already owns reward track {}", track.0)
             }
+            Self::Rejected(rejection) => write!(f, "{rejection}"),
         }
     }
 }

@@ -48,6 +48,7 @@ mod polls;
 mod presence;
 mod presence_store;
 mod records;
+mod rejection;
 mod tournament_store;
 mod tournaments;
 #[cfg(test)]
@@ -113,6 +114,7 @@ pub use presence_store::PresenceStore;
 pub use records::{
     Account, AccountView, KeyLookup, KeySession, NewSignIn, Role, SessionView, SignedIn,
 };
+pub use rejection::{REJECTION_CODE_MAX, Rejection, RejectionCode, RejectionStatus};
 pub use tournament_store::TournamentStore;
 pub use tournaments::{
     Entrant, NewTournament, TOURNAMENT_CAPACITY_MAX, TOURNAMENT_CODE_MAX, Tournament,

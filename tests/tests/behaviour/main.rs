@@ -17,6 +17,7 @@ mod friend_code;
 mod friends;
 mod grant;
 mod health_and_metrics;
+mod hooks;
 mod idempotency;
 mod leaderboards;
 mod live_content;

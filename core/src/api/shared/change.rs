@@ -38,9 +38,10 @@ pub(crate) struct Outcome {
 }
 
 /// Applies `steps` to the caller's account as one change, described for the ledger by `reason`
-/// and `reference` (which, together, also identify the request for idempotency). Steps that
-/// give experience are planned from the caller's progress, with the levels it reaches
-/// ([`progression::with_levels`]).
+/// and `reference` (which, together, also identify the request for idempotency), once `adjust`
+/// (the studio's hook of its kind, [`Hooks`](crate::hooks::Hooks), or [`unadjusted`]) has
+/// seen the whole plan. Steps that give experience are planned from the caller's progress,
+/// with the levels it reaches ([`progression::with_levels`]).
 pub(crate) async fn apply(
     app: &App,
     headers: &HeaderMap,
@@ -48,19 +49,21 @@ pub(crate) async fn apply(
     reason: &str,
     reference: String,
     steps: Vec<Step>,
+    adjust: impl Fn(&mut Change),
 ) -> Result<Outcome, ApiError> {
     let published = app.content.current();
     if progression::experience_of(&steps) > 0 {
-        return apply_planned(app, headers, session, reason, reference, |progress| {
+        let plan = |progress: &Progress| {
             Ok(progression::with_levels(
                 &published.content,
                 progress,
                 steps.clone(),
             ))
-        })
-        .await;
+        };
+        return apply_planned(app, headers, session, reason, reference, plan, adjust).await;
     }
-    let change = change(app, headers, session, reason, reference, steps)?;
+    let mut change = change(app, headers, session, reason, reference, steps)?;
+    adjust(&mut change);
     let counted = Counted::of(&change);
     outcome(app, apply_viewed(app, change).await?, counted)
 }
@@ -94,9 +97,12 @@ pub(crate) async fn before_planning_again(attempt: u32) {
     tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
 }
 
+/// The `adjust` of a change no studio's hook sees.
+pub(crate) fn unadjusted(_: &mut Change) {}
+
 /// Like [`apply`], with steps that `plan` makes from the caller's progress: the change requires
-/// that progress unchanged, and is planned again from fresh progress when another change moved
-/// it meanwhile.
+/// that progress unchanged, and is planned (and adjusted) again from fresh progress when
+/// another change moved it meanwhile.
 pub(crate) async fn apply_planned<F>(
     app: &App,
     headers: &HeaderMap,
@@ -104,6 +110,7 @@ pub(crate) async fn apply_planned<F>(
     reason: &str,
     reference: String,
     mut plan: F,
+    adjust: impl Fn(&mut Change),
 ) -> Result<Outcome, ApiError>
 where
     F: FnMut(&Progress) -> Result<Vec<Step>, ApiError>,
@@ -112,7 +119,8 @@ where
     for attempt in 1..=PLANNING_ATTEMPTS {
         let progress = progress_of(app, session.account.id).await?;
         let steps = plan(&progress)?;
-        let change = change(app, headers, session, reason, reference.clone(), steps)?;
+        let mut change = change(app, headers, session, reason, reference.clone(), steps)?;
+        adjust(&mut change);
         let counted = Counted::of(&change);
         match apply_viewed(app, change).await? {
             (Applied::Refused(Refusal::Stale), _) => {
@@ -306,6 +314,7 @@ pub(crate) fn refused(catalog: &Catalog, refusal: Refusal) -> ApiError {
             ErrorCode::ProgressChanged,
             "the account's progress kept changing while this was tried; try again".to_owned(),
         ),
+        Refusal::Rejected(rejection) => ApiError::Rejected(rejection),
         Refusal::TrackAlreadyOwned(track) => conflict(
             ErrorCode::AlreadyOwned,
             format!(
