@@ -1,6 +1,8 @@
 //! `GET /api/profile/{friendCode}`: an account's public profile and its statistics per window
 //! and mode.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -9,10 +11,10 @@ use super::shared::session;
 use super::views::ClanView;
 use super::views::StatsView;
 use crate::App;
-use crate::domain::{ApiDate, FriendCode};
+use crate::domain::{ApiDate, FriendCode, GameMode};
 use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
-use crate::leaderboard::Totals;
+use crate::leaderboard::{TimeWindow, WindowTotals};
 use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::Account;
 
@@ -43,32 +45,51 @@ struct PublicUser<'a> {
 #[derive(Serialize, ToSchema)]
 struct WindowStats {
     #[serde(rename = "24h")]
+    #[schema(value_type = ModesSchema)]
     day: ModeStats,
     #[serde(rename = "7d")]
+    #[schema(value_type = ModesSchema)]
     week: ModeStats,
     #[serde(rename = "1m")]
+    #[schema(value_type = ModesSchema)]
     month: ModeStats,
     #[serde(rename = "1y")]
+    #[schema(value_type = ModesSchema)]
     year: ModeStats,
+    #[schema(value_type = ModesSchema)]
     all: ModeStats,
 }
 
-/// One window's statistics per mode.
-#[derive(Serialize, ToSchema)]
-struct ModeStats {
-    solo: StatsView,
-    duo: StatsView,
-    squad: StatsView,
-    limited: StatsView,
+/// One window's statistics per mode: each mode the content names, keyed by its name.
+type ModesSchema = BTreeMap<String, StatsView>;
+
+/// One window's statistics per mode, in the content's order of modes.
+struct ModeStats(Vec<(GameMode, StatsView)>);
+
+impl Serialize for ModeStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(mode, stats)| (mode.as_str(), stats)))
+    }
 }
 
-impl ModeStats {
-    fn new([solo, duo, squad, limited]: &[Totals; 4]) -> Self {
+impl WindowStats {
+    /// The statistics of `modes`, each with its totals per window ([`TimeWindow::ALL`] order).
+    fn new(modes: &[GameMode], totals: &[WindowTotals]) -> Self {
+        let window = |index: usize| {
+            ModeStats(
+                modes
+                    .iter()
+                    .zip(totals)
+                    .map(|(mode, totals)| (*mode, StatsView::new(&totals[index])))
+                    .collect(),
+            )
+        };
         Self {
-            solo: StatsView::new(solo),
-            duo: StatsView::new(duo),
-            squad: StatsView::new(squad),
-            limited: StatsView::new(limited),
+            day: window(TimeWindow::Day.index()),
+            week: window(TimeWindow::Week.index()),
+            month: window(TimeWindow::Month.index()),
+            year: window(TimeWindow::Year.index()),
+            all: window(TimeWindow::All.index()),
         }
     }
 }
@@ -115,18 +136,15 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
             message: format!("no player has the friend code `{code}`"),
         })?;
     let clan = app.store.clan_of(account.id).await?;
-    let [day, week, month, year, all] = app
+    let modes: Vec<GameMode> = (app.content.current().content.modes.modes().iter())
+        .map(|rule| rule.mode)
+        .collect();
+    let totals = app
         .leaderboards
-        .totals_of(account.id)
+        .totals_of(account.id, &modes)
         .await
         .map_err(boards_error)?;
-    let stats = WindowStats {
-        day: ModeStats::new(&day),
-        week: ModeStats::new(&week),
-        month: ModeStats::new(&month),
-        year: ModeStats::new(&year),
-        all: ModeStats::new(&all),
-    };
+    let stats = WindowStats::new(&modes, &totals);
     Ok(Reply::success(&ProfileAnswer {
         user: public_user(&account, clan.as_ref()),
         stats,

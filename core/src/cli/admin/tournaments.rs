@@ -198,6 +198,5 @@ fn parse_code(text: &str) -> Result<TournamentCode, String> {
 }
 
 fn parse_mode(text: &str) -> Result<GameMode, String> {
-    GameMode::parse(text)
-        .ok_or_else(|| format!("`{text}` is not a mode: use solo, duo, squad or limited"))
+    GameMode::parse(text).ok_or_else(|| format!("`{text}` is not a mode: it {}", GameMode::RULE))
 }
