@@ -11,7 +11,7 @@
 
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
-use safezone_tests::content::shipped_with_maintenance;
+use safezone_tests::content::{shipped_with_maintenance, shipped_with_mode};
 use safezone_tests::economy::Grant;
 use safezone_tests::leaderboard::{
     CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, match_id, query, within,
@@ -503,6 +503,58 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         for app in &apps {
             app.await_maintenance(on).await;
         }
+    }
+}
+
+#[tokio::test]
+async fn a_mode_published_through_one_node_opens_its_boards_on_the_other() {
+    run_nodes(
+        &[Server::Warp, Server::Rocket],
+        published_mode_crosses_nodes,
+    )
+    .await;
+}
+
+/// A file adding `trios` published through A's operator API: B serves the mode's boards
+/// without a restart, empty at first, then with a match in `trios` reported to A.
+async fn published_mode_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let trios = mode("trios");
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 3).await;
+    b.board_answer(&query(trios, "all", "kills", None))
+        .await
+        .error_naming(400, "invalid_parameter", "mode");
+
+    let listener = a.operator_listener().await;
+    let secret = a.operator_token("designer", "full").await;
+    let published = a
+        .client
+        .post(format!(
+            "http://{}/operator/api/content/publish",
+            listener.local_addr()
+        ))
+        .bearer_auth(&secret)
+        .json(&serde_json::json!({"text": shipped_with_mode("trios", 3), "reason": "trios"}))
+        .send()
+        .await
+        .expect("the operator API answers");
+    assert!(published.status().is_success(), "{published:?}");
+
+    let entry = b.await_mode("trios", true).await;
+    assert_eq!(entry.map(|mode| mode["team_size"].clone()), Some(3.into()));
+    let empty = b.board(&query(trios, "all", "kills", None)).await;
+    assert_eq!(empty["players"], serde_json::json!([]));
+    a.await_mode("trios", true).await;
+    let lines = players
+        .iter()
+        .enumerate()
+        .map(|(place, player)| Line::new(player.id, place as i64 + 1, 5 - place as i64, 600))
+        .collect();
+    a.report_now(&mut played, trios, lines).await;
+    for category in ["kills", "wins"] {
+        b.await_board(&played, trios, "all", category, caller(&players[2]))
+            .await;
     }
 }
 

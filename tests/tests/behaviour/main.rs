@@ -14,6 +14,7 @@ mod economy_concurrency;
 mod events;
 mod first_session;
 mod friend_code;
+mod game_modes;
 mod grant;
 mod health_and_metrics;
 mod idempotency;
