@@ -1,10 +1,10 @@
 //! `GET /api/profile/{friendCode}`: an account's public profile and its statistics per window
 //! and mode.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{AdditionalProperties, Object, Schema};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
 
 use super::shared::boards::boards_error;
 use super::shared::session;
@@ -45,26 +45,39 @@ struct PublicUser<'a> {
 #[derive(Serialize, ToSchema)]
 struct WindowStats {
     #[serde(rename = "24h")]
-    #[schema(value_type = ModesSchema)]
     day: ModeStats,
     #[serde(rename = "7d")]
-    #[schema(value_type = ModesSchema)]
     week: ModeStats,
     #[serde(rename = "1m")]
-    #[schema(value_type = ModesSchema)]
     month: ModeStats,
     #[serde(rename = "1y")]
-    #[schema(value_type = ModesSchema)]
     year: ModeStats,
-    #[schema(value_type = ModesSchema)]
     all: ModeStats,
 }
 
-/// One window's statistics per mode: each mode the content names, keyed by its name.
-type ModesSchema = BTreeMap<String, StatsView>;
-
 /// One window's statistics per mode, in the content's order of modes.
 struct ModeStats(Vec<(GameMode, StatsView)>);
+
+impl PartialSchema for ModeStats {
+    fn schema() -> RefOr<Schema> {
+        Object::builder()
+            .description(Some(
+                "One window's statistics per mode: each mode the content names (`[[modes]]`), \
+                 keyed by its name",
+            ))
+            .additional_properties(Some(AdditionalProperties::RefOr(RefOr::Ref(
+                Ref::from_schema_name(StatsView::name()),
+            ))))
+            .into()
+    }
+}
+
+impl ToSchema for ModeStats {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((StatsView::name().into(), StatsView::schema()));
+        StatsView::schemas(schemas);
+    }
+}
 
 impl Serialize for ModeStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
