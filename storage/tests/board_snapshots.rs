@@ -181,9 +181,9 @@ async fn report(store: &Arc<dyn Store>, id: &str, players: &[AccountId], ended: 
     let record = MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
         mode: if id.len().is_multiple_of(2) {
-            GameMode::parse("solo").unwrap()
+            GameMode::parse("solo").expect("a mode")
         } else {
-            GameMode::parse("duo").unwrap()
+            GameMode::parse("duo").expect("a mode")
         },
         started: ended - Duration::minutes(20),
         ended,

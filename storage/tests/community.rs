@@ -99,7 +99,7 @@ fn code(text: &str) -> TournamentCode {
 fn tournament(text: &str, capacity: i64, whitelist_only: bool) -> NewTournament {
     NewTournament {
         code: code(text),
-        mode: GameMode::parse("squad").unwrap(),
+        mode: GameMode::parse("squad").expect("a mode"),
         opens: NOW - hours(1),
         closes: NOW + hours(1),
         capacity,
@@ -372,7 +372,7 @@ async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
         .expect("read")
         .expect("exists");
     assert_eq!(stored.code.as_str(), "spring-cup");
-    assert_eq!(stored.mode, GameMode::parse("squad").unwrap());
+    assert_eq!(stored.mode, GameMode::parse("squad").expect("a mode"));
     assert_eq!((stored.capacity, stored.entrants), (10, 0));
     assert!(stored.whitelist_only);
     assert_eq!(stored.window.opens, NOW - hours(1));

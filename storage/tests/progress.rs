@@ -121,7 +121,7 @@ fn player(account: AccountId, placement: i64, kills: i64) -> PlayerResult {
 fn record(id: &str, ended: OffsetDateTime, players: Vec<PlayerResult>) -> MatchRecord {
     MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
-        mode: GameMode::parse("solo").unwrap(),
+        mode: GameMode::parse("solo").expect("a mode"),
         started: ended - Duration::minutes(20),
         ended,
         reported: ended + Duration::seconds(5),
@@ -167,7 +167,13 @@ async fn assert_untouched(store: &Arc<dyn Store>, accounts: &[AccountId]) {
     for &account in accounts {
         let since = NOW - Duration::days(365);
         assert_eq!(
-            totals(store, account, GameMode::parse("solo").unwrap(), since).await,
+            totals(
+                store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                since
+            )
+            .await,
             stats(&[])
         );
         assert_eq!(coin_balance(store, account).await, 0);
@@ -451,23 +457,44 @@ async fn reports_write_log_stats_and_changes(store: Arc<dyn Store>) {
     assert_eq!(
         logged,
         [
-            (a, GameMode::parse("solo").unwrap(), ended, 2, 1, 598),
-            (b, GameMode::parse("solo").unwrap(), ended, 1, 4, 599),
-            (c, GameMode::parse("solo").unwrap(), ended, 3, 0, 597),
+            (
+                a,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                2,
+                1,
+                598
+            ),
+            (
+                b,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                1,
+                4,
+                599
+            ),
+            (
+                c,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                3,
+                0,
+                597
+            ),
         ]
     );
     assert!(log.windows(2).all(|pair| pair[0].seq < pair[1].seq));
     assert_eq!(
-        totals(&store, b, GameMode::parse("solo").unwrap(), ended).await,
+        totals(&store, b, GameMode::parse("solo").expect("a mode"), ended).await,
         stats(&[("damage", 730), ("kills", 4), ("rounds", 1), ("wins", 1)])
     );
     assert_eq!(
-        totals(&store, c, GameMode::parse("solo").unwrap(), ended).await,
+        totals(&store, c, GameMode::parse("solo").expect("a mode"), ended).await,
         stats(&[("rounds", 1)]),
         "stats that did not move are absent"
     );
     assert_eq!(
-        totals(&store, b, GameMode::parse("duo").unwrap(), ended).await,
+        totals(&store, b, GameMode::parse("duo").expect("a mode"), ended).await,
         stats(&[])
     );
     assert_eq!(
@@ -523,7 +550,13 @@ async fn repeated_reports_replay_the_first_answer(store: Arc<dyn Store>) {
     );
     assert_eq!(whole_log(&store).await.len(), 2);
     assert_eq!(
-        totals(&store, players[0], GameMode::parse("solo").unwrap(), ended).await,
+        totals(
+            &store,
+            players[0],
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[("kills", 3), ("rounds", 1)])
     );
     assert_eq!(coin_balance(&store, players[0]).await, 25);
@@ -545,9 +578,9 @@ async fn stats_are_bucketed_by_the_hour_the_match_ended(store: Arc<dyn Store>) {
         assert_eq!(done, MatchApplied::Done(vec![]));
     }
     let mut duo = record("m-c", next_hour, vec![player(id, 1, 100)]);
-    duo.mode = GameMode::parse("duo").unwrap();
+    duo.mode = GameMode::parse("duo").expect("a mode");
     report(&store, &duo, &[]).await;
-    let at = |time| totals(&store, id, GameMode::parse("solo").unwrap(), time);
+    let at = |time| totals(&store, id, GameMode::parse("solo").expect("a mode"), time);
     let both = stats(&[("kills", 7), ("rounds", 2)]);
     let second = stats(&[("kills", 5), ("rounds", 1)]);
     assert_eq!(at(datetime!(2026-11-22 08:00 UTC)).await, both);
@@ -563,11 +596,11 @@ async fn stats_are_bucketed_by_the_hour_the_match_ended(store: Arc<dyn Store>) {
     assert_eq!(at(datetime!(2026-11-22 09:59 UTC)).await, second);
     assert_eq!(at(datetime!(2026-11-22 10:00 UTC)).await, stats(&[]));
     assert_eq!(
-        totals(&store, id, GameMode::parse("duo").unwrap(), NOW).await,
+        totals(&store, id, GameMode::parse("duo").expect("a mode"), NOW).await,
         stats(&[("kills", 100), ("rounds", 1)])
     );
     assert_eq!(
-        totals(&store, id, GameMode::parse("squad").unwrap(), NOW).await,
+        totals(&store, id, GameMode::parse("squad").expect("a mode"), NOW).await,
         stats(&[])
     );
 }
@@ -593,7 +626,13 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
     }
     let since_ever = OffsetDateTime::UNIX_EPOCH;
     assert_eq!(
-        totals(&store, ann, GameMode::parse("solo").unwrap(), since_ever).await,
+        totals(
+            &store,
+            ann,
+            GameMode::parse("solo").expect("a mode"),
+            since_ever
+        )
+        .await,
         stats(&[("kills", 3), ("rounds", 3)])
     );
     let cut = datetime!(2026-11-22 07:20 UTC);
@@ -612,7 +651,13 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
     assert_eq!(sweep(100).await, 0);
     for player in [ann, bob] {
         assert_eq!(
-            totals(&store, player, GameMode::parse("solo").unwrap(), since_ever).await,
+            totals(
+                &store,
+                player,
+                GameMode::parse("solo").expect("a mode"),
+                since_ever
+            )
+            .await,
             stats(&[("kills", 1), ("rounds", 1)]),
             "the 07:00 hour, which the cut falls in, stays"
         );
@@ -734,7 +779,13 @@ async fn large_reports_are_written_in_batches(store: Arc<dyn Store>) {
     assert_eq!(granted, expected);
     assert_eq!(whole_log(&store).await.len(), 100);
     let last = players[99];
-    let last_totals = totals(&store, last, GameMode::parse("solo").unwrap(), ended).await;
+    let last_totals = totals(
+        &store,
+        last,
+        GameMode::parse("solo").expect("a mode"),
+        ended,
+    )
+    .await;
     assert_eq!(last_totals.get("stat/9"), Some(&109));
     assert_eq!(last_totals.get("kills"), Some(&(100 % 7)));
     assert_eq!(coin_balance(&store, last).await, last.0);
@@ -821,7 +872,13 @@ async fn concurrent_repeats_of_a_report_apply_once(store: Arc<dyn Store>) {
     for account in players {
         assert_eq!(coin_balance(&store, account).await, 15);
         assert_eq!(
-            totals(&store, account, GameMode::parse("solo").unwrap(), ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             stats(&[("kills", 1), ("rounds", 1)])
         );
     }
@@ -901,7 +958,13 @@ async fn concurrent_reports_of_the_same_players_apply_one_per_version(store: Arc
         assert_eq!(coin_balance(&store, account).await, 3);
         assert_eq!(progress(&store, account).await.version, 3);
         assert_eq!(
-            totals(&store, account, GameMode::parse("solo").unwrap(), ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             stats(&[("kills", 3), ("rounds", 3)])
         );
     }
@@ -959,7 +1022,13 @@ async fn concurrent_reports_of_overlapping_players_never_apply_a_version_twice(
             stats(&[("kills", 1), ("rounds", 1)])
         };
         assert_eq!(
-            totals(&store, account, GameMode::parse("solo").unwrap(), ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             expected
         );
     }
@@ -1040,11 +1109,23 @@ async fn deleting_an_account_removes_its_log_and_stats(store: Arc<dyn Store>) {
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].account, kept);
     assert_eq!(
-        totals(&store, deleted, GameMode::parse("solo").unwrap(), ended).await,
+        totals(
+            &store,
+            deleted,
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[])
     );
     assert_eq!(
-        totals(&store, kept, GameMode::parse("solo").unwrap(), ended).await,
+        totals(
+            &store,
+            kept,
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[("kills", 2), ("rounds", 1)])
     );
     assert_eq!(

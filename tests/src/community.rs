@@ -155,7 +155,7 @@ impl TestApp {
     ) {
         let tournament = NewTournament {
             code: code(text),
-            mode: GameMode::parse("squad").unwrap(),
+            mode: GameMode::parse("squad").expect("a mode"),
             opens,
             closes,
             capacity,

@@ -141,18 +141,8 @@ pub(super) fn validate(
     let (windows, categories) = match boards {
         None => (TimeWindow::ALL.to_vec(), Category::ALL.to_vec()),
         Some(boards) => (
-            names(
-                boards.windows,
-                "boards.windows",
-                (TimeWindow::parse, &TimeWindow::ALL.map(TimeWindow::as_str)),
-                locate,
-            )?,
-            names(
-                boards.categories,
-                "boards.categories",
-                (Category::parse, &Category::ALL.map(Category::as_str)),
-                locate,
-            )?,
+            names::<TimeWindow>(boards.windows, "boards.windows", locate)?,
+            names::<Category>(boards.categories, "boards.categories", locate)?,
         ),
     };
     Ok(GameModes {
@@ -211,14 +201,49 @@ fn validate_modes(
     Ok(rules)
 }
 
-/// The known values named in `list` (`key` in errors): at least one, each once; `parse` reads a
-/// name, `all` lists every name it knows.
-fn names<T: PartialEq>(
+/// A board coordinate with fixed semantics that `[boards]` names: a window or a category.
+trait BoardName: Sized + PartialEq + Copy + 'static {
+    /// Every one, in code order.
+    const ALL: &'static [Self];
+
+    /// The one named `text`.
+    fn parse(text: &str) -> Option<Self>;
+
+    /// Its name.
+    fn name(self) -> &'static str;
+}
+
+impl BoardName for TimeWindow {
+    const ALL: &'static [Self] = &TimeWindow::ALL;
+
+    fn parse(text: &str) -> Option<Self> {
+        TimeWindow::parse(text)
+    }
+
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl BoardName for Category {
+    const ALL: &'static [Self] = &Category::ALL;
+
+    fn parse(text: &str) -> Option<Self> {
+        Category::parse(text)
+    }
+
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+/// The known values named in `list` (`key` in errors): at least one, each once.
+fn names<T: BoardName>(
     list: Spanned<Vec<Spanned<String>>>,
     key: &str,
-    (parse, all): (fn(&str) -> Option<T>, &[&str]),
     locate: &Locate<'_>,
 ) -> Result<Vec<T>, ContentError> {
+    let all: Vec<&str> = T::ALL.iter().map(|value| value.name()).collect();
     let span = list.span();
     let list = list.into_inner();
     if list.is_empty() {
@@ -226,7 +251,7 @@ fn names<T: PartialEq>(
     }
     let mut known = Vec::with_capacity(list.len());
     for name in list {
-        let value = parse(name.get_ref()).ok_or_else(|| {
+        let value = T::parse(name.get_ref()).ok_or_else(|| {
             locate(
                 name.span(),
                 key,

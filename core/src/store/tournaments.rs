@@ -279,7 +279,7 @@ impl Tournament {
     /// use time::macros::datetime;
     /// let tournament = Tournament {
     ///     code: TournamentCode::parse("cup").unwrap(),
-    ///     mode: GameMode::parse("solo").unwrap(),
+    ///     mode: GameMode::parse("solo").expect("a mode"),
     ///     window: Window {
     ///         opens: datetime!(2026-11-22 08:00 UTC),
     ///         closes: datetime!(2026-11-29 08:00 UTC),

@@ -168,7 +168,7 @@ async fn one_match_reported_ten_times_at_once_applies_once(app: TestApp) {
     let mut models = [Model::new(a.id), Model::new(b.id)];
     let report = app.finished(
         "eu-9:1",
-        GameMode::parse("squad").unwrap(),
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::best(a.id).stat("damage", 6000),
             Line::new(b.id, 2, 10, 3000).stat("damage", 2000),
@@ -196,7 +196,7 @@ async fn one_match_reported_ten_times_at_once_applies_once(app: TestApp) {
         app.assert_model(&player.key, model).await;
         assert_eq!(app.match_log_of(player.id).await.len(), 1);
         assert_eq!(
-            app.stats_of(player.id, GameMode::parse("squad").unwrap())
+            app.stats_of(player.id, GameMode::parse("squad").expect("a mode"))
                 .await["rounds"],
             1
         );
@@ -229,7 +229,7 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
                 .collect();
             app.finished(
                 &format!("race:{index}"),
-                GameMode::parse("duo").unwrap(),
+                GameMode::parse("duo").expect("a mode"),
                 lines,
             )
         })
@@ -363,7 +363,7 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
             }
         }
         assert_eq!(
-            app.stats_of(player.id, GameMode::parse("duo").unwrap())
+            app.stats_of(player.id, GameMode::parse("duo").expect("a mode"))
                 .await,
             stats
         );
@@ -398,7 +398,7 @@ async fn bans_and_deletions_racing_a_report_leave_each_player_in_or_out(app: Tes
                     .collect();
                 app.finished(
                     &format!("eu-race:{round}:{n}"),
-                    GameMode::parse("solo").unwrap(),
+                    GameMode::parse("solo").expect("a mode"),
                     lines,
                 )
             })

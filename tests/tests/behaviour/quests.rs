@@ -162,7 +162,7 @@ async fn a_quest_moves_with_matches_and_completes_once(app: TestApp) {
     for round in 1..=4 {
         let report = app.finished(
             &format!("quest:{round}"),
-            GameMode::parse("squad").unwrap(),
+            GameMode::parse("squad").expect("a mode"),
             vec![Line::new(player.id, 20, 0, 60).stat(&quest.stat_key, gain)],
         );
         let body = app.report(&report).await;
@@ -341,7 +341,7 @@ async fn daily_quests_change_at_utc_midnight(app: TestApp) {
                     && template.stat_key.ends_with(&format!("_{}", mode.as_str()))
             })
         })
-        .unwrap_or(GameMode::parse("squad").unwrap());
+        .unwrap_or(GameMode::parse("squad").expect("a mode"));
     let line = |placement| {
         daily
             .templates
