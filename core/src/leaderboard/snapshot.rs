@@ -3,11 +3,13 @@
 //! tail instead of the whole match log.
 //!
 //! The bytes are the index's own columns, one after the other: a header (`SZBOARDS`, format,
-//! positions), the windows' edges, the modes' names, the players, each mode's packed totals, each board's
-//! histogram and top list, the results of the hours read back for the windows' edges, those
-//! hours, the log positions of each hour's results within the year, and an end mark. Reading checks
-//! every length and every reference between the parts, so damaged bytes are refused, never
-//! half loaded.
+//! positions), the windows' edges, the modes' names, the players, each mode's packed totals,
+//! each board's histogram and top list, the results of the hours read back for the windows'
+//! edges, those hours, the log positions of each hour's results within the year, and an end
+//! mark. Reading checks every length and every reference between the parts, so damaged bytes
+//! are refused, never half loaded. The modes are those the index held (every mode with a
+//! result, whether the content still names it): a snapshot stays whole across a content
+//! publication that adds or removes modes.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
