@@ -368,3 +368,43 @@ fn long_run(snapshot_every: Option<u64>) {
         assert_eq!(index.results_in(window), shown_rounds, "{window:?}");
     }
 }
+
+#[test]
+fn the_index_grows_a_mode_at_its_first_result_up_to_sixteen() {
+    let mut index = BoardIndex::loading(START);
+    index.finish_loading();
+    let account = AccountId(1);
+    index.add_player(&BoardPlayer {
+        account,
+        friend_code: code(1, 0),
+        is_banned: false,
+    });
+    let result = |seq: i64, name: &str| MatchLogEntry {
+        seq,
+        account,
+        mode: GameMode::parse(name).expect("a mode"),
+        ended: START - Duration::minutes(1),
+        placement: 1,
+        kills: 2,
+        time_alive_secs: 300,
+    };
+    let fourth = BoardId {
+        mode: GameMode::parse("mode_3").expect("a mode"),
+        window: TimeWindow::All,
+        category: Category::Kills,
+    };
+    assert_eq!(index.top(fourth), Vec::new());
+    assert_eq!(index.position(fourth), None);
+    for slot in 0..super::index::MODE_SLOTS {
+        assert!(index.add_result(&result(slot as i64 + 1, &format!("mode_{slot}"))));
+    }
+    assert!(
+        !index.add_result(&result(100, "mode_16")),
+        "a 17th mode is not counted"
+    );
+    assert_eq!(index.board_count(), 16 * 35);
+    let top = index.top(fourth);
+    assert_eq!((top.len(), top[0].rank, top[0].totals.kills), (1, 1, 2));
+    let own = index.standing_of(fourth, account).expect("ranked");
+    assert_eq!(own.totals.rounds, 1);
+}
