@@ -9,7 +9,7 @@
 
 use time::{Duration, OffsetDateTime};
 
-use crate::domain::GameMode;
+use crate::content::{GameModes, ModeRule};
 use crate::store::{NewPoll, NewPollOption, NewTournament, Store, StoreError, TournamentCode};
 
 /// The code of the starter tournament, also the mark that the community was seeded.
@@ -24,16 +24,29 @@ pub enum Seeded {
     AlreadyThere,
 }
 
-/// Creates the starter tournament (joining opens a day after `now`, for a week, 100 places)
+/// Creates the starter tournament (joining opens a day after `now`, for a week, 100 places, in
+/// the mode of `modes` with the largest teams, the first of them: squad in the shipped content)
 /// and, when it was new, a poll open for two weeks from `now`.
-pub async fn seed(store: &dyn Store, now: OffsetDateTime) -> Result<Seeded, StoreError> {
+pub async fn seed(
+    store: &dyn Store,
+    modes: &GameModes,
+    now: OffsetDateTime,
+) -> Result<Seeded, StoreError> {
+    let mode = modes
+        .modes()
+        .iter()
+        .fold(None, |widest: Option<&ModeRule>, rule| match widest {
+            Some(widest) if widest.team_size >= rule.team_size => Some(widest),
+            _ => Some(rule),
+        })
+        .map_or_else(|| modes.first(), |rule| rule.mode);
     let code = TournamentCode::parse(STARTER_TOURNAMENT)
         .unwrap_or_else(|problem| unreachable!("the starter code {problem}"));
     let created = store
         .create_tournament(
             NewTournament {
                 code,
-                mode: GameMode::Squad,
+                mode,
                 opens: now + Duration::days(1),
                 closes: now + Duration::days(8),
                 capacity: 100,

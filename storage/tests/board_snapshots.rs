@@ -9,6 +9,7 @@ use std::time::Duration as StdDuration;
 
 use futures_util::future::join_all;
 use safezone_core::clock::{Clock, ManualClock};
+use safezone_core::content::Content;
 use safezone_core::domain::{FriendCode, GameMode};
 use safezone_core::leaderboard::{BoardId, Category, Leaderboards, TimeWindow};
 use safezone_core::store::{AccountId, Change, MatchId, MatchRecord, PlayerResult, Step, Store};
@@ -180,9 +181,9 @@ async fn report(store: &Arc<dyn Store>, id: &str, players: &[AccountId], ended: 
     let record = MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
         mode: if id.len().is_multiple_of(2) {
-            GameMode::Solo
+            GameMode::parse("solo").expect("a mode")
         } else {
-            GameMode::Duo
+            GameMode::parse("duo").expect("a mode")
         },
         started: ended - Duration::minutes(20),
         ended,
@@ -228,7 +229,10 @@ async fn rename(store: &Arc<dyn Store>, account: AccountId, name: &str, now: Off
 /// Every board (its rows, and each account's own row) and every account's totals.
 async fn everything(boards: &Arc<Leaderboards>, accounts: &[AccountId]) -> Vec<String> {
     let mut seen = Vec::new();
-    for mode in GameMode::ALL {
+    let modes: Vec<GameMode> = (Content::shipped().modes.modes().iter())
+        .map(|rule| rule.mode)
+        .collect();
+    for mode in modes.iter().copied() {
         for window in TimeWindow::ALL {
             for category in Category::ALL {
                 let id = BoardId {
@@ -252,7 +256,7 @@ async fn everything(boards: &Arc<Leaderboards>, accounts: &[AccountId]) -> Vec<S
         }
     }
     for account in accounts {
-        let totals = boards.totals_of(*account).await.expect("totals");
+        let totals = boards.totals_of(*account, &modes).await.expect("totals");
         seen.push(format!("{account:?} {totals:?}"));
     }
     seen

@@ -99,7 +99,7 @@ fn code(text: &str) -> TournamentCode {
 fn tournament(text: &str, capacity: i64, whitelist_only: bool) -> NewTournament {
     NewTournament {
         code: code(text),
-        mode: GameMode::Squad,
+        mode: GameMode::parse("squad").expect("a mode"),
         opens: NOW - hours(1),
         closes: NOW + hours(1),
         capacity,
@@ -372,7 +372,7 @@ async fn tournaments_are_created_once_and_closed(store: Arc<dyn Store>) {
         .expect("read")
         .expect("exists");
     assert_eq!(stored.code.as_str(), "spring-cup");
-    assert_eq!(stored.mode, GameMode::Squad);
+    assert_eq!(stored.mode, GameMode::parse("squad").expect("a mode"));
     assert_eq!((stored.capacity, stored.entrants), (10, 0));
     assert!(stored.whitelist_only);
     assert_eq!(stored.window.opens, NOW - hours(1));
@@ -1331,8 +1331,10 @@ async fn racing_deletions_of_two_entrants_free_both_places(store: Arc<dyn Store>
 /// Eight nodes starting at once on one fresh database: one seeds the poll and the tournament,
 /// the others find them; a poll is open to vote now and the tournament opens later.
 async fn the_starter_community_is_seeded_once_however_many_nodes_start(store: Arc<dyn Store>) {
+    let modes = safezone_core::content::Content::shipped().modes;
     let seeds =
-        futures_util::future::join_all((0..8).map(|_| starter::seed(store.as_ref(), NOW))).await;
+        futures_util::future::join_all((0..8).map(|_| starter::seed(store.as_ref(), &modes, NOW)))
+            .await;
     let created = seeds
         .iter()
         .filter(|seeded| matches!(seeded, Ok(Seeded::Created)))
@@ -1340,7 +1342,7 @@ async fn the_starter_community_is_seeded_once_however_many_nodes_start(store: Ar
     assert_eq!(created, 1, "{seeds:?}");
     assert!(seeds.iter().all(Result::is_ok), "{seeds:?}");
     assert_eq!(
-        starter::seed(store.as_ref(), NOW + hours(1))
+        starter::seed(store.as_ref(), &modes, NOW + hours(1))
             .await
             .expect("seed"),
         Seeded::AlreadyThere

@@ -357,7 +357,7 @@ fn record(id: &str, players: &[AccountId]) -> MatchRecord {
     let ended = datetime!(2026-11-22 08:30 UTC);
     MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
-        mode: GameMode::Solo,
+        mode: GameMode::parse("solo").expect("a mode"),
         started: ended - Duration::minutes(20),
         ended,
         reported: ended + Duration::seconds(5),

@@ -42,7 +42,7 @@ async fn report(store: &Arc<dyn Store>, id: &str, reported: i64, players: &[(Acc
     let reported = NOW + Duration::minutes(reported);
     let record = MatchRecord {
         id: match_id(id),
-        mode: GameMode::Solo,
+        mode: GameMode::parse("solo").expect("a mode"),
         started: reported - Duration::minutes(25),
         ended: reported - Duration::seconds(5),
         reported,
@@ -120,7 +120,7 @@ async fn pages_visit_every_match_newest_reported_first_exactly_once(store: Arc<d
     assert_eq!(first.matches.len(), expected.len(), "at most 100, here all");
     assert!(first.next.is_none());
     let newest = &first.matches[0];
-    assert_eq!(newest.mode, GameMode::Solo);
+    assert_eq!(newest.mode, GameMode::parse("solo").expect("a mode"));
     assert_eq!(newest.reported, NOW + Duration::minutes(9));
     assert_eq!(newest.ended, newest.reported - Duration::seconds(5));
     assert_eq!(newest.started, newest.reported - Duration::minutes(25));

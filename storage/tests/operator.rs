@@ -225,7 +225,7 @@ fn code(text: &str) -> TournamentCode {
 fn tournament(text: &str) -> NewTournament {
     NewTournament {
         code: code(text),
-        mode: GameMode::Squad,
+        mode: GameMode::parse("squad").expect("a mode"),
         opens: NOW + Duration::hours(1),
         closes: NOW + Duration::hours(3),
         capacity: 10,

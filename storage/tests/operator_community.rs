@@ -54,7 +54,7 @@ fn code(text: &str) -> TournamentCode {
 fn tournament(text: &str, opens: OffsetDateTime, now: OffsetDateTime) -> NewTournament {
     NewTournament {
         code: code(text),
-        mode: GameMode::Squad,
+        mode: GameMode::parse("squad").expect("a mode"),
         opens,
         closes: opens + hours(2),
         capacity: 10,
@@ -189,7 +189,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
             .expect("create")
     );
     let edit = TournamentEdit {
-        mode: Some(GameMode::Duo),
+        mode: Some(GameMode::parse("duo").expect("a mode")),
         capacity: Some(4),
         whitelist_only: Some(true),
         ..no_edit("cup", NOW)
@@ -201,7 +201,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
         .expect("edited");
     assert_eq!(
         (edited.mode, edited.capacity, edited.whitelist_only),
-        (GameMode::Duo, 4, true)
+        (GameMode::parse("duo").expect("a mode"), 4, true)
     );
     let stored = store
         .tournament(&code("cup"))
@@ -236,7 +236,7 @@ async fn tournaments_are_edited_within_their_rules(store: Arc<dyn Store>) {
         async move { store.edit_tournament(edit, None).await.expect("edit") }
     };
     let mode = TournamentEdit {
-        mode: Some(GameMode::Solo),
+        mode: Some(GameMode::parse("solo").expect("a mode")),
         ..no_edit("cup", open)
     };
     assert_eq!(

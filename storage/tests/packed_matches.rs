@@ -27,7 +27,7 @@ fn summary() -> String {
 fn record(id: &str, account: AccountId, summary: String) -> MatchRecord {
     MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
-        mode: GameMode::Solo,
+        mode: GameMode::parse("solo").expect("a mode"),
         started: ENDED - Duration::minutes(20),
         ended: ENDED,
         reported: ENDED + Duration::seconds(5),

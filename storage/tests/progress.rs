@@ -121,7 +121,7 @@ fn player(account: AccountId, placement: i64, kills: i64) -> PlayerResult {
 fn record(id: &str, ended: OffsetDateTime, players: Vec<PlayerResult>) -> MatchRecord {
     MatchRecord {
         id: MatchId::parse(id).expect("a match id"),
-        mode: GameMode::Solo,
+        mode: GameMode::parse("solo").expect("a mode"),
         started: ended - Duration::minutes(20),
         ended,
         reported: ended + Duration::seconds(5),
@@ -167,7 +167,13 @@ async fn assert_untouched(store: &Arc<dyn Store>, accounts: &[AccountId]) {
     for &account in accounts {
         let since = NOW - Duration::days(365);
         assert_eq!(
-            totals(store, account, GameMode::Solo, since).await,
+            totals(
+                store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                since
+            )
+            .await,
             stats(&[])
         );
         assert_eq!(coin_balance(store, account).await, 0);
@@ -451,22 +457,46 @@ async fn reports_write_log_stats_and_changes(store: Arc<dyn Store>) {
     assert_eq!(
         logged,
         [
-            (a, GameMode::Solo, ended, 2, 1, 598),
-            (b, GameMode::Solo, ended, 1, 4, 599),
-            (c, GameMode::Solo, ended, 3, 0, 597),
+            (
+                a,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                2,
+                1,
+                598
+            ),
+            (
+                b,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                1,
+                4,
+                599
+            ),
+            (
+                c,
+                GameMode::parse("solo").expect("a mode"),
+                ended,
+                3,
+                0,
+                597
+            ),
         ]
     );
     assert!(log.windows(2).all(|pair| pair[0].seq < pair[1].seq));
     assert_eq!(
-        totals(&store, b, GameMode::Solo, ended).await,
+        totals(&store, b, GameMode::parse("solo").expect("a mode"), ended).await,
         stats(&[("damage", 730), ("kills", 4), ("rounds", 1), ("wins", 1)])
     );
     assert_eq!(
-        totals(&store, c, GameMode::Solo, ended).await,
+        totals(&store, c, GameMode::parse("solo").expect("a mode"), ended).await,
         stats(&[("rounds", 1)]),
         "stats that did not move are absent"
     );
-    assert_eq!(totals(&store, b, GameMode::Duo, ended).await, stats(&[]));
+    assert_eq!(
+        totals(&store, b, GameMode::parse("duo").expect("a mode"), ended).await,
+        stats(&[])
+    );
     assert_eq!(
         [
             coin_balance(&store, a).await,
@@ -520,7 +550,13 @@ async fn repeated_reports_replay_the_first_answer(store: Arc<dyn Store>) {
     );
     assert_eq!(whole_log(&store).await.len(), 2);
     assert_eq!(
-        totals(&store, players[0], GameMode::Solo, ended).await,
+        totals(
+            &store,
+            players[0],
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[("kills", 3), ("rounds", 1)])
     );
     assert_eq!(coin_balance(&store, players[0]).await, 25);
@@ -542,9 +578,9 @@ async fn stats_are_bucketed_by_the_hour_the_match_ended(store: Arc<dyn Store>) {
         assert_eq!(done, MatchApplied::Done(vec![]));
     }
     let mut duo = record("m-c", next_hour, vec![player(id, 1, 100)]);
-    duo.mode = GameMode::Duo;
+    duo.mode = GameMode::parse("duo").expect("a mode");
     report(&store, &duo, &[]).await;
-    let at = |time| totals(&store, id, GameMode::Solo, time);
+    let at = |time| totals(&store, id, GameMode::parse("solo").expect("a mode"), time);
     let both = stats(&[("kills", 7), ("rounds", 2)]);
     let second = stats(&[("kills", 5), ("rounds", 1)]);
     assert_eq!(at(datetime!(2026-11-22 08:00 UTC)).await, both);
@@ -560,10 +596,13 @@ async fn stats_are_bucketed_by_the_hour_the_match_ended(store: Arc<dyn Store>) {
     assert_eq!(at(datetime!(2026-11-22 09:59 UTC)).await, second);
     assert_eq!(at(datetime!(2026-11-22 10:00 UTC)).await, stats(&[]));
     assert_eq!(
-        totals(&store, id, GameMode::Duo, NOW).await,
+        totals(&store, id, GameMode::parse("duo").expect("a mode"), NOW).await,
         stats(&[("kills", 100), ("rounds", 1)])
     );
-    assert_eq!(totals(&store, id, GameMode::Squad, NOW).await, stats(&[]));
+    assert_eq!(
+        totals(&store, id, GameMode::parse("squad").expect("a mode"), NOW).await,
+        stats(&[])
+    );
 }
 
 /// The retention sweep's delete: whole hours that ended at or before the cut, oldest first,
@@ -587,7 +626,13 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
     }
     let since_ever = OffsetDateTime::UNIX_EPOCH;
     assert_eq!(
-        totals(&store, ann, GameMode::Solo, since_ever).await,
+        totals(
+            &store,
+            ann,
+            GameMode::parse("solo").expect("a mode"),
+            since_ever
+        )
+        .await,
         stats(&[("kills", 3), ("rounds", 3)])
     );
     let cut = datetime!(2026-11-22 07:20 UTC);
@@ -606,7 +651,13 @@ async fn old_hourly_stats_go_in_batches_and_newer_ones_stay(store: Arc<dyn Store
     assert_eq!(sweep(100).await, 0);
     for player in [ann, bob] {
         assert_eq!(
-            totals(&store, player, GameMode::Solo, since_ever).await,
+            totals(
+                &store,
+                player,
+                GameMode::parse("solo").expect("a mode"),
+                since_ever
+            )
+            .await,
             stats(&[("kills", 1), ("rounds", 1)]),
             "the 07:00 hour, which the cut falls in, stays"
         );
@@ -728,7 +779,13 @@ async fn large_reports_are_written_in_batches(store: Arc<dyn Store>) {
     assert_eq!(granted, expected);
     assert_eq!(whole_log(&store).await.len(), 100);
     let last = players[99];
-    let last_totals = totals(&store, last, GameMode::Solo, ended).await;
+    let last_totals = totals(
+        &store,
+        last,
+        GameMode::parse("solo").expect("a mode"),
+        ended,
+    )
+    .await;
     assert_eq!(last_totals.get("stat/9"), Some(&109));
     assert_eq!(last_totals.get("kills"), Some(&(100 % 7)));
     assert_eq!(coin_balance(&store, last).await, last.0);
@@ -815,7 +872,13 @@ async fn concurrent_repeats_of_a_report_apply_once(store: Arc<dyn Store>) {
     for account in players {
         assert_eq!(coin_balance(&store, account).await, 15);
         assert_eq!(
-            totals(&store, account, GameMode::Solo, ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             stats(&[("kills", 1), ("rounds", 1)])
         );
     }
@@ -895,7 +958,13 @@ async fn concurrent_reports_of_the_same_players_apply_one_per_version(store: Arc
         assert_eq!(coin_balance(&store, account).await, 3);
         assert_eq!(progress(&store, account).await.version, 3);
         assert_eq!(
-            totals(&store, account, GameMode::Solo, ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             stats(&[("kills", 3), ("rounds", 3)])
         );
     }
@@ -953,7 +1022,13 @@ async fn concurrent_reports_of_overlapping_players_never_apply_a_version_twice(
             stats(&[("kills", 1), ("rounds", 1)])
         };
         assert_eq!(
-            totals(&store, account, GameMode::Solo, ended).await,
+            totals(
+                &store,
+                account,
+                GameMode::parse("solo").expect("a mode"),
+                ended
+            )
+            .await,
             expected
         );
     }
@@ -1034,11 +1109,23 @@ async fn deleting_an_account_removes_its_log_and_stats(store: Arc<dyn Store>) {
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].account, kept);
     assert_eq!(
-        totals(&store, deleted, GameMode::Solo, ended).await,
+        totals(
+            &store,
+            deleted,
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[])
     );
     assert_eq!(
-        totals(&store, kept, GameMode::Solo, ended).await,
+        totals(
+            &store,
+            kept,
+            GameMode::parse("solo").expect("a mode"),
+            ended
+        )
+        .await,
         stats(&[("kills", 2), ("rounds", 1)])
     );
     assert_eq!(

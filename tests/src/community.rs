@@ -155,7 +155,7 @@ impl TestApp {
     ) {
         let tournament = NewTournament {
             code: code(text),
-            mode: GameMode::Squad,
+            mode: GameMode::parse("squad").expect("a mode"),
             opens,
             closes,
             capacity,

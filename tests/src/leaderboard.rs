@@ -331,7 +331,7 @@ impl Played {
         let mut windows = Map::new();
         for window in WINDOWS {
             let mut modes = Map::new();
-            for mode in GameMode::ALL {
+            for mode in crate::shipped_modes() {
                 let tally = self.tally(account, mode, window, now);
                 modes.insert(mode.as_str().to_owned(), tally.stats());
             }
@@ -574,7 +574,7 @@ impl TestApp {
     /// Asserts every one of the 140 boards (4 modes, 5 windows, 7 categories) against
     /// `played`, for `caller` when given.
     pub async fn assert_every_board(&self, played: &Played, caller: Option<(&str, AccountId)>) {
-        for mode in GameMode::ALL {
+        for mode in crate::shipped_modes() {
             for window in WINDOWS {
                 for category in CATEGORIES {
                     self.assert_board(played, mode, window, category, caller)
@@ -588,7 +588,7 @@ impl TestApp {
     /// then asserts them.
     pub async fn await_every_board(&self, played: &Played, caller: Option<(&str, AccountId)>) {
         let settled = within(DEADLINE, || async {
-            for mode in GameMode::ALL {
+            for mode in crate::shipped_modes() {
                 for window in WINDOWS {
                     for category in CATEGORIES {
                         let (body, expected) = self

@@ -126,3 +126,21 @@ macro_rules! each_combination {
         )*
     };
 }
+
+/// The shipped content's game modes, in its order (solo, duo, squad, limited).
+pub fn shipped_modes() -> Vec<safezone_core::domain::GameMode> {
+    (safezone_core::content::Content::shipped()
+        .modes
+        .modes()
+        .iter())
+    .map(|rule| rule.mode)
+    .collect()
+}
+
+/// The game mode named `name`.
+///
+/// # Panics
+/// When `name` is not a valid mode's name.
+pub fn mode(name: &str) -> safezone_core::domain::GameMode {
+    safezone_core::domain::GameMode::parse(name).unwrap_or_else(|| panic!("`{name}` is a mode"))
+}

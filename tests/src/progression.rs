@@ -285,7 +285,7 @@ pub struct Standing {
     pub quests: Value,
     /// `GET /api/reward/tracks` with the account's key.
     pub tracks: Value,
-    /// The statistics of each mode, in [`GameMode::ALL`]'s order.
+    /// The statistics of each mode, in the shipped content's order ([`crate::shipped_modes`]).
     pub stats: Vec<BTreeMap<String, i64>>,
     /// The account's entries of the match log.
     pub match_log: Vec<MatchLogEntry>,
@@ -399,7 +399,7 @@ impl TestApp {
         let user = self.user(key).await;
         let account = AccountId(int(&user, "id"));
         let mut stats = Vec::new();
-        for mode in GameMode::ALL {
+        for mode in crate::shipped_modes() {
             stats.push(self.stats_of(account, mode).await);
         }
         Standing {

@@ -47,9 +47,13 @@ on_both!(
 
 async fn typescript_client_plays_a_first_session(app: TestApp) {
     // The server as a fresh binary starts it: with the starter poll.
-    starter::seed(app.store.as_ref(), app.clock.now())
-        .await
-        .expect("seeded");
+    starter::seed(
+        app.store.as_ref(),
+        &shipped_content().modes,
+        app.clock.now(),
+    )
+    .await
+    .expect("seeded");
     let build = ClientBuild::compile();
     let played = build.play_first_session(&app.base).await;
     assert!(

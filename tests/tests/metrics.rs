@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use safezone_core::clock::Clock;
-use safezone_core::domain::GameMode;
 use safezone_core::metrics::{self, MetricsServer};
 use safezone_core::operator::Grant;
 use safezone_tests::progression::{Line, Report};
@@ -72,7 +71,7 @@ async fn counts_what_happened(app: TestApp) {
 
     let report = Report::new(
         &format!("metrics-{}", uuid::Uuid::new_v4()),
-        GameMode::ALL[0],
+        safezone_tests::shipped_modes()[0],
         app.clock.now() - time::Duration::minutes(1),
         vec![Line::new(account, 1, 3, 600)],
     );

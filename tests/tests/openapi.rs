@@ -130,7 +130,7 @@ async fn every_operator_answer_conforms_to_its_document(app: TestApp) {
     let played = Line::new(AccountId(account), 1, 3, 600);
     app.report(&Report::new(
         MATCH_ID,
-        GameMode::Solo,
+        GameMode::parse("solo").expect("a mode"),
         app.now() - time::Duration::minutes(1),
         vec![played],
     ))

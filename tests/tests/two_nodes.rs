@@ -10,14 +10,14 @@
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
 
-use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
-use safezone_tests::content::shipped_with_maintenance;
+use safezone_tests::content::{shipped_with_maintenance, shipped_with_mode};
 use safezone_tests::economy::Grant;
 use safezone_tests::leaderboard::{
     CATEGORIES, DEADLINE, Played, WINDOWS, codes, lines_summing, match_id, query, within,
 };
+use safezone_tests::mode;
 use safezone_tests::progression::{Line, Report};
 use safezone_tests::{Nodes, Server, TestApp, run_nodes};
 use serde_json::Value;
@@ -217,19 +217,19 @@ async fn report_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
 
     a.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(first.id, 1, 8, 1500),
             Line::new(second.id, 2, 3, 1400),
         ],
     )
     .await;
-    a.assert_board(&played, Solo, "24h", "wins", caller(&second))
+    a.assert_board(&played, mode("solo"), "24h", "wins", caller(&second))
         .await;
-    b.await_board(&played, Solo, "24h", "wins", caller(&second))
+    b.await_board(&played, mode("solo"), "24h", "wins", caller(&second))
         .await;
     let body = b
-        .board(&query(Solo, "24h", "wins", Some(&second.key)))
+        .board(&query(mode("solo"), "24h", "wins", Some(&second.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[&first, &second]));
     assert_eq!(body["user"]["rank"], 2);
@@ -246,13 +246,17 @@ async fn report_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         .into_iter()
         .enumerate()
     {
-        let mode = if round % 2 == 0 { Squad } else { Duo };
+        let mode = if round % 2 == 0 {
+            mode("squad")
+        } else {
+            mode("duo")
+        };
         b.report_now(&mut played, mode, lines).await;
     }
     b.assert_every_board(&played, caller(&first)).await;
     a.await_every_board(&played, caller(&first)).await;
     let body = a
-        .board(&query(Squad, "all", "wins", Some(&first.key)))
+        .board(&query(mode("squad"), "all", "wins", Some(&first.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[&second, &first]));
     let profile = a.profile(&second.friend_code.to_string(), &first.key).await;
@@ -270,10 +274,10 @@ async fn later_node_rebuilds(nodes: Nodes, apps: Vec<TestApp>) {
         let lines = lines_summing(player.id, 10 + index as i64, 2, 4, 12 * index as i64, 3000);
         for (round, line) in lines.into_iter().enumerate() {
             let (mode, age) = match round % 4 {
-                0 => (Solo, Duration::days(6)),
-                1 => (Solo, Duration::hours(3)),
-                2 => (Squad, Duration::days(2)),
-                _ => (Limited, Duration::minutes(1)),
+                0 => (mode("solo"), Duration::days(6)),
+                1 => (mode("solo"), Duration::hours(3)),
+                2 => (mode("squad"), Duration::days(2)),
+                _ => (mode("limited"), Duration::minutes(1)),
             };
             a.report_at(&mut played, mode, start - age, vec![line])
                 .await;
@@ -292,7 +296,7 @@ async fn later_node_rebuilds(nodes: Nodes, apps: Vec<TestApp>) {
     for node in [a, &b, &third] {
         for window in WINDOWS {
             for category in CATEGORIES {
-                for mode in [Solo, Squad, Limited] {
+                for mode in [mode("solo"), mode("squad"), mode("limited")] {
                     node.assert_board(&played, mode, window, category, None)
                         .await;
                 }
@@ -311,7 +315,7 @@ async fn account_changes_cross_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     let watcher = a.joined(&mut played).await;
     a.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(deleted.id, 1, 10, 2000),
             Line::new(renamed.id, 2, 5, 1900),
@@ -319,17 +323,21 @@ async fn account_changes_cross_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         ],
     )
     .await;
-    a.report_now(&mut played, Duo, vec![Line::new(deleted.id, 1, 2, 100)])
-        .await;
+    a.report_now(
+        &mut played,
+        mode("duo"),
+        vec![Line::new(deleted.id, 1, 2, 100)],
+    )
+    .await;
     b.await_every_board(&played, caller(&watcher)).await;
 
     let code = a.rename_to(&renamed.key, "Moved").await;
     played.rename(renamed.id, &code);
-    a.assert_board(&played, Solo, "all", "kills", caller(&renamed))
+    a.assert_board(&played, mode("solo"), "all", "kills", caller(&renamed))
         .await;
-    b.await_board(&played, Solo, "all", "kills", caller(&renamed))
+    b.await_board(&played, mode("solo"), "all", "kills", caller(&renamed))
         .await;
-    let body = b.board(&query(Solo, "all", "kills", None)).await;
+    let body = b.board(&query(mode("solo"), "all", "kills", None)).await;
     assert_eq!(body["players"][1]["name"], "Moved");
     assert_eq!(body["players"][1]["friend_code"], code.as_str());
     b.await_every_board(&played, caller(&renamed)).await;
@@ -343,7 +351,7 @@ async fn account_changes_cross_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     a.assert_every_board(&played, caller(&watcher)).await;
     b.await_every_board(&played, caller(&watcher)).await;
     let body = b
-        .board(&query(Solo, "all", "kills", Some(&watcher.key)))
+        .board(&query(mode("solo"), "all", "kills", Some(&watcher.key)))
         .await;
     assert_eq!(
         codes(&body),
@@ -369,7 +377,7 @@ async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     let (banned, other) = (&players[0], &players[1]);
     a.report_now(
         &mut played,
-        Squad,
+        mode("squad"),
         vec![
             Line::new(banned.id, 1, 7, 900),
             Line::new(other.id, 2, 2, 800),
@@ -382,14 +390,14 @@ async fn ban_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     played.hide(banned.id);
     a.await_every_board(&played, caller(other)).await;
     b.await_every_board(&played, caller(other)).await;
-    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    let body = b.board(&query(mode("squad"), "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[other]));
 
     a.set_banned(banned, false).await;
     played.show(banned.id);
     a.await_every_board(&played, caller(other)).await;
     b.await_every_board(&played, caller(other)).await;
-    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    let body = b.board(&query(mode("squad"), "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[banned, other]));
 }
 
@@ -403,7 +411,7 @@ async fn removal_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     let (cheater, other) = (&players[0], &players[1]);
     a.report_now(
         &mut played,
-        Squad,
+        mode("squad"),
         vec![
             Line::new(cheater.id, 1, 25, 900),
             Line::new(other.id, 2, 2, 800),
@@ -422,11 +430,15 @@ async fn removal_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     played.forget_results(cheater.id);
     a.await_every_board(&played, caller(other)).await;
     b.await_every_board(&played, caller(other)).await;
-    let body = b.board(&query(Squad, "all", "kills", None)).await;
+    let body = b.board(&query(mode("squad"), "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[other]));
 
-    b.report_now(&mut played, Squad, vec![Line::new(cheater.id, 4, 1, 300)])
-        .await;
+    b.report_now(
+        &mut played,
+        mode("squad"),
+        vec![Line::new(cheater.id, 4, 1, 300)],
+    )
+    .await;
     a.await_every_board(&played, caller(cheater)).await;
     b.await_every_board(&played, caller(cheater)).await;
 }
@@ -443,7 +455,7 @@ async fn removal_races_reports(nodes: Nodes, apps: Vec<TestApp>) {
         let cheater = &players[1 + round % 3];
         let report = Report::new(
             &match_id(),
-            Squad,
+            mode("squad"),
             a.now() - Duration::minutes(1),
             vec![
                 Line::new(cheater.id, 1, 9, 900),
@@ -497,6 +509,58 @@ async fn content_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         for app in &apps {
             app.await_maintenance(on).await;
         }
+    }
+}
+
+#[tokio::test]
+async fn a_mode_published_through_one_node_opens_its_boards_on_the_other() {
+    run_nodes(
+        &[Server::Warp, Server::Rocket],
+        published_mode_crosses_nodes,
+    )
+    .await;
+}
+
+/// A file adding `trios` published through A's operator API: B serves the mode's boards
+/// without a restart, empty at first, then with a match in `trios` reported to A.
+async fn published_mode_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let trios = mode("trios");
+    let mut played = Played::new();
+    let players = a.joined_all(&mut played, 3).await;
+    b.board_answer(&query(trios, "all", "kills", None))
+        .await
+        .error_naming(400, "invalid_parameter", "mode");
+
+    let listener = a.operator_listener().await;
+    let secret = a.operator_token("designer", "full").await;
+    let published = a
+        .client
+        .post(format!(
+            "http://{}/operator/api/content/publish",
+            listener.local_addr()
+        ))
+        .bearer_auth(&secret)
+        .json(&serde_json::json!({"text": shipped_with_mode("trios", 3), "reason": "trios"}))
+        .send()
+        .await
+        .expect("the operator API answers");
+    assert!(published.status().is_success(), "{published:?}");
+
+    let entry = b.await_mode("trios", true).await;
+    assert_eq!(entry.map(|mode| mode["team_size"].clone()), Some(3.into()));
+    let empty = b.board(&query(trios, "all", "kills", None)).await;
+    assert_eq!(empty["players"], serde_json::json!([]));
+    a.await_mode("trios", true).await;
+    let lines = players
+        .iter()
+        .enumerate()
+        .map(|(place, player)| Line::new(player.id, place as i64 + 1, 5 - place as i64, 600))
+        .collect();
+    a.report_now(&mut played, trios, lines).await;
+    for category in ["kills", "wins"] {
+        b.await_board(&played, trios, "all", category, caller(&players[2]))
+            .await;
     }
 }
 

@@ -198,8 +198,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
-         *     `wins` by default): `{status, players, user}`.
+         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; the content's first
+         *     mode, `all`, `wins` by default): `{status, players, user}`.
          * @description A live board's first rows and, with a key, the caller's own row and rank (`user`); `user` is null when the caller is not ranked on the board (no game in its mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has a null rank. Also served at `/api/leaderboard`.
          */
         get: operations["leaderboard"];
@@ -219,8 +219,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
-         *     `wins` by default): `{status, players, user}`.
+         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; the content's first
+         *     mode, `all`, `wins` by default): `{status, players, user}`.
          * @description A live board's first rows and, with a key, the caller's own row and rank (`user`); `user` is null when the caller is not ranked on the board (no game in its mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has a null rank. Also served at `/api/leaderboard`.
          */
         get: operations["liveLeaderboard"];
@@ -1208,6 +1208,8 @@ export interface components {
             endpoint: string;
             environment: string;
             maintenance: boolean;
+            /** @description The game modes the content names, in its order, with their team sizes. */
+            modes: components["schemas"]["ModeView"][];
             regions: string[];
             /** @description Whether this client's platform and versions must update first. */
             update_required: boolean;
@@ -1269,11 +1271,8 @@ export interface components {
          * @example Sneeza#0001
          */
         FriendCode: string;
-        /**
-         * @description A game mode
-         * @enum {string}
-         */
-        GameMode: "solo" | "duo" | "squad" | "limited";
+        /** @description A game mode named by the content (`[[modes]]`; the shipped content's are solo, duo, squad and limited): 1 to 32 lowercase ASCII letters, digits or `_` */
+        GameMode: string;
         /** @description `{service, version, database}`. */
         Health: {
             /** @description Always `ok`: the database answered. */
@@ -1360,7 +1359,7 @@ export interface components {
              *     repeated id changes nothing and answers the first report's result.
              */
             matchId: string;
-            /** @description The mode it was played in. */
+            /** @description The mode it was played in: one the content names (`[[modes]]`). */
             mode: components["schemas"]["GameMode"];
             /** @description Every player's result, one line per account. */
             players: components["schemas"]["PlayerBody"][];
@@ -1401,12 +1400,19 @@ export interface components {
             /** @description Always false: there is no mid-season track to buy. */
             is_available: boolean;
         };
-        /** @description One window's statistics per mode. */
+        /** @description One window's statistics per mode: each mode the content names (`[[modes]]`), keyed by its name */
         ModeStats: {
-            duo: components["schemas"]["StatsView"];
-            limited: components["schemas"]["StatsView"];
-            solo: components["schemas"]["StatsView"];
-            squad: components["schemas"]["StatsView"];
+            [key: string]: components["schemas"]["StatsView"];
+        };
+        /** @description A game mode: `{name, team_size}`. */
+        ModeView: {
+            /** @description The mode's name, as match reports and leaderboards name it. */
+            name: components["schemas"]["GameMode"];
+            /**
+             * Format: int32
+             * @description Players per team (content data for clients: a match report carries no teams).
+             */
+            team_size: number;
         };
         /** @description One answer of a poll. */
         OptionView: {
@@ -2827,7 +2833,7 @@ export interface operations {
     leaderboard: {
         parameters: {
             query?: {
-                /** @description The game mode (`solo` when left out) */
+                /** @description The game mode: a mode named by the content (its first mode, `solo` in the shipped content, when left out) */
                 mode?: components["schemas"]["GameMode"];
                 /** @description The time window (`all` when left out) */
                 time?: components["schemas"]["TimeWindow"];
@@ -2849,7 +2855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success_BoardReply"];
                 };
             };
-            /** @description An unknown `mode`, `time` or `category` (`invalid_parameter`) */
+            /** @description A `mode` the content does not name, or a `time` or `category` without boards (`invalid_parameter`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2877,7 +2883,7 @@ export interface operations {
     liveLeaderboard: {
         parameters: {
             query?: {
-                /** @description The game mode (`solo` when left out) */
+                /** @description The game mode: a mode named by the content (its first mode, `solo` in the shipped content, when left out) */
                 mode?: components["schemas"]["GameMode"];
                 /** @description The time window (`all` when left out) */
                 time?: components["schemas"]["TimeWindow"];
@@ -2899,7 +2905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success_BoardReply"];
                 };
             };
-            /** @description An unknown `mode`, `time` or `category` (`invalid_parameter`) */
+            /** @description A `mode` the content does not name, or a `time` or `category` without boards (`invalid_parameter`) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -5,9 +5,10 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-use super::shared::boards::boards_error;
+use super::shared::boards::{boards_error, served_board};
 use super::views::StatsView;
 use crate::App;
+use crate::content::GameModes;
 use crate::domain::{FriendCode, GameMode};
 use crate::http::key_owner;
 use crate::http::params::parameters;
@@ -58,8 +59,8 @@ impl<'a> RowView<'a> {
     }
 }
 
-/// `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
-/// `wins` by default): `{status, players, user}`.
+/// `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; the content's first
+/// mode, `all`, `wins` by default): `{status, players, user}`.
 #[utoipa::path(
     get,
     path = "/api/leaderboard/live",
@@ -72,8 +73,8 @@ impl<'a> RowView<'a> {
     params(BoardParams),
     responses(
         (status = 200, description = "The board", body = Success<BoardReply>),
-        (status = 400, description = "An unknown `mode`, `time` or `category` \
-            (`invalid_parameter`)", body = ErrorBody),
+        (status = 400, description = "A `mode` the content does not name, or a `time` or \
+            `category` without boards (`invalid_parameter`)", body = ErrorBody),
         (status = 401, response = PresentedUserKeyInvalid),
         (status = 403, response = KeyMismatch),
         (status = 503, description = "This node is still loading its leaderboards \
@@ -84,7 +85,7 @@ impl<'a> RowView<'a> {
     )
 )]
 pub(super) async fn live(app: App, incoming: Incoming) -> Result<Reply, ApiError> {
-    let board = BoardParams::read(&incoming)?.board();
+    let board = BoardParams::read(&incoming)?.board(&app.content.current().content.modes)?;
     let caller = caller(&app, &incoming).await?;
     let answer = app
         .leaderboards
@@ -127,7 +128,8 @@ async fn caller(app: &App, incoming: &Incoming) -> Result<Option<AccountId>, Api
 parameters! {
     /// The parameters of `GET /api/leaderboard/live`.
     struct BoardParams {
-        /// The game mode (`solo` when left out)
+        /// The game mode: a mode named by the content (its first mode, `solo` in the shipped
+        /// content, when left out)
         mode: Option<GameMode> = Query "mode",
         /// The time window (`all` when left out)
         window: Option<TimeWindow> = Query "time",
@@ -137,12 +139,13 @@ parameters! {
 }
 
 impl BoardParams {
-    /// The board asked for.
-    fn board(&self) -> BoardId {
-        BoardId {
-            mode: self.mode.unwrap_or(GameMode::Solo),
-            window: self.window.unwrap_or(TimeWindow::All),
-            category: self.category.unwrap_or(Category::Wins),
-        }
+    /// The board asked for, if the content has it.
+    fn board(&self, served: &GameModes) -> Result<BoardId, ApiError> {
+        served_board(
+            served,
+            self.mode,
+            self.window.unwrap_or(TimeWindow::All),
+            self.category.unwrap_or(Category::Wins),
+        )
     }
 }

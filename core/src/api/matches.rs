@@ -176,7 +176,7 @@ pub(super) async fn report(app: App, incoming: Incoming) -> Result<Reply, ApiErr
         );
     }
     let report = body
-        .check(app.clock.now())
+        .check(app.clock.now(), &published.content.modes)
         .map_err(|error| ApiError::InvalidBody {
             reason: error.to_string(),
         })?;

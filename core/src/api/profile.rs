@@ -2,17 +2,19 @@
 //! and mode.
 
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{AdditionalProperties, Object, Schema};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
 
 use super::shared::boards::boards_error;
 use super::shared::session;
 use super::views::ClanView;
 use super::views::StatsView;
 use crate::App;
-use crate::domain::{ApiDate, FriendCode};
+use crate::domain::{ApiDate, FriendCode, GameMode};
 use crate::http::params::parameters;
 use crate::http::{ApiError, ErrorCode, Incoming, Reply};
-use crate::leaderboard::Totals;
+use crate::leaderboard::{TimeWindow, WindowTotals};
 use crate::openapi::{ErrorBody, KeyMismatch, Success, UserKeyRequired};
 use crate::store::Account;
 
@@ -55,22 +57,54 @@ struct WindowStats {
     all: ModeStats,
 }
 
-/// One window's statistics per mode.
-#[derive(Serialize, ToSchema)]
-struct ModeStats {
-    solo: StatsView,
-    duo: StatsView,
-    squad: StatsView,
-    limited: StatsView,
+/// One window's statistics per mode, in the content's order of modes.
+struct ModeStats(Vec<(GameMode, StatsView)>);
+
+impl PartialSchema for ModeStats {
+    fn schema() -> RefOr<Schema> {
+        Object::builder()
+            .description(Some(
+                "One window's statistics per mode: each mode the content names (`[[modes]]`), \
+                 keyed by its name",
+            ))
+            .additional_properties(Some(AdditionalProperties::RefOr(RefOr::Ref(
+                Ref::from_schema_name(StatsView::name()),
+            ))))
+            .into()
+    }
 }
 
-impl ModeStats {
-    fn new([solo, duo, squad, limited]: &[Totals; 4]) -> Self {
+impl ToSchema for ModeStats {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((StatsView::name().into(), StatsView::schema()));
+        StatsView::schemas(schemas);
+    }
+}
+
+impl Serialize for ModeStats {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(mode, stats)| (mode.as_str(), stats)))
+    }
+}
+
+impl WindowStats {
+    /// The statistics of `modes`, each with its totals per window ([`TimeWindow::ALL`] order).
+    fn new(modes: &[GameMode], totals: &[WindowTotals]) -> Self {
+        let window = |index: usize| {
+            ModeStats(
+                modes
+                    .iter()
+                    .zip(totals)
+                    .map(|(mode, totals)| (*mode, StatsView::new(&totals[index])))
+                    .collect(),
+            )
+        };
         Self {
-            solo: StatsView::new(solo),
-            duo: StatsView::new(duo),
-            squad: StatsView::new(squad),
-            limited: StatsView::new(limited),
+            day: window(TimeWindow::Day.index()),
+            week: window(TimeWindow::Week.index()),
+            month: window(TimeWindow::Month.index()),
+            year: window(TimeWindow::Year.index()),
+            all: window(TimeWindow::All.index()),
         }
     }
 }
@@ -119,18 +153,15 @@ pub(super) async fn profile(app: App, incoming: Incoming) -> Result<Reply, ApiEr
         })?;
     let clan = app.store.clan_of(account.id).await?;
     let friend = viewer != account.id && app.store.are_friends(viewer, account.id).await?;
-    let [day, week, month, year, all] = app
+    let modes: Vec<GameMode> = (app.content.current().content.modes.modes().iter())
+        .map(|rule| rule.mode)
+        .collect();
+    let totals = app
         .leaderboards
-        .totals_of(account.id)
+        .totals_of(account.id, &modes)
         .await
         .map_err(boards_error)?;
-    let stats = WindowStats {
-        day: ModeStats::new(&day),
-        week: ModeStats::new(&week),
-        month: ModeStats::new(&month),
-        year: ModeStats::new(&year),
-        all: ModeStats::new(&all),
-    };
+    let stats = WindowStats::new(&modes, &totals);
     Ok(Reply::success(&ProfileAnswer {
         user: public_user(&account, clan.as_ref()),
         stats,

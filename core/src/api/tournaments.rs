@@ -26,7 +26,7 @@ use crate::store::{Tournament, TournamentCode, TournamentRefusal, TournamentStan
 struct StatusAnswer<'a> {
     /// The game mode it is played in.
     #[schema(value_type = GameMode)]
-    mode: &'static str,
+    mode: &'a str,
     /// The tournament's code, in lower case.
     #[schema(value_type = TournamentCode)]
     code: &'a str,

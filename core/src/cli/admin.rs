@@ -114,7 +114,7 @@ impl AdminCommand {
             Self::Ban(args) => args.ban(store, true).await,
             Self::Unban(args) => args.ban(store, false).await,
             Self::Poll(command) => command.run(store, now).await,
-            Self::Tournament(command) => command.run(store, now).await,
+            Self::Tournament(command) => command.run(store, file, now).await,
             Self::Whitelist(command) => command.run(store, now).await,
             Self::Content(command) => command.run(store, file, now).await,
             Self::OperatorToken(command) => command.run(store, now).await,

@@ -308,8 +308,8 @@ impl ServerArgs {
 
 /// Seeds the starter community ([`starter`](crate::starter)); a failure is logged and the
 /// server starts all the same.
-async fn seed_starter_community(store: &dyn Store) {
-    match crate::starter::seed(store, time::OffsetDateTime::now_utc()).await {
+async fn seed_starter_community(store: &dyn Store, modes: &crate::content::GameModes) {
+    match crate::starter::seed(store, modes, time::OffsetDateTime::now_utc()).await {
         Ok(crate::starter::Seeded::Created) => {
             tracing::info!("starter poll and tournament created");
         }
@@ -401,7 +401,7 @@ pub async fn run_server(
         return grant.run(store, &content).await;
     }
     if !args.no_starter_community {
-        seed_starter_community(store.as_ref()).await;
+        seed_starter_community(store.as_ref(), &content.modes).await;
     }
     let auth = match args.load_auth() {
         Ok(auth) => auth,

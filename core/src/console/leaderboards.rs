@@ -17,18 +17,19 @@ use crate::operator_api::leaderboards::{BoardAnswer, BoardChoices, BoardQuery, L
 #[template(path = "console/leaderboards.html")]
 struct BoardsPage {
     frame: Frame,
-    modes: Vec<&'static str>,
-    windows: Vec<&'static str>,
-    categories: Vec<&'static str>,
-    mode: &'static str,
-    window: &'static str,
-    category: &'static str,
+    modes: Vec<String>,
+    windows: Vec<String>,
+    categories: Vec<String>,
+    mode: String,
+    window: String,
+    category: String,
     friend_code: String,
     board: Option<BoardAnswer>,
     error: Option<String>,
 }
 
-/// The board the query names (the first one, solo for all time by wins, when it names none).
+/// The board the query names (the first one, the content's first mode for all time by wins,
+/// when it names none).
 pub(super) async fn leaderboards(
     state: ConsoleState,
     session: Session,
@@ -39,16 +40,17 @@ pub(super) async fn leaderboards(
     } else {
         Ok(BoardQuery::first())
     };
-    let choices = BoardChoices::of(query.as_ref().ok());
-    let answer = match query {
+    let (query, answer) = match query {
         Ok(query) => {
-            state
+            let answer = state
                 .api
                 .read::<Leaderboard>(session.secret(), &query)
-                .await
+                .await;
+            (Some(query), answer)
         }
-        Err(error) => Err(Failure::from(error)),
+        Err(error) => (None, Err(Failure::from(error))),
     };
+    let choices = BoardChoices::of(query.as_ref(), answer.as_ref().ok());
     let (status, board, error) = match answer {
         Ok(board) => (StatusCode::OK, Some(board), None),
         Err(failure) => (failure.status, None, Some(failure.to_string())),

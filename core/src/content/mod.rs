@@ -1,6 +1,6 @@
 //! The content file: the human-edited catalog and rules (the client configuration, the shop,
 //! the claimable reward types, the friend-code rules, the level curve, quests and reward
-//! tracks), loaded and validated once at start-up.
+//! tracks, the game modes and their boards), loaded and validated once at start-up.
 //!
 //! It is TOML. Loading rejects unknown keys, wrong types and bad values with a message that names
 //! the file, the line and the problem: every section's first problem (a section that needs
@@ -15,6 +15,7 @@ mod extras;
 mod friend_code;
 mod iaps;
 mod items;
+mod modes;
 mod packs;
 mod price;
 mod progression;
@@ -36,6 +37,7 @@ pub use extras::{
 pub use friend_code::FriendCodeRules;
 pub use iaps::{IapProduct, MAX_COST_CENTS};
 pub use items::{Item, Rarity};
+pub use modes::{GameModes, MAX_MODES, MAX_TEAM_SIZE, ModeRule};
 pub use packs::{Drop, MAX_ITEMS_PER_OPEN, Pack};
 pub use price::{MAX_PRICE, Price};
 pub use progression::{
@@ -86,6 +88,8 @@ pub struct Content {
     /// (`[[tracks]]`); the runs of a repeating track come from [`Content::track`] and
     /// [`Content::tracks_at`].
     pub tracks: Vec<RewardTrack>,
+    /// The game modes and which boards they have (`[[modes]]`, `[boards]`).
+    pub modes: GameModes,
     /// The text it was read from.
     text: Arc<str>,
 }
@@ -163,7 +167,11 @@ impl Content {
         let quests = (sections.quests)
             .zip(catalog.as_ref())
             .and_then(|(quests, catalog)| kept(p, quests.validate(catalog, &locate)));
+        let modes = (sections.modes)
+            .zip(sections.boards)
+            .and_then(|(modes, boards)| kept(p, modes::validate(modes, boards, &locate)));
         match (
+            modes,
             client,
             extras,
             reward_types,
@@ -174,6 +182,7 @@ impl Content {
             catalog,
         ) {
             (
+                Some(modes),
                 Some(client),
                 Some(extras),
                 Some(reward_types),
@@ -191,6 +200,7 @@ impl Content {
                 quests,
                 tracks,
                 catalog,
+                modes,
                 text: Arc::from(text),
             }),
             // A section is missing only with a problem: its own or that of one it needs.
@@ -235,6 +245,8 @@ pub(crate) type Locate<'a> = dyn Fn(std::ops::Range<usize>, &str, String) -> Con
 
 #[cfg(test)]
 mod catalog_tests;
+#[cfg(test)]
+mod modes_tests;
 #[cfg(test)]
 mod progression_tests;
 #[cfg(test)]

@@ -7,7 +7,7 @@ use serde::de::IgnoredAny;
 use toml::Spanned;
 
 use super::{ContentError, client, deals, extras, friend_code, iaps, items, packs};
-use super::{progression, quests, reward_types, tracks};
+use super::{modes, progression, quests, reward_types, tracks};
 
 /// The file as written, before validation, when it reads whole.
 #[derive(Deserialize)]
@@ -32,6 +32,9 @@ struct ContentFile {
     quests: quests::QuestsSection,
     #[serde(default)]
     tracks: Vec<Spanned<tracks::TrackSection>>,
+    #[serde(default)]
+    modes: Vec<Spanned<modes::ModeSection>>,
+    boards: Option<modes::BoardsSection>,
 }
 
 /// The file's top-level keys: those [`ContentFile`] knows, whatever their values.
@@ -61,6 +64,10 @@ struct Keys {
     quests: IgnoredAny,
     #[serde(default)]
     tracks: IgnoredAny,
+    #[serde(default)]
+    modes: IgnoredAny,
+    #[serde(default)]
+    boards: IgnoredAny,
 }
 
 /// Each section as read, or `None` when it did not read (its problem is among the problems
@@ -77,6 +84,9 @@ pub(super) struct Sections {
     pub progression: Option<progression::ProgressionSection>,
     pub quests: Option<quests::QuestsSection>,
     pub tracks: Option<Vec<Spanned<tracks::TrackSection>>>,
+    pub modes: Option<Vec<Spanned<modes::ModeSection>>>,
+    /// `[boards]`: `Some(None)` when left out.
+    pub boards: Option<Option<modes::BoardsSection>>,
 }
 
 /// Reads one section of `$text` on its own (the other keys are ignored), as `$ty`, defaulting
@@ -152,6 +162,8 @@ pub(super) fn read(text: &str, origin: &str) -> (Sections, Vec<ContentError>) {
         ),
         quests: section!(text, origin, p, quests: quests::QuestsSection),
         tracks: section!(text, origin, p, tracks: Vec<Spanned<tracks::TrackSection>>),
+        modes: section!(text, origin, p, modes: Vec<Spanned<modes::ModeSection>>),
+        boards: section!(text, origin, p, boards: Option<modes::BoardsSection>),
     };
     // Whatever failed the whole read is among the sections' problems; should it not be, the
     // whole read's own problem still refuses the file.
@@ -176,6 +188,8 @@ impl Sections {
             progression: None,
             quests: None,
             tracks: None,
+            modes: None,
+            boards: None,
         }
     }
 }
@@ -194,6 +208,8 @@ impl From<ContentFile> for Sections {
             progression: Some(file.progression),
             quests: Some(file.quests),
             tracks: Some(file.tracks),
+            modes: Some(file.modes),
+            boards: Some(file.boards),
         }
     }
 }

@@ -20,7 +20,7 @@ pub use catalog_ids::{ChallengeId, DealId, EvolutionId, IapId, ItemId, PackId, Q
 pub use client_version::ClientVersion;
 pub use device_id::{DEVICE_PROVIDER, DeviceId};
 pub use friend_code::{FriendCode, FriendCodeError, NAME_MAX_CHARS, NAME_MIN_CHARS};
-pub use game_mode::GameMode;
+pub use game_mode::{GameMode, MODE_NAME_MAX_CHARS};
 pub use operator_secret::OperatorSecret;
 pub use operator_session_id::OperatorSessionId;
 pub use platform::Platform;

@@ -45,7 +45,7 @@ pub struct Kept {
     pub slot: u32,
     /// Seconds alive.
     pub time_alive: u32,
-    /// Seconds past the hour (12 bits), and the mode above them.
+    /// Seconds past the hour (12 bits), and the mode's index above them (4 bits).
     pub at: u16,
     /// Final placement.
     pub placement: u8,
@@ -59,7 +59,7 @@ impl Kept {
         Self {
             slot: pending.slot,
             time_alive: pending.result.time_alive,
-            at: ended.rem_euclid(HOUR) as u16 | u16::from(pending.mode & 3) << 12,
+            at: ended.rem_euclid(HOUR) as u16 | u16::from(pending.mode & 0x0f) << 12,
             placement: pending.result.placement,
             kills: pending.result.kills,
         }

@@ -11,12 +11,15 @@ use time::OffsetDateTime;
 
 use super::expiry::{Expiry, HOUR, Kept, Pending, Runs};
 use super::histogram::ScoreHistogram;
-use super::kinds::{BoardId, Category, TimeWindow, board_position, mode_index};
+use super::kinds::{BOARDS_PER_MODE, BoardId, Category, TimeWindow, board_position};
 use super::packed::{ModeTotals, RowRef, WindowTotals};
 use super::players::{NO_ROW, Players};
 use super::top::{Place, TOP_KEPT, TOP_ROWS, TopList, place};
 use super::totals::{Contribution, Totals};
 use crate::domain::{FriendCode, GameMode};
+
+/// The most modes the index keeps: a result pending expiry holds its mode's index in 4 bits.
+pub const MODE_SLOTS: usize = 16;
 use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry};
 
 /// One row of a board, ready to show.
@@ -54,7 +57,11 @@ impl Board {
 #[derive(Debug, Default)]
 pub(crate) struct Tables {
     pub(crate) players: Players,
-    pub(crate) modes: [ModeTotals; 4],
+    /// The modes the index holds, in the order they first had a result (or were in a
+    /// snapshot): a mode's position here is its index in every other column.
+    pub(crate) names: Vec<GameMode>,
+    pub(crate) modes: Vec<ModeTotals>,
+    /// [`BOARDS_PER_MODE`] boards per mode, mode after mode.
     pub(crate) boards: Vec<Board>,
     /// Boards whose top lists ran short, to refill once the current batch is applied.
     refills: Vec<usize>,
@@ -75,7 +82,6 @@ impl BoardIndex {
     pub fn loading(now: OffsetDateTime) -> Self {
         Self {
             tables: Tables {
-                boards: (0..BoardId::COUNT).map(|_| Board::default()).collect(),
                 loading: true,
                 ..Tables::default()
             },
@@ -87,13 +93,15 @@ impl BoardIndex {
     /// holds them.
     pub(crate) fn from_parts(
         players: Players,
-        modes: [ModeTotals; 4],
+        names: Vec<GameMode>,
+        modes: Vec<ModeTotals>,
         boards: Vec<Board>,
         expiry: Expiry,
     ) -> Self {
         Self {
             tables: Tables {
                 players,
+                names,
                 modes,
                 boards,
                 ..Tables::default()
@@ -110,7 +118,7 @@ impl BoardIndex {
         for mode in &mut self.tables.modes {
             mode.shrink();
         }
-        for mode in 0..GameMode::ALL.len() {
+        for mode in 0..self.tables.modes.len() {
             for window in 0..TimeWindow::ALL.len() {
                 self.tables.rebuild_window(mode, window);
             }
@@ -140,15 +148,10 @@ impl BoardIndex {
     /// and deleted players' are not counted): the `rounds` boards' scores times their players,
     /// read from the boards' histograms, one entry per distinct score rather than per player.
     pub fn results_in(&self, window: TimeWindow) -> u64 {
-        GameMode::ALL
-            .into_iter()
+        (0..self.tables.modes.len())
             .map(|mode| {
-                let rounds = BoardId {
-                    mode,
-                    window,
-                    category: Category::Rounds,
-                };
-                self.tables.boards[rounds.position()]
+                let rounds = board_position(mode, window.index(), Category::Rounds.index());
+                self.tables.boards[rounds]
                     .histogram
                     .entries()
                     .map(|(score, players)| score * u64::from(players))
@@ -170,6 +173,13 @@ impl BoardIndex {
     /// Adds one result from the match log, in the windows it is still within. Answers `false`
     /// (adding nothing) when its player is unknown: add the player first.
     pub fn add_result(&mut self, entry: &MatchLogEntry) -> bool {
+        if self.tables.mode_of(entry.mode).is_none() && !self.tables.add_mode(entry.mode) {
+            tracing::error!(
+                mode = entry.mode.as_str(),
+                "a result of a mode beyond the {MODE_SLOTS} modes the boards keep is not counted"
+            );
+            return false;
+        }
         let Some(pending) = self.pending_of(entry) else {
             return false;
         };
@@ -183,12 +193,14 @@ impl BoardIndex {
         true
     }
 
-    /// The log entry as the result of a known player; `None` when its player is unknown.
+    /// The log entry as the result of a known player; `None` when its player or its mode is
+    /// unknown.
     fn pending_of(&self, entry: &MatchLogEntry) -> Option<Pending> {
         let slot = self.tables.players.slot_of(entry.account)?;
+        let mode = self.tables.mode_of(entry.mode)?;
         Some(Pending {
             slot,
-            mode: mode_index(entry.mode) as u8,
+            mode: mode as u8,
             result: Contribution {
                 placement: u8::try_from(entry.placement.clamp(1, 255)).unwrap_or(u8::MAX),
                 kills: u8::try_from(entry.kills.clamp(0, 255)).unwrap_or(u8::MAX),
@@ -277,11 +289,24 @@ impl BoardIndex {
         }
     }
 
-    /// The board's first [`TOP_ROWS`] rows, best first.
+    /// Where the board is in the index's list of boards; `None` while its mode has no result.
+    pub fn position(&self, id: BoardId) -> Option<usize> {
+        let mode = self.tables.mode_of(id.mode)?;
+        Some(board_position(mode, id.window.index(), id.category.index()))
+    }
+
+    /// How many boards the index holds: [`BOARDS_PER_MODE`] for each mode with results.
+    pub fn board_count(&self) -> usize {
+        self.tables.boards.len()
+    }
+
+    /// The board's first [`TOP_ROWS`] rows, best first (none while its mode has no result).
     pub fn top(&self, id: BoardId) -> Vec<Standing> {
-        let mode = mode_index(id.mode);
+        let Some(mode) = self.tables.mode_of(id.mode) else {
+            return Vec::new();
+        };
         let window = id.window.index();
-        let board = &self.tables.boards[id.position()];
+        let board = &self.tables.boards[board_position(mode, window, id.category.index())];
         let mut players = Vec::with_capacity(TOP_ROWS);
         let mut rank = 0;
         let mut previous = None;
@@ -298,9 +323,9 @@ impl BoardIndex {
     /// The account's row on the board with its rank; `None` when it is not ranked on the
     /// board: no game in the board's mode and window, too few rounds for a ratio, or banned.
     pub fn standing_of(&self, id: BoardId, account: AccountId) -> Option<Standing> {
-        let mode = mode_index(id.mode);
+        let mode = self.tables.mode_of(id.mode)?;
         let window = id.window.index();
-        let board = &self.tables.boards[id.position()];
+        let board = &self.tables.boards[board_position(mode, window, id.category.index())];
         let slot = self.tables.players.slot_of(account)?;
         if self.tables.players.is_hidden(slot) {
             return None;
@@ -325,7 +350,7 @@ impl BoardIndex {
     ) -> Option<Vec<Standing>> {
         self.standing_of(id, account)?;
         let slot = self.tables.players.slot_of(account)?;
-        let mode = mode_index(id.mode);
+        let mode = self.tables.mode_of(id.mode)?;
         let window = id.window.index();
         let places = self.tables.places(mode, window, id.category);
         let own = *places.iter().find(|(_, _, of)| *of == slot)?;
@@ -344,7 +369,7 @@ impl BoardIndex {
         }
         let mut rows: Vec<Place> = better.into_iter().chain([own]).chain(worse).collect();
         rows.sort_unstable();
-        let board = &self.tables.boards[id.position()];
+        let board = &self.tables.boards[board_position(mode, window, id.category.index())];
         Some(
             rows.into_iter()
                 .map(|(score, _, slot)| {
@@ -355,25 +380,28 @@ impl BoardIndex {
         )
     }
 
-    /// The version of a board: it moves on whenever a row the board lists may have changed.
-    pub fn version(&self, id: BoardId) -> u64 {
-        self.tables.boards[id.position()].version
+    /// The version of the board at `position`: it moves on whenever a row the board lists may
+    /// have changed.
+    pub fn version(&self, position: usize) -> u64 {
+        self.tables.boards[position].version
     }
 
-    /// The account's totals per window and mode (zeros where it has none).
-    pub fn totals_of(&self, account: AccountId) -> [[Totals; 4]; 5] {
-        let mut all = [[Totals::default(); 4]; 5];
-        if let Some(slot) = self.tables.players.slot_of(account) {
-            for mode in 0..GameMode::ALL.len() {
-                if let Some(row) = self.tables.row(slot, mode) {
-                    let totals = self.tables.modes[mode].get(row);
-                    for (per_mode, totals) in all.iter_mut().zip(totals) {
-                        per_mode[mode] = totals;
-                    }
-                }
-            }
-        }
-        all
+    /// The account's totals in each window, in [`TimeWindow::ALL`] order, for each of `modes`
+    /// (zeros where it has none).
+    pub fn totals_of(&self, account: AccountId, modes: &[GameMode]) -> Vec<WindowTotals> {
+        let slot = self.tables.players.slot_of(account);
+        modes
+            .iter()
+            .map(|mode| {
+                let mode = self.tables.mode_of(*mode);
+                slot.zip(mode)
+                    .and_then(|(slot, mode)| {
+                        let row = self.tables.row(slot, mode)?;
+                        Some(self.tables.modes[mode].get(row))
+                    })
+                    .unwrap_or_default()
+            })
+            .collect()
     }
 }
 
@@ -392,9 +420,29 @@ impl Tables {
             .push(player.account, &player.friend_code, player.is_banned);
     }
 
+    /// The position of a mode among the index's modes; `None` while it has no result. A look
+    /// along at most [`MODE_SLOTS`] inline names, no hashing.
+    pub(crate) fn mode_of(&self, mode: GameMode) -> Option<usize> {
+        self.names.iter().position(|name| *name == mode)
+    }
+
+    /// Adds a mode with no result and its empty boards; `false` when the index holds
+    /// [`MODE_SLOTS`] modes already.
+    fn add_mode(&mut self, mode: GameMode) -> bool {
+        if self.names.len() >= MODE_SLOTS {
+            return false;
+        }
+        self.players.add_mode();
+        self.names.push(mode);
+        self.modes.push(ModeTotals::default());
+        self.boards
+            .extend((0..BOARDS_PER_MODE).map(|_| Board::default()));
+        true
+    }
+
     /// The player's row in a mode, if it played it.
     fn row(&self, slot: u32, mode: usize) -> Option<RowRef> {
-        let row = self.players.rows[slot as usize][mode];
+        let row = self.players.row(slot, mode);
         (row != NO_ROW).then(|| RowRef::from_bits(row))
     }
 
@@ -419,9 +467,9 @@ impl Tables {
             }
         }
         let (row, moved) = self.modes[mode].set(row, slot, &totals);
-        self.players.rows[slot as usize][mode] = row.to_bits();
+        self.players.set_row(slot, mode, row.to_bits());
         if let Some(moved) = moved {
-            self.players.rows[moved.owner as usize][mode] = moved.to.to_bits();
+            self.players.set_row(moved.owner, mode, moved.to.to_bits());
         }
         if self.loading || self.players.is_hidden(slot) {
             return;
@@ -474,7 +522,7 @@ impl Tables {
             return;
         }
         let account = self.players.account(slot);
-        for mode in 0..GameMode::ALL.len() {
+        for mode in 0..self.modes.len() {
             let Some(row) = self.row(slot, mode) else {
                 continue;
             };
@@ -502,7 +550,7 @@ impl Tables {
             return;
         }
         let account = self.players.account(slot);
-        for mode in 0..GameMode::ALL.len() {
+        for mode in 0..self.modes.len() {
             let Some(row) = self.row(slot, mode) else {
                 continue;
             };
@@ -551,9 +599,8 @@ impl Tables {
 
     /// Builds a board's top list afresh from the players' totals.
     fn rebuild_top(&mut self, index: usize) {
-        let per_mode = TimeWindow::ALL.len() * Category::ALL.len();
-        let mode = index / per_mode;
-        let window = (index % per_mode) / Category::ALL.len();
+        let mode = index / BOARDS_PER_MODE;
+        let window = (index % BOARDS_PER_MODE) / Category::ALL.len();
         let category = Category::ALL[index % Category::ALL.len()];
         let mut places = self.places(mode, window, category);
         let board = &mut self.boards[index];

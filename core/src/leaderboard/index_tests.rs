@@ -16,6 +16,12 @@ use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry};
 
 const START: OffsetDateTime = datetime!(2026-01-01 00:00:00 UTC);
 
+/// The modes of the run: results come in the first three (the index grows each at its first
+/// result), none in the last (its boards are empty).
+fn modes() -> [GameMode; 4] {
+    ["solo", "duo", "trios", "limited"].map(|name| GameMode::parse(name).expect("a mode"))
+}
+
 /// A small deterministic generator (SplitMix64).
 struct Draw(u64);
 
@@ -150,7 +156,7 @@ fn an_index_read_back_from_its_snapshot_agrees_and_goes_on_alike() {
 
 /// Every board and every account's row and totals of two indexes, compared.
 fn assert_same(left: &BoardIndex, right: &BoardIndex, players: i64) {
-    for mode in GameMode::ALL {
+    for mode in modes() {
         for window in TimeWindow::ALL {
             for category in Category::ALL {
                 let id = BoardId {
@@ -169,7 +175,10 @@ fn assert_same(left: &BoardIndex, right: &BoardIndex, players: i64) {
         }
     }
     for account in (1..=players).map(AccountId) {
-        assert_eq!(left.totals_of(account), right.totals_of(account));
+        assert_eq!(
+            left.totals_of(account, &modes()),
+            right.totals_of(account, &modes())
+        );
         assert_eq!(left.knows(account), right.knows(account));
     }
     assert_eq!(left.players(), right.players());
@@ -211,7 +220,7 @@ fn long_run(snapshot_every: Option<u64>) {
         let entry = MatchLogEntry {
             seq,
             account,
-            mode: GameMode::ALL[draw.below(2) as usize],
+            mode: modes()[draw.below(3) as usize],
             ended: now - Duration::seconds(draw.below(age_secs.max(1)) as i64),
             placement: 1 + draw.below(14) as i64,
             kills: draw.below(6) as i64,
@@ -309,7 +318,7 @@ fn long_run(snapshot_every: Option<u64>) {
         }
         let caller = AccountId(1 + draw.below(players as u64) as i64);
         let id = BoardId {
-            mode: GameMode::ALL[draw.below(2) as usize],
+            mode: modes()[draw.below(3) as usize],
             window: TimeWindow::ALL[draw.below(5) as usize],
             category: Category::ALL[draw.below(7) as usize],
         };
@@ -326,7 +335,7 @@ fn long_run(snapshot_every: Option<u64>) {
         );
     }
     // Every board once more at the end.
-    for mode in GameMode::ALL {
+    for mode in modes() {
         for window in TimeWindow::ALL {
             for category in Category::ALL {
                 let id = BoardId {
@@ -346,7 +355,7 @@ fn long_run(snapshot_every: Option<u64>) {
     }
     // The results each window holds (as the metrics tell them), of the players shown.
     for window in TimeWindow::ALL {
-        let shown_rounds: u64 = GameMode::ALL
+        let shown_rounds: u64 = modes()
             .into_iter()
             .flat_map(|mode| model.all_totals(mode, window, now.unix_timestamp()))
             .filter(|(account, _)| model.shown(account))
@@ -358,4 +367,44 @@ fn long_run(snapshot_every: Option<u64>) {
         );
         assert_eq!(index.results_in(window), shown_rounds, "{window:?}");
     }
+}
+
+#[test]
+fn the_index_grows_a_mode_at_its_first_result_up_to_sixteen() {
+    let mut index = BoardIndex::loading(START);
+    index.finish_loading();
+    let account = AccountId(1);
+    index.add_player(&BoardPlayer {
+        account,
+        friend_code: code(1, 0),
+        is_banned: false,
+    });
+    let result = |seq: i64, name: &str| MatchLogEntry {
+        seq,
+        account,
+        mode: GameMode::parse(name).expect("a mode"),
+        ended: START - Duration::minutes(1),
+        placement: 1,
+        kills: 2,
+        time_alive_secs: 300,
+    };
+    let fourth = BoardId {
+        mode: GameMode::parse("mode_3").expect("a mode"),
+        window: TimeWindow::All,
+        category: Category::Kills,
+    };
+    assert_eq!(index.top(fourth), Vec::new());
+    assert_eq!(index.position(fourth), None);
+    for slot in 0..super::index::MODE_SLOTS {
+        assert!(index.add_result(&result(slot as i64 + 1, &format!("mode_{slot}"))));
+    }
+    assert!(
+        !index.add_result(&result(100, "mode_16")),
+        "a 17th mode is not counted"
+    );
+    assert_eq!(index.board_count(), 16 * 35);
+    let top = index.top(fourth);
+    assert_eq!((top.len(), top[0].rank, top[0].totals.kills), (1, 1, 2));
+    let own = index.standing_of(fourth, account).expect("ranked");
+    assert_eq!(own.totals.rounds, 1);
 }

@@ -124,7 +124,8 @@ impl Category {
     }
 }
 
-/// One of the 140 boards.
+/// One board: a mode's board for a window and category. Which boards exist is the content's
+/// to say ([`GameModes`](crate::content::GameModes)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BoardId {
     /// The game mode.
@@ -135,27 +136,11 @@ pub struct BoardId {
     pub category: Category,
 }
 
-impl BoardId {
-    /// How many boards there are.
-    pub const COUNT: usize = GameMode::ALL.len() * TimeWindow::ALL.len() * Category::ALL.len();
-
-    /// The board's position in the index's list of boards.
-    pub(crate) fn position(self) -> usize {
-        board_position(
-            mode_index(self.mode),
-            self.window.index(),
-            self.category.index(),
-        )
-    }
-}
+/// How many boards the index keeps per mode: one per window and category.
+pub(crate) const BOARDS_PER_MODE: usize = TimeWindow::ALL.len() * Category::ALL.len();
 
 /// The position in the index's list of the board of the mode, window and category at these
-/// positions.
+/// positions (the mode's position among the index's modes).
 pub(crate) fn board_position(mode: usize, window: usize, category: usize) -> usize {
-    (mode * TimeWindow::ALL.len() + window) * Category::ALL.len() + category
-}
-
-/// The position of a game mode in the index's arrays (its position in [`GameMode::ALL`]).
-pub(crate) fn mode_index(mode: GameMode) -> usize {
-    mode as usize
+    mode * BOARDS_PER_MODE + window * Category::ALL.len() + category
 }

@@ -13,9 +13,10 @@ use tokio::task::JoinHandle;
 
 use super::index::{BoardIndex, Standing};
 use super::kinds::{BoardId, TimeWindow};
+use super::packed::WindowTotals;
 use super::snapshot::{self, Covered};
-use super::totals::Totals;
 use crate::clock::Clock;
+use crate::domain::GameMode;
 use crate::store::{AccountChange, AccountId, BoardPlayer, MatchLogEntry, Store, StoreError};
 
 /// Log entries read per store call while following.
@@ -124,8 +125,9 @@ pub struct Leaderboards {
     started_from: AtomicU64,
     /// The positions of the last snapshot this node read or wrote.
     last_snapshot: StdMutex<Option<Covered>>,
-    /// The last first rows made for each board.
-    top_rows: Vec<StdMutex<Option<Arc<TopRows>>>>,
+    /// The last first rows made for each board, in the index's order of boards (grown when
+    /// the index grows a mode).
+    top_rows: RwLock<Vec<StdMutex<Option<Arc<TopRows>>>>>,
 }
 
 impl Leaderboards {
@@ -143,7 +145,7 @@ impl Leaderboards {
             started: AtomicBool::new(false),
             started_from: AtomicU64::new(0),
             last_snapshot: StdMutex::new(None),
-            top_rows: (0..BoardId::COUNT).map(|_| StdMutex::new(None)).collect(),
+            top_rows: RwLock::new(Vec::new()),
         })
     }
 
@@ -194,22 +196,15 @@ impl Leaderboards {
     ) -> Result<BoardAnswer, BoardsError> {
         let loaded = self.current().await?;
         let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
-        let version = index.version(id);
-        let slot = &self.top_rows[id.position()];
-        let mut cached = slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let top = match cached.as_ref() {
-            Some(top) if top.version == version => Arc::clone(top),
-            _ => {
-                let top = Arc::new(TopRows {
-                    version,
-                    standings: index.top(id),
-                    rendered: OnceLock::new(),
-                });
-                *cached = Some(Arc::clone(&top));
-                top
-            }
+        let top = match index.position(id) {
+            Some(position) => self.top_rows_of(index, id, position),
+            // No result in the board's mode yet: an empty board.
+            None => Arc::new(TopRows {
+                version: 0,
+                standings: Vec::new(),
+                rendered: OnceLock::new(),
+            }),
         };
-        drop(cached);
         Ok(BoardAnswer {
             top,
             user: caller.and_then(|account| index.standing_of(id, account)),
@@ -229,14 +224,58 @@ impl Leaderboards {
         Ok(index.neighbourhood(id, account, around))
     }
 
-    /// The account's totals per window and mode, as the boards count them.
+    /// The account's totals in each window ([`TimeWindow::ALL`] order) for each of `modes`,
+    /// as the boards count them.
     pub async fn totals_of(
         self: &Arc<Self>,
         account: AccountId,
-    ) -> Result<[[Totals; 4]; 5], BoardsError> {
+        modes: &[GameMode],
+    ) -> Result<Vec<WindowTotals>, BoardsError> {
         let loaded = self.current().await?;
         let index = &loaded.as_ref().ok_or_else(|| self.loading())?.index;
-        Ok(index.totals_of(account))
+        Ok(index.totals_of(account, modes))
+    }
+
+    /// The first rows of the board at `position` in `index`, made once per version of the
+    /// board.
+    fn top_rows_of(&self, index: &BoardIndex, id: BoardId, position: usize) -> Arc<TopRows> {
+        let version = index.version(position);
+        let cache = self
+            .top_rows
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cache = if position < cache.len() {
+            cache
+        } else {
+            drop(cache);
+            let mut grown = self
+                .top_rows
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let boards = index.board_count().max(position + 1);
+            while grown.len() < boards {
+                grown.push(StdMutex::new(None));
+            }
+            drop(grown);
+            self.top_rows
+                .read()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
+        let mut cached = cache[position]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match cached.as_ref() {
+            Some(top) if top.version == version => Arc::clone(top),
+            _ => {
+                let top = Arc::new(TopRows {
+                    version,
+                    standings: index.top(id),
+                    rendered: OnceLock::new(),
+                });
+                *cached = Some(Arc::clone(&top));
+                top
+            }
+        }
     }
 
     /// The loaded index, caught up and with its windows moved to now.

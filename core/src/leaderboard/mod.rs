@@ -1,4 +1,5 @@
-//! Live leaderboards: 4 modes × 5 rolling windows × 7 categories = 140 boards, held in memory
+//! Live leaderboards: for each game mode of the content, 5 rolling windows × 7 categories
+//! (the content chooses which of them it serves), held in memory
 //! by every node and kept current from the store's append-only logs.
 //!
 //! - [`kinds`]: the board coordinates (window, category).
@@ -23,6 +24,7 @@ pub mod totals;
 pub use index::{BoardIndex, Standing};
 pub use kinds::{BoardId, Category, TimeWindow};
 pub use live::{BoardAnswer, BoardsError, Leaderboards, TopRows};
+pub use packed::WindowTotals;
 pub use top::TOP_ROWS;
 pub use totals::{RATIO_MIN_ROUNDS, Totals};
 

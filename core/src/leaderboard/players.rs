@@ -62,8 +62,11 @@ pub struct Players {
     pub codes: Vec<PackedCode>,
     /// Each slot's state: hidden (banned or deleted) and deleted.
     flags: Vec<u8>,
-    /// Each slot's row in each mode's totals, or [`NO_ROW`].
-    pub rows: Vec<[u32; 4]>,
+    /// Each slot's row in each mode's totals, or [`NO_ROW`]: `modes` entries per slot, in the
+    /// order of the index's modes.
+    rows: Vec<u32>,
+    /// How many modes each slot has a row entry for.
+    modes: usize,
     /// Slots sorted by account id (deleted ones may linger until the next sort).
     sorted: Vec<u32>,
     /// The live players added since the last sort.
@@ -102,7 +105,7 @@ impl Players {
         self.accounts.push(account.0);
         self.codes.push(PackedCode::of(code));
         self.flags.push(if hidden { HIDDEN } else { 0 });
-        self.rows.push([NO_ROW; 4]);
+        self.rows.extend(std::iter::repeat_n(NO_ROW, self.modes));
         let in_order = self.recent.is_empty()
             && self
                 .sorted
@@ -180,6 +183,35 @@ impl Players {
         }
     }
 
+    /// The slot's row in the mode at `mode` among the index's modes, or [`NO_ROW`].
+    pub fn row(&self, slot: u32, mode: usize) -> u32 {
+        self.rows[slot as usize * self.modes + mode]
+    }
+
+    /// Sets the slot's row in the mode at `mode`.
+    pub fn set_row(&mut self, slot: u32, mode: usize, row: u32) {
+        self.rows[slot as usize * self.modes + mode] = row;
+    }
+
+    /// Every slot's rows, slot after slot, for a snapshot.
+    pub fn rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    /// Gives every slot a row entry for one more mode, holding none; answers the new mode's
+    /// position. One pass over the players: a content publication adding a mode, not a request.
+    pub fn add_mode(&mut self) -> usize {
+        let modes = self.modes;
+        let mut rows = Vec::with_capacity(self.accounts.len() * (modes + 1));
+        for slot in 0..self.accounts.len() {
+            rows.extend_from_slice(&self.rows[slot * modes..(slot + 1) * modes]);
+            rows.push(NO_ROW);
+        }
+        self.rows = rows;
+        self.modes = modes + 1;
+        modes
+    }
+
     /// The slots' state bytes, for a snapshot.
     pub fn flags(&self) -> &[u8] {
         &self.flags
@@ -190,7 +222,8 @@ impl Players {
         accounts: Vec<i64>,
         codes: Vec<PackedCode>,
         flags: Vec<u8>,
-        rows: Vec<[u32; 4]>,
+        rows: Vec<u32>,
+        modes: usize,
     ) -> Self {
         let mut players = Self {
             sorted: (0..u32::try_from(accounts.len()).expect("fewer than 2^32 players")).collect(),
@@ -198,6 +231,7 @@ impl Players {
             codes,
             flags,
             rows,
+            modes,
             recent: HashMap::new(),
         };
         players.sort();
@@ -210,7 +244,7 @@ impl Players {
         self.accounts.capacity() * size_of::<i64>()
             + self.codes.capacity() * size_of::<PackedCode>()
             + self.flags.capacity()
-            + self.rows.capacity() * size_of::<[u32; 4]>()
+            + self.rows.capacity() * size_of::<u32>()
             + self.sorted.capacity() * size_of::<u32>()
             // A hash map entry and its control byte.
             + self.recent.capacity() * (size_of::<(i64, u32)>() + 1)

@@ -3,11 +3,13 @@
 //! tail instead of the whole match log.
 //!
 //! The bytes are the index's own columns, one after the other: a header (`SZBOARDS`, format,
-//! positions), the windows' edges, the players, each mode's packed totals, each board's
-//! histogram and top list, the results of the hours read back for the windows' edges, those
-//! hours, the log positions of each hour's results within the year, and an end mark. Reading checks
-//! every length and every reference between the parts, so damaged bytes are refused, never
-//! half loaded.
+//! positions), the windows' edges, the modes' names, the players, each mode's packed totals,
+//! each board's histogram and top list, the results of the hours read back for the windows'
+//! edges, those hours, the log positions of each hour's results within the year, and an end
+//! mark. Reading checks every length and every reference between the parts, so damaged bytes
+//! are refused, never half loaded. The modes are those the index held (every mode with a
+//! result, whether the content still names it): a snapshot stays whole across a content
+//! publication that adds or removes modes.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,13 +17,14 @@ use std::fmt;
 
 use super::expiry::{Expiry, ExpiryParts, Kept};
 use super::histogram::ScoreHistogram;
+use super::index::MODE_SLOTS;
 use super::index::{Board, BoardIndex};
-use super::kinds::BoardId;
+use super::kinds::BOARDS_PER_MODE;
 use super::packed::{ModeTotals, Narrow, Table};
 use super::players::{NO_ROW, PackedCode, Players};
 use super::top::{Place, TopList};
 use super::totals::Totals;
-use crate::domain::NAME_MAX_CHARS;
+use crate::domain::{GameMode, MODE_NAME_MAX_CHARS, NAME_MAX_CHARS};
 
 /// The first bytes of a snapshot.
 const MAGIC: &[u8; 8] = b"SZBOARDS";
@@ -29,10 +32,14 @@ const MAGIC: &[u8; 8] = b"SZBOARDS";
 /// The last bytes of a snapshot.
 const END: &[u8; 8] = b"SZBOARD.";
 
-/// The format written: 3 keeps only the lists of hours read back, which a node of format 2
-/// would take for the month's results. A snapshot of a format not in [`FORMATS_READ`] is not
-/// read (the node rebuilds).
-const FORMAT: u32 = 3;
+/// The format written: 4 names the modes the index holds (they come from the content), where 3
+/// held the four classic modes in a fixed order; 3 keeps only the lists of hours read back,
+/// which a node of format 2 would take for the month's results. A snapshot of a format not in
+/// [`FORMATS_READ`] is not read (the node rebuilds).
+const FORMAT: u32 = 4;
+
+/// The modes of a snapshot of format 2 or 3, in their order.
+const FIXED_MODES: [&str; 4] = ["solo", "duo", "squad", "limited"];
 
 /// The formats read: format 2's lists of the month's results are dropped, to be read back from
 /// the match log like any hour's.
@@ -73,6 +80,11 @@ pub fn write(index: &BoardIndex, covered: Covered, part_size: usize) -> Vec<Vec<
     for edge in index.expiry.edges() {
         out.i64(edge);
     }
+    out.len(index.tables.names.len());
+    for name in &index.tables.names {
+        out.len(name.as_str().len());
+        out.bytes(name.as_str().as_bytes());
+    }
     let players = &index.tables.players;
     out.len(players.len());
     for account in &players.accounts {
@@ -83,10 +95,8 @@ pub fn write(index: &BoardIndex, covered: Covered, part_size: usize) -> Vec<Vec<
         out.u16(code.digits);
     }
     out.bytes(players.flags());
-    for rows in &players.rows {
-        for row in rows {
-            out.u32(*row);
-        }
+    for row in players.rows() {
+        out.u32(*row);
     }
     for mode in &index.tables.modes {
         for table in &mode.narrow {
@@ -196,7 +206,15 @@ pub fn read_parts(
     for edge in &mut edges {
         *edge = input.i64()?;
     }
-    let count = input.len(8 + NAME_MAX_CHARS + 2 + 1 + 16)?;
+    let names = if format >= 4 {
+        read_names(&mut input)?
+    } else {
+        FIXED_MODES
+            .map(|name| GameMode::parse(name).expect("a valid name"))
+            .to_vec()
+    };
+    let mode_count = names.len();
+    let count = input.len(8 + NAME_MAX_CHARS + 2 + 1 + 4 * mode_count)?;
     let accounts = read_exactly(count, || input.i64())?;
     let mut codes = Vec::with_capacity(count);
     for _ in 0..count {
@@ -212,15 +230,8 @@ pub fn read_parts(
     }
     let mut flags = vec![0; count];
     input.fill(&mut flags)?;
-    let mut rows = Vec::with_capacity(count);
-    for _ in 0..count {
-        let mut row = [0; 4];
-        for mode in &mut row {
-            *mode = input.u32()?;
-        }
-        rows.push(row);
-    }
-    let mut modes: [ModeTotals; 4] = Default::default();
+    let rows = read_exactly(count * mode_count, || input.u32())?;
+    let mut modes: Vec<ModeTotals> = (0..mode_count).map(|_| ModeTotals::default()).collect();
     for (mode_index, mode) in modes.iter_mut().enumerate() {
         for (table_index, table) in mode.narrow.iter_mut().enumerate() {
             let width = table_index + 1;
@@ -236,7 +247,12 @@ pub fn read_parts(
                     input.u32()?,
                 )))
             })?;
-            check_owners(&table.owners, &rows, mode_index, table_index as u32)?;
+            check_owners(
+                &table.owners,
+                (&rows, mode_count),
+                mode_index,
+                table_index as u32,
+            )?;
         }
         mode.wide.owners = read_owners(&mut input, count, 5 * 24)?;
         mode.wide.cells = read_exactly(mode.wide.owners.len() * 5, || {
@@ -248,15 +264,15 @@ pub fn read_parts(
                 time_alive: input.u64()?,
             })
         })?;
-        check_owners(&mode.wide.owners, &rows, mode_index, 5)?;
+        check_owners(&mode.wide.owners, (&rows, mode_count), mode_index, 5)?;
     }
     let rows_held: usize = modes.iter().map(ModeTotals::rows).sum();
-    let rows_named = rows.iter().flatten().filter(|row| **row != NO_ROW).count();
+    let rows_named = rows.iter().filter(|row| **row != NO_ROW).count();
     if rows_held != rows_named {
         return Err(damaged("the players' rows"));
     }
-    let mut boards = Vec::with_capacity(BoardId::COUNT);
-    for _ in 0..BoardId::COUNT {
+    let mut boards = Vec::with_capacity(mode_count * BOARDS_PER_MODE);
+    for _ in 0..mode_count * BOARDS_PER_MODE {
         let distinct = input.len(12)?;
         let entries = read_exactly(distinct, || Ok((input.u64()?, input.u32()?)))?;
         if !entries.is_sorted_by(|a, b| a.0 < b.0) {
@@ -310,7 +326,7 @@ pub fn read_parts(
     if input.array::<8>()? != *END || !input.at_end() {
         return Err(damaged("no end mark where the snapshot ends"));
     }
-    let players = Players::from_columns(accounts, codes, flags, rows);
+    let players = Players::from_columns(accounts, codes, flags, rows, mode_count);
     let expiry = Expiry::from_parts(ExpiryParts {
         edges,
         hours,
@@ -318,7 +334,7 @@ pub fn read_parts(
         positions,
     });
     Ok((
-        BoardIndex::from_parts(players, modes, boards, expiry),
+        BoardIndex::from_parts(players, names, modes, boards, expiry),
         covered,
     ))
 }
@@ -358,10 +374,40 @@ fn read_owners(input: &mut In<'_>, players: usize, row_bytes: usize) -> Result<V
     })
 }
 
-/// Checks that each owner's row in `mode` is the row that names it.
-fn check_owners(owners: &[u32], rows: &[[u32; 4]], mode: usize, table: u32) -> Result<(), Damaged> {
+/// The modes' names: a count, then each name's length and bytes.
+fn read_names(input: &mut In<'_>) -> Result<Vec<GameMode>, Damaged> {
+    let count = input.len(2)?;
+    if count > MODE_SLOTS {
+        return Err(damaged("the modes' names"));
+    }
+    let mut names: Vec<GameMode> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let length = input.len(1)?;
+        if length > MODE_NAME_MAX_CHARS {
+            return Err(damaged("a mode's name"));
+        }
+        let mut bytes = vec![0; length];
+        input.fill(&mut bytes)?;
+        let name = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(GameMode::parse)
+            .filter(|name| !names.contains(name))
+            .ok_or_else(|| damaged("a mode's name"))?;
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// Checks that each owner's row in `mode` is the row that names it (`rows` holds `modes`
+/// entries per player).
+fn check_owners(
+    owners: &[u32],
+    (rows, modes): (&[u32], usize),
+    mode: usize,
+    table: u32,
+) -> Result<(), Damaged> {
     for (index, owner) in owners.iter().enumerate() {
-        if rows[*owner as usize][mode] != ModeTotals::row_ref(table, index).to_bits() {
+        if rows[*owner as usize * modes + mode] != ModeTotals::row_ref(table, index).to_bits() {
             return Err(damaged("a player's row"));
         }
     }
@@ -535,7 +581,10 @@ mod tests {
                 index.add_result(&MatchLogEntry {
                     seq: account * 100 + round,
                     account: AccountId(account),
-                    mode: GameMode::ALL[(round % 4) as usize],
+                    mode: GameMode::parse(
+                        ["solo", "duo", "squad", "limited"][(round % 4) as usize],
+                    )
+                    .expect("a mode"),
                     ended: now - time::Duration::hours(round * 7),
                     placement: 1 + round % 12,
                     kills: round % 5,
@@ -577,13 +626,24 @@ mod tests {
         other_format[8] = 1;
         assert_eq!(
             read(&other_format).err(),
-            Some(Damaged("format 1, this node reads formats 2 to 3".into()))
+            Some(Damaged("format 1, this node reads formats 2 to 4".into()))
         );
+        // The modes' names: a count, then each name's length and letters.
+        let names_at = 8 + 4 + 16 + 32;
+        let names_len = 8 + 4 * 8 + "soloduosquadlimited".len();
+        // Format 3 held the four classic modes in their order, unnamed.
+        let mut format_3 = bytes.clone();
+        format_3.drain(names_at..names_at + names_len);
+        format_3[8] = 3;
+        let (from_format_3, read_covered) = read(&format_3).expect("format 3 reads");
+        assert_eq!(read_covered, covered);
+        let (from_format_4, _) = read(&bytes).expect("format 4 reads");
+        assert_eq!(from_format_3.tables.names, from_format_4.tables.names);
         other_format[8] = 2;
-        assert_eq!(read(&other_format).map(|(_, covered)| covered), Ok(covered));
+        assert!(read(&other_format).is_err(), "format 2 has no names");
         // A row owner naming a slot that is no player's.
         let mut wrong_slot = bytes;
-        let players_end = 8 + 4 + 16 + 32 + 8 + 30 * (8 + 18 + 1 + 16);
+        let players_end = names_at + names_len + 8 + 30 * (8 + 18 + 1 + 16);
         wrong_slot[players_end + 8..players_end + 12].copy_from_slice(&999u32.to_le_bytes());
         assert!(read(&wrong_slot).is_err());
     }

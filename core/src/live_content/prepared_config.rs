@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::content::{Announcement, Content, Extras, PatchNotes, PreviewedSeason};
-use crate::domain::{ApiDate, format_plain_datetime};
+use crate::domain::{ApiDate, GameMode, format_plain_datetime};
 
 /// `{config, extras}`; the parts that only the content decides come prepared
 /// ([`PreparedConfig`]).
@@ -34,6 +34,19 @@ pub(crate) struct ConfigView<'a> {
     environment: &'a str,
     endpoint: &'a str,
     regions: &'a [String],
+    /// The game modes the content names, in its order, with their team sizes.
+    modes: &'a [ModeView<'a>],
+}
+
+/// A game mode: `{name, team_size}`.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ModeView<'a> {
+    /// The mode's name, as match reports and leaderboards name it.
+    #[schema(value_type = GameMode)]
+    name: &'a str,
+    /// Players per team (content data for clients: a match report carries no teams).
+    #[schema(minimum = 1, maximum = 100)]
+    team_size: u8,
 }
 
 /// The extras (none when `isPolledUpdate=true`).
@@ -153,6 +166,12 @@ impl PreparedConfig {
     /// Serializes what `content` alone decides.
     pub(crate) fn new(content: &Content) -> Self {
         let client = &content.client;
+        let modes: Vec<ModeView<'_>> = (content.modes.modes().iter())
+            .map(|rule| ModeView {
+                name: rule.mode.as_str(),
+                team_size: rule.team_size,
+            })
+            .collect();
         let config = |update_required| {
             raw(&ConfigView {
                 maintenance: client.maintenance,
@@ -162,6 +181,7 @@ impl PreparedConfig {
                 environment: &client.environment,
                 endpoint: &client.endpoint,
                 regions: &client.regions,
+                modes: &modes,
             })
         };
         let extras = &content.extras;

@@ -9,11 +9,11 @@ use utoipa::ToSchema;
 use super::OperatorState;
 use super::endpoint::{Endpoint, NoBody, Read, Reads};
 use super::players::unknown_account;
-use crate::api::shared::boards::boards_error;
+use crate::api::shared::boards::{boards_error, served_board};
 use crate::domain::{FriendCode, GameMode};
 use crate::http::ApiError;
 use crate::http::params::request_parameters;
-use crate::leaderboard::{BoardId, Category, Standing, TimeWindow};
+use crate::leaderboard::{Category, Standing, TimeWindow};
 
 /// How many rows above and below a player the answer shows.
 const AROUND: usize = 5;
@@ -21,8 +21,8 @@ const AROUND: usize = 5;
 request_parameters! {
     /// The board, and optionally a player on it.
     pub(crate) struct BoardQuery {
-        /// The game mode
-        mode: GameMode = Query "mode",
+        /// The game mode, one the content has (its first mode when left out)
+        mode: Option<GameMode> = Query "mode",
         /// The time window
         window: TimeWindow = Query "window",
         /// What the board ranks by
@@ -33,10 +33,10 @@ request_parameters! {
 }
 
 impl BoardQuery {
-    /// The first board: solo, for all time, by wins.
+    /// The first board: the content's first mode, for all time, by wins.
     pub(crate) fn first() -> Self {
         Self {
-            mode: GameMode::Solo,
+            mode: None,
             window: TimeWindow::All,
             category: Category::Wins,
             friend_code: None,
@@ -47,37 +47,49 @@ impl BoardQuery {
 /// The names a board is chosen by, and the ones a query chose (the first board's without one).
 pub(crate) struct BoardChoices {
     /// Every mode's name.
-    pub modes: Vec<&'static str>,
+    pub modes: Vec<String>,
     /// Every window's name.
-    pub windows: Vec<&'static str>,
+    pub windows: Vec<String>,
     /// Every category's name.
-    pub categories: Vec<&'static str>,
+    pub categories: Vec<String>,
     /// The mode chosen.
-    pub mode: &'static str,
+    pub mode: String,
     /// The window chosen.
-    pub window: &'static str,
+    pub window: String,
     /// The category chosen.
-    pub category: &'static str,
+    pub category: String,
 }
 
 impl BoardChoices {
-    /// Every name, and those `query` chose.
-    pub(crate) fn of(query: Option<&BoardQuery>) -> Self {
+    /// The boards the content has, as `answer` lists them, and those `query` chose; without
+    /// an answer (a refused query), only the ones chosen.
+    pub(crate) fn of(query: Option<&BoardQuery>, answer: Option<&BoardAnswer>) -> Self {
         let first = BoardQuery::first();
         let chosen = query.unwrap_or(&first);
-        Self {
-            modes: GameMode::ALL.iter().map(|mode| mode.as_str()).collect(),
-            windows: TimeWindow::ALL
-                .iter()
-                .map(|window| window.as_str())
-                .collect(),
-            categories: Category::ALL
-                .iter()
-                .map(|category| category.as_str())
-                .collect(),
-            mode: chosen.mode.as_str(),
-            window: chosen.window.as_str(),
-            category: chosen.category.as_str(),
+        let mode = match (chosen.mode, answer) {
+            (Some(mode), _) => mode.to_string(),
+            (None, Some(answer)) => answer.mode.clone(),
+            (None, None) => String::new(),
+        };
+        let window = chosen.window.as_str().to_owned();
+        let category = chosen.category.as_str().to_owned();
+        match answer {
+            Some(answer) => Self {
+                modes: answer.modes.clone(),
+                windows: answer.windows.clone(),
+                categories: answer.categories.clone(),
+                mode,
+                window,
+                category,
+            },
+            None => Self {
+                modes: vec![mode.clone()],
+                windows: vec![window.clone()],
+                categories: vec![category.clone()],
+                mode,
+                window,
+                category,
+            },
         }
     }
 }
@@ -118,9 +130,17 @@ impl BoardRow {
     }
 }
 
-/// A board as operators see it.
+/// A board as operators see it, and the boards the content has.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct BoardAnswer {
+    /// The board's mode (the content's first when the query named none).
+    pub mode: String,
+    /// The content's modes, in its order.
+    pub modes: Vec<String>,
+    /// The windows that have boards.
+    pub windows: Vec<String>,
+    /// The categories that have boards.
+    pub categories: Vec<String>,
     /// The board's first rows, best first.
     pub top: Vec<BoardRow>,
     /// The player's row and its neighbours, best first (`null`: no player asked for, or not
@@ -150,11 +170,9 @@ impl Reads for Leaderboard {
 
     async fn answer(state: OperatorState, call: Read<BoardQuery>) -> Result<BoardAnswer, ApiError> {
         let query = call.params;
-        let id = BoardId {
-            mode: query.mode,
-            window: query.window,
-            category: query.category,
-        };
+        let content = state.app.content.current();
+        let served = &content.content.modes;
+        let id = served_board(served, query.mode, query.window, query.category)?;
         let boards = &state.app.leaderboards;
         let top = boards.view(id, None).await.map_err(boards_error)?.top;
         let around = match query.friend_code {
@@ -174,6 +192,20 @@ impl Reads for Leaderboard {
             }
         };
         Ok(BoardAnswer {
+            mode: id.mode.to_string(),
+            modes: served
+                .modes()
+                .iter()
+                .map(|rule| rule.mode.to_string())
+                .collect(),
+            windows: served
+                .windows()
+                .iter()
+                .map(|window| window.as_str().to_owned())
+                .collect(),
+            categories: (served.categories().iter())
+                .map(|category| category.as_str().to_owned())
+                .collect(),
             top: top.standings.iter().map(BoardRow::of).collect(),
             around,
         })

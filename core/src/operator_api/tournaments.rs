@@ -198,9 +198,12 @@ impl Reads for ShowTournament {
     }
 }
 
-/// `mode` read as a game mode.
-fn mode(text: &str) -> Result<GameMode, ApiError> {
-    GameMode::parse(text).ok_or_else(|| invalid("mode", "must be one of solo, duo, squad, limited"))
+/// `mode` read as a game mode the content served by `state` has.
+fn mode(state: &OperatorState, text: &str) -> Result<GameMode, ApiError> {
+    let modes = &state.app.content.current().content.modes;
+    GameMode::parse(text)
+        .filter(|mode| modes.has(*mode))
+        .ok_or_else(|| invalid("mode", modes.unknown_mode()))
 }
 
 /// The body of `create`.
@@ -273,7 +276,7 @@ impl Changes for CreateTournament {
             crate::api::tournament_code(&body.code).map_err(|problem| invalid("code", problem))?;
         let tournament = NewTournament {
             code: code.clone(),
-            mode: mode(&body.mode)?,
+            mode: mode(&state, &body.mode)?,
             opens: optional_time("opens", body.opens.as_deref())?.unwrap_or(now),
             closes: time("closes", &body.closes)?,
             capacity: body.capacity,
@@ -354,7 +357,9 @@ impl Changes for EditTournament {
         let body = &write.body;
         let edit = TournamentEdit {
             code: code.clone(),
-            mode: body.mode.as_deref().map(mode).transpose()?,
+            mode: (body.mode.as_deref())
+                .map(|text| mode(&state, text))
+                .transpose()?,
             opens: optional_time("opens", body.opens.as_deref())?,
             closes: optional_time("closes", body.closes.as_deref())?,
             capacity: body.capacity,

@@ -9,6 +9,7 @@ use time::{Duration, OffsetDateTime};
 use utoipa::ToSchema;
 
 use super::STANDARD_STATS;
+use crate::content::GameModes;
 use crate::domain::{GameMode, UserKey};
 use crate::store::{AccountId, MATCH_ID_MAX_CHARS, MatchId};
 
@@ -41,7 +42,7 @@ pub struct MatchReportBody {
     /// repeated id changes nothing and answers the first report's result.
     #[schema(pattern = "^[A-Za-z0-9._:-]{1,64}$")]
     match_id: String,
-    /// The mode it was played in.
+    /// The mode it was played in: one the content names (`[[modes]]`).
     #[schema(value_type = GameMode)]
     mode: String,
     /// When it started (RFC 3339).
@@ -149,8 +150,9 @@ impl MatchReportBody {
         MatchId::parse(&self.match_id)
     }
 
-    /// Checks every field of the report received at `now`.
-    pub fn check(self, now: OffsetDateTime) -> Result<MatchReport, ReportError> {
+    /// Checks every field of the report received at `now`, its mode among the content's
+    /// `modes`.
+    pub fn check(self, now: OffsetDateTime, modes: &GameModes) -> Result<MatchReport, ReportError> {
         let id = MatchId::parse(&self.match_id).ok_or_else(|| {
             wrong(
                 "matchId",
@@ -158,7 +160,8 @@ impl MatchReportBody {
             )
         })?;
         let mode = GameMode::parse(&self.mode)
-            .ok_or_else(|| wrong("mode", "must be one of solo, duo, squad, limited"))?;
+            .filter(|mode| modes.has(*mode))
+            .ok_or_else(|| wrong("mode", modes.unknown_mode()))?;
         let started = time_field("startedAt", &self.started_at)?;
         let ended = time_field("endedAt", &self.ended_at)?;
         let duration = (ended - started).whole_seconds();
@@ -322,7 +325,7 @@ mod tests {
     fn check(value: serde_json::Value) -> Result<MatchReport, ReportError> {
         serde_json::from_value::<MatchReportBody>(value)
             .expect("parses")
-            .check(NOW)
+            .check(NOW, &crate::content::Content::shipped().modes)
     }
 
     fn field_of(value: serde_json::Value) -> String {
@@ -336,7 +339,7 @@ mod tests {
             {"userKey": "ab".repeat(24), "placement": 2, "kills": 0, "timeAlive": 30},
         ])))
         .expect("valid");
-        assert_eq!(report.mode, GameMode::Squad);
+        assert_eq!(report.mode.as_str(), "squad");
         assert_eq!(report.players.len(), 2);
         assert_eq!(report.players[0].player, PlayerRef::Account(AccountId(3)));
         assert_eq!(report.ended, datetime!(2026-11-22 11:20 UTC));

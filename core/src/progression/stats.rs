@@ -68,7 +68,7 @@ mod tests {
                 ("wins".to_owned(), 1),
             ])
         );
-        let all = progress_stats(GameMode::Squad, &stored);
+        let all = progress_stats(GameMode::parse("squad").expect("a mode"), &stored);
         assert_eq!(all["mode_games_squad"], 1);
         assert_eq!(all["mode_wins_squad"], 1);
         assert_eq!(all["mode_kills_squad"], 3);

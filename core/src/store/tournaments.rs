@@ -279,7 +279,7 @@ impl Tournament {
     /// use time::macros::datetime;
     /// let tournament = Tournament {
     ///     code: TournamentCode::parse("cup").unwrap(),
-    ///     mode: GameMode::Solo,
+    ///     mode: GameMode::parse("solo").expect("a mode"),
     ///     window: Window {
     ///         opens: datetime!(2026-11-22 08:00 UTC),
     ///         closes: datetime!(2026-11-29 08:00 UTC),
@@ -302,7 +302,7 @@ impl Tournament {
     /// edit.capacity = Some(5);
     /// assert!(matches!(tournament.edited(&edit), Err(TournamentEditRefusal::BelowEntrants { entrants: 10 })));
     /// edit.capacity = None;
-    /// edit.mode = Some(GameMode::Duo);
+    /// edit.mode = GameMode::parse("duo");
     /// assert_eq!(tournament.edited(&edit), Err(TournamentEditRefusal::Started { field: "mode" }));
     /// ```
     pub fn edited(&self, edit: &TournamentEdit) -> Result<Tournament, TournamentEditRefusal> {

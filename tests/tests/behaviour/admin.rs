@@ -353,7 +353,7 @@ async fn bad_input_and_unknown_targets(app: TestApp) {
             "--code",
             "cup",
             "--mode",
-            "trio",
+            "trio-2",
             "--closes",
             &future,
             "--capacity",
@@ -378,6 +378,29 @@ async fn bad_input_and_unknown_targets(app: TestApp) {
             .unwrap_or_else(|| panic!("{args:?} must not parse"));
         assert_eq!(error.exit_code(), 2, "{args:?}");
     }
+    // A mode's name the content does not name is refused when the command runs.
+    let unknown_mode = [
+        "tournament",
+        "create",
+        "--code",
+        "cup",
+        "--mode",
+        "trio",
+        "--closes",
+        &future,
+        "--capacity",
+        "2",
+    ];
+    let refused = AdminCommand::from_args(unknown_mode)
+        .expect("a mode's name parses")
+        .execute(app.store.as_ref(), app.now())
+        .await;
+    assert_eq!(
+        refused,
+        Err(Failure::BadInput(
+            "the mode `trio` must be one of solo, duo, squad, limited".to_owned()
+        ))
+    );
     assert!(
         app.store
             .tournament(&safezone_tests::community::code("cup"))

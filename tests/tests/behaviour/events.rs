@@ -85,7 +85,7 @@ async fn every_change_through_the_api_is_one_event_in_order(app: TestApp) {
         .success();
     let report = app.finished(
         "events:1",
-        GameMode::Solo,
+        GameMode::parse("solo").expect("a mode"),
         vec![Line::by_key(&key, 1, 4, 600)],
     );
     app.report(&report).await;

@@ -10,7 +10,7 @@ use safezone_core::clock::Clock;
 use safezone_core::starter;
 use safezone_tests::economy::{int, pack_count};
 use safezone_tests::leaderboard::RENAME_PRICE;
-use safezone_tests::{Answer, TestApp, each_combination};
+use safezone_tests::{Answer, TestApp, each_combination, shipped_content};
 
 each_combination!(
     a_first_session_with_query_strings_succeeds,
@@ -67,9 +67,13 @@ async fn a_first_session_with_form_bodies_and_csharp_booleans_succeeds(app: Test
 
 async fn play_first_session(app: &TestApp, client: Client) {
     // The server as a fresh binary starts it: with the starter poll and tournament.
-    starter::seed(app.store.as_ref(), app.clock.now())
-        .await
-        .expect("seeded");
+    starter::seed(
+        app.store.as_ref(),
+        &shipped_content().modes,
+        app.clock.now(),
+    )
+    .await
+    .expect("seeded");
 
     let device = format!("ios-{}", uuid::Uuid::new_v4());
     let signed_in = client

@@ -7,13 +7,13 @@
 //! states the order it expects by hand.
 
 use safezone_core::clock::Clock;
-use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_core::store::AccountId;
 use safezone_tests::community::Player;
 use safezone_tests::leaderboard::{
     CATEGORIES, Played, TOP_ROWS, WINDOWS, codes, encoded, into_matches, lines_summing, query,
     ranks, ratio, window_length, with_float_ratios,
 };
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination};
 use serde_json::{Value, json};
@@ -70,7 +70,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
     // plays squad only and wins most there.
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(winner.id, 1, 3, 900),
             Line::new(killer.id, 2, 40, 800),
@@ -81,7 +81,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
     for _ in 0..2 {
         app.report_now(
             &mut played,
-            Solo,
+            mode("solo"),
             vec![
                 Line::new(other.id, 1, 1, 600),
                 Line::new(killer.id, 3, 30, 500),
@@ -90,12 +90,16 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
         .await;
     }
     for _ in 0..3 {
-        app.report_now(&mut played, Squad, vec![Line::new(squad.id, 1, 9, 1000)])
-            .await;
+        app.report_now(
+            &mut played,
+            mode("squad"),
+            vec![Line::new(squad.id, 1, 9, 1000)],
+        )
+        .await;
     }
 
     let now = app.clock.now();
-    let expected = played.answer(Solo, "all", "wins", now, None);
+    let expected = played.answer(mode("solo"), "all", "wins", now, None);
     assert_eq!(
         codes(&expected),
         codes_of(&[&other, &winner, &killer, &caller_player]),
@@ -113,7 +117,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
         let body = with_float_ratios(app.get(path).await.success());
         assert_eq!(body, expected, "{path}");
     }
-    let with_caller = played.answer(Solo, "all", "wins", now, Some(caller_player.id));
+    let with_caller = played.answer(mode("solo"), "all", "wins", now, Some(caller_player.id));
     // The caller ties with `killer` at 0 wins: they share rank 3, the older account first.
     assert_eq!(with_caller["user"]["rank"], 3);
     for path in ["/api/leaderboard/live", "/api/leaderboard"] {
@@ -124,7 +128,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
     // The alias takes every parameter the same way.
     for window in WINDOWS {
         for category in CATEGORIES {
-            let query = query(Squad, window, category, Some(&caller_player.key));
+            let query = query(mode("squad"), window, category, Some(&caller_player.key));
             let live = with_float_ratios(app.board_answer(&query).await.success());
             let alias = with_float_ratios(
                 app.get(&format!("/api/leaderboard?{query}"))
@@ -134,7 +138,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
             assert_eq!(alias, live, "{query}");
             assert_eq!(
                 live,
-                played.answer(Squad, window, category, now, Some(caller_player.id))
+                played.answer(mode("squad"), window, category, now, Some(caller_player.id))
             );
         }
     }
@@ -142,7 +146,7 @@ async fn an_empty_board_and_the_defaults(app: TestApp) {
     // Over a year later only `all` still holds the matches: the default window is all time.
     app.clock.advance(Duration::days(400));
     let now = app.clock.now();
-    let expected = played.answer(Solo, "all", "wins", now, None);
+    let expected = played.answer(mode("solo"), "all", "wins", now, None);
     assert_eq!(expected["players"].as_array().map(Vec::len), Some(4));
     for path in ["/api/leaderboard/live", "/api/leaderboard"] {
         assert_eq!(with_float_ratios(app.get(path).await.success()), expected);
@@ -156,11 +160,11 @@ async fn a_report_shows_on_the_next_request(app: TestApp) {
     let mut played = Played::new();
     let players = app.joined_all(&mut played, 3).await;
     let (first, second, third) = (&players[0], &players[1], &players[2]);
-    app.assert_board(&played, Solo, "24h", "kills", caller(first))
+    app.assert_board(&played, mode("solo"), "24h", "kills", caller(first))
         .await;
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(second.id, 1, 12, 1800),
             Line::new(first.id, 2, 4, 1700),
@@ -168,7 +172,7 @@ async fn a_report_shows_on_the_next_request(app: TestApp) {
     )
     .await;
     let body = app
-        .board(&query(Solo, "24h", "kills", Some(&first.key)))
+        .board(&query(mode("solo"), "24h", "kills", Some(&first.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[second, first]));
     assert_eq!(body["user"]["rank"], 2);
@@ -178,7 +182,7 @@ async fn a_report_shows_on_the_next_request(app: TestApp) {
     // A second match adds to the first at once.
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(first.id, 1, 20, 2000),
             Line::new(third.id, 5, 1, 300),
@@ -186,7 +190,7 @@ async fn a_report_shows_on_the_next_request(app: TestApp) {
     )
     .await;
     let body = app
-        .board(&query(Solo, "24h", "kills", Some(&first.key)))
+        .board(&query(mode("solo"), "24h", "kills", Some(&first.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[first, second, third]));
     assert_eq!(body["players"][0]["kills"], 24);
@@ -215,7 +219,7 @@ async fn each_category_orders_its_board(app: TestApp) {
         })
         .collect();
     for lines in into_matches(&lines) {
-        app.report_now(&mut played, Solo, lines).await;
+        app.report_now(&mut played, mode("solo"), lines).await;
     }
 
     let orders: [(&str, [&Player; 4]); 7] = [
@@ -228,14 +232,19 @@ async fn each_category_orders_its_board(app: TestApp) {
         ("top10", [b, c, a, d]),
     ];
     for (category, order) in orders {
-        let body = app.board(&query(Solo, "all", category, None)).await;
+        let body = app.board(&query(mode("solo"), "all", category, None)).await;
         assert_eq!(codes(&body), codes_of(&order), "{category}");
         assert_eq!(ranks(&body), [json!(1), json!(2), json!(3), json!(4)]);
         assert_eq!(body["user"], Value::Null);
-        assert_eq!(body, played.answer(Solo, "all", category, app.now(), None));
+        assert_eq!(
+            body,
+            played.answer(mode("solo"), "all", category, app.now(), None)
+        );
     }
     // Spot checks of the derived values, written out.
-    let winrate = app.board(&query(Solo, "all", "winrate", None)).await;
+    let winrate = app
+        .board(&query(mode("solo"), "all", "winrate", None))
+        .await;
     let first = &winrate["players"][0];
     assert_eq!(
         *first,
@@ -253,7 +262,7 @@ async fn each_category_orders_its_board(app: TestApp) {
         })
     );
     let per_round = app
-        .board(&query(Solo, "all", "kills_per_round", None))
+        .board(&query(mode("solo"), "all", "kills_per_round", None))
         .await;
     assert_eq!(per_round["players"][0]["kills_per_round"], json!(3.6364));
     assert_eq!(per_round["players"][0]["winrate"], json!(0.0909));
@@ -263,7 +272,7 @@ async fn each_category_orders_its_board(app: TestApp) {
     for player in [a, b, c, d] {
         for category in CATEGORIES {
             let body = app
-                .board(&query(Solo, "all", category, Some(&player.key)))
+                .board(&query(mode("solo"), "all", category, Some(&player.key)))
                 .await;
             let own = body["players"]
                 .as_array()
@@ -287,7 +296,7 @@ async fn ties_share_a_rank_and_older_accounts_come_first(app: TestApp) {
     // Wins: p3 2, p4 1, p2 1, p1 1 (reported in that order), p0 none.
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(p[4].id, 1, 3, 600),
             Line::new(p[3].id, 1, 3, 600),
@@ -297,25 +306,29 @@ async fn ties_share_a_rank_and_older_accounts_come_first(app: TestApp) {
     .await;
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![Line::new(p[2].id, 1, 3, 600), Line::new(p[3].id, 1, 3, 600)],
     )
     .await;
-    app.report_now(&mut played, Solo, vec![Line::new(p[1].id, 1, 3, 600)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(p[1].id, 1, 3, 600)],
+    )
+    .await;
 
-    let wins = app.board(&query(Solo, "all", "wins", None)).await;
+    let wins = app.board(&query(mode("solo"), "all", "wins", None)).await;
     assert_eq!(codes(&wins), codes_of(&[&p[3], &p[1], &p[2], &p[4], &p[0]]));
     assert_eq!(ranks(&wins), [1, 2, 2, 2, 5].map(|rank| json!(rank)));
     // Kills: p3 6, everyone else 3.
-    let kills = app.board(&query(Solo, "all", "kills", None)).await;
+    let kills = app.board(&query(mode("solo"), "all", "kills", None)).await;
     assert_eq!(
         codes(&kills),
         codes_of(&[&p[3], &p[0], &p[1], &p[2], &p[4]])
     );
     assert_eq!(ranks(&kills), [1, 2, 2, 2, 2].map(|rank| json!(rank)));
     // The top 10: p3 2, p0 none (placement 20), everyone else 1.
-    let top10 = app.board(&query(Solo, "all", "top10", None)).await;
+    let top10 = app.board(&query(mode("solo"), "all", "top10", None)).await;
     assert_eq!(
         codes(&top10),
         codes_of(&[&p[3], &p[1], &p[2], &p[4], &p[0]])
@@ -324,7 +337,7 @@ async fn ties_share_a_rank_and_older_accounts_come_first(app: TestApp) {
 
     for (player, rank) in [(&p[4], 2), (&p[0], 5), (&p[3], 1)] {
         let body = app
-            .board(&query(Solo, "all", "wins", Some(&player.key)))
+            .board(&query(mode("solo"), "all", "wins", Some(&player.key)))
             .await;
         assert_eq!(body["user"]["rank"], rank);
         assert_eq!(body["user"]["friend_code"], player.friend_code.to_string());
@@ -345,13 +358,13 @@ async fn ratio_boards_rank_by_the_rounded_value(app: TestApp) {
         lines_summing(best.id, 10, 1, 1, 1, 600),
     ];
     for lines in into_matches(&lines) {
-        app.report_now(&mut played, Solo, lines).await;
+        app.report_now(&mut played, mode("solo"), lines).await;
     }
     assert_eq!(ratio(1, 107), 0.0093);
     assert_eq!(ratio(1, 108), 0.0093);
     for category in ["winrate", "kills_per_round"] {
         let body = app
-            .board(&query(Solo, "all", category, Some(&newer.key)))
+            .board(&query(mode("solo"), "all", category, Some(&newer.key)))
             .await;
         assert_eq!(
             codes(&body),
@@ -372,7 +385,7 @@ async fn ratio_boards_rank_by_the_rounded_value(app: TestApp) {
         assert_eq!(body["user"]["rank"], 2);
         assert_eq!(
             body,
-            played.answer(Solo, "all", category, app.now(), Some(newer.id))
+            played.answer(mode("solo"), "all", category, app.now(), Some(newer.id))
         );
     }
 }
@@ -389,40 +402,44 @@ async fn ratio_boards_need_ten_rounds(app: TestApp) {
         lines_summing(ten.id, 10, 1, 4, 5, 1000),
     ];
     for lines in into_matches(&lines) {
-        app.report_now(&mut played, Solo, lines).await;
+        app.report_now(&mut played, mode("solo"), lines).await;
     }
 
     let wins = app
-        .board(&query(Solo, "all", "wins", Some(&nine.key)))
+        .board(&query(mode("solo"), "all", "wins", Some(&nine.key)))
         .await;
     assert_eq!(codes(&wins), codes_of(&[nine, ten]));
     assert_eq!(wins["user"]["rank"], 1);
     for category in ["winrate", "kills_per_round"] {
         for window in WINDOWS {
             let body = app
-                .board(&query(Solo, window, category, Some(&nine.key)))
+                .board(&query(mode("solo"), window, category, Some(&nine.key)))
                 .await;
             assert_eq!(codes(&body), codes_of(&[ten]), "{window} {category}");
             assert_eq!(body["user"], Value::Null, "{window} {category}");
             assert_eq!(
                 body,
-                played.answer(Solo, window, category, app.now(), Some(nine.id))
+                played.answer(mode("solo"), window, category, app.now(), Some(nine.id))
             );
         }
     }
 
     // The tenth round: listed, and first on both ratio boards (0.3 > 0.1, 1.8 > 0.5).
-    app.report_now(&mut played, Solo, vec![Line::new(nine.id, 50, 0, 100)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(nine.id, 50, 0, 100)],
+    )
+    .await;
     for category in ["winrate", "kills_per_round"] {
         let body = app
-            .board(&query(Solo, "all", category, Some(&nine.key)))
+            .board(&query(mode("solo"), "all", category, Some(&nine.key)))
             .await;
         assert_eq!(codes(&body), codes_of(&[nine, ten]), "{category}");
         assert_eq!(body["user"]["rank"], 1);
     }
     let body = app
-        .board(&query(Solo, "all", "winrate", Some(&nine.key)))
+        .board(&query(mode("solo"), "all", "winrate", Some(&nine.key)))
         .await;
     assert_eq!(body["user"]["winrate"], json!(0.3));
     assert_eq!(body["players"][1]["winrate"], json!(0.1));
@@ -446,16 +463,18 @@ async fn the_callers_row_has_its_rank_beyond_the_top_rows(app: TestApp) {
         .enumerate()
         .map(|(index, player)| line(index, player))
         .collect();
-    app.report_now(&mut played, Solo, first).await;
+    app.report_now(&mut played, mode("solo"), first).await;
     let mut second: Vec<Line> = others[100..]
         .iter()
         .enumerate()
         .map(|(index, player)| line(100 + index, player))
         .collect();
     second.push(Line::new(me.id, 1, 0, 700));
-    app.report_now(&mut played, Solo, second).await;
+    app.report_now(&mut played, mode("solo"), second).await;
 
-    let kills = app.board(&query(Solo, "all", "kills", Some(&me.key))).await;
+    let kills = app
+        .board(&query(mode("solo"), "all", "kills", Some(&me.key)))
+        .await;
     let rows = kills["players"].as_array().expect("rows");
     assert_eq!(rows.len(), TOP_ROWS);
     assert_eq!(rows[0]["kills"], 99);
@@ -485,11 +504,13 @@ async fn the_callers_row_has_its_rank_beyond_the_top_rows(app: TestApp) {
     );
     assert_eq!(
         kills,
-        played.answer(Solo, "all", "kills", app.now(), Some(me.id))
+        played.answer(mode("solo"), "all", "kills", app.now(), Some(me.id))
     );
 
     // Wins: others[0] and I tie first (others[0] is older), everyone else is third.
-    let wins = app.board(&query(Solo, "all", "wins", Some(&me.key))).await;
+    let wins = app
+        .board(&query(mode("solo"), "all", "wins", Some(&me.key)))
+        .await;
     assert_eq!(
         codes(&wins)[..3],
         codes_of(&[&others[0], &me, &others[1]])[..]
@@ -502,12 +523,12 @@ async fn the_callers_row_has_its_rank_beyond_the_top_rows(app: TestApp) {
     );
     assert_eq!(
         wins,
-        played.answer(Solo, "all", "wins", app.now(), Some(me.id))
+        played.answer(mode("solo"), "all", "wins", app.now(), Some(me.id))
     );
     // Others far down the wins board get their own rank too.
     let last = &others[104];
     let body = app
-        .board(&query(Solo, "all", "wins", Some(&last.key)))
+        .board(&query(mode("solo"), "all", "wins", Some(&last.key)))
         .await;
     assert_eq!(body["user"]["rank"], 3);
     assert_eq!(body["user"]["friend_code"], last.friend_code.to_string());
@@ -515,19 +536,19 @@ async fn the_callers_row_has_its_rank_beyond_the_top_rows(app: TestApp) {
 
     for category in CATEGORIES {
         for window in WINDOWS {
-            app.assert_board(&played, Solo, window, category, caller(&me))
+            app.assert_board(&played, mode("solo"), window, category, caller(&me))
                 .await;
         }
     }
     // No games in that mode: `user` is null; no key: `user` is null.
-    for mode in [Duo, Squad, Limited] {
+    for mode in [mode("duo"), mode("squad"), mode("limited")] {
         let body = app.board(&query(mode, "all", "wins", Some(&me.key))).await;
         assert_eq!(
             body,
             json!({"status": "success", "players": [], "user": null})
         );
     }
-    let body = app.board(&query(Solo, "all", "kills", None)).await;
+    let body = app.board(&query(mode("solo"), "all", "kills", None)).await;
     assert_eq!(body["user"], Value::Null);
     assert_eq!(body["players"], kills["players"]);
 }
@@ -540,7 +561,7 @@ async fn modes_are_separate_boards(app: TestApp) {
         [&players[0], &players[1], &players[2], &players[3]];
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(solo_and_squad.id, 1, 5, 1000),
             Line::new(limited_and_solo.id, 2, 9, 900),
@@ -549,43 +570,57 @@ async fn modes_are_separate_boards(app: TestApp) {
     .await;
     app.report_now(
         &mut played,
-        Squad,
+        mode("squad"),
         vec![Line::new(solo_and_squad.id, 4, 2, 400)],
     )
     .await;
     app.report_now(
         &mut played,
-        Squad,
+        mode("squad"),
         vec![Line::new(solo_and_squad.id, 1, 1, 300)],
     )
     .await;
-    app.report_now(&mut played, Duo, vec![Line::new(duo.id, 1, 20, 2000)])
-        .await;
     app.report_now(
         &mut played,
-        Limited,
+        mode("duo"),
+        vec![Line::new(duo.id, 1, 20, 2000)],
+    )
+    .await;
+    app.report_now(
+        &mut played,
+        mode("limited"),
         vec![Line::new(limited_and_solo.id, 3, 0, 50)],
     )
     .await;
 
     for (mode, listed) in [
-        (Solo, vec![limited_and_solo, solo_and_squad]),
-        (Duo, vec![duo]),
-        (Squad, vec![solo_and_squad]),
-        (Limited, vec![limited_and_solo]),
+        (mode("solo"), vec![limited_and_solo, solo_and_squad]),
+        (mode("duo"), vec![duo]),
+        (mode("squad"), vec![solo_and_squad]),
+        (mode("limited"), vec![limited_and_solo]),
     ] {
         let body = app.board(&query(mode, "all", "kills", None)).await;
         assert_eq!(codes(&body), codes_of(&listed), "{mode:?}");
     }
     let squad = app
-        .board(&query(Squad, "all", "rounds", Some(&solo_and_squad.key)))
+        .board(&query(
+            mode("squad"),
+            "all",
+            "rounds",
+            Some(&solo_and_squad.key),
+        ))
         .await;
     assert_eq!(squad["user"]["rounds"], 2);
     assert_eq!(squad["user"]["wins"], 1);
     assert_eq!(squad["user"]["kills"], 3);
     assert_eq!(squad["user"]["time_alive"], 700);
     let duo_board = app
-        .board(&query(Duo, "all", "rounds", Some(&solo_and_squad.key)))
+        .board(&query(
+            mode("duo"),
+            "all",
+            "rounds",
+            Some(&solo_and_squad.key),
+        ))
         .await;
     assert_eq!(duo_board["user"], Value::Null);
     for player in [solo_and_squad, duo, limited_and_solo, nothing] {
@@ -603,7 +638,7 @@ async fn windows_roll_with_the_clock(app: TestApp) {
     // a ended 5 days ago, b twice 2 days ago, c an hour ago, d a minute ago.
     app.report_at(
         &mut played,
-        Solo,
+        mode("solo"),
         start - Duration::days(5),
         vec![Line::new(a.id, 1, 4, 1000)],
     )
@@ -611,7 +646,7 @@ async fn windows_roll_with_the_clock(app: TestApp) {
     for _ in 0..2 {
         app.report_at(
             &mut played,
-            Solo,
+            mode("solo"),
             start - Duration::days(2),
             vec![Line::new(b.id, 3, 2, 800)],
         )
@@ -619,14 +654,14 @@ async fn windows_roll_with_the_clock(app: TestApp) {
     }
     app.report_at(
         &mut played,
-        Solo,
+        mode("solo"),
         start - Duration::hours(1),
         vec![Line::new(c.id, 1, 7, 1500)],
     )
     .await;
     app.report_at(
         &mut played,
-        Solo,
+        mode("solo"),
         start - Duration::minutes(1),
         vec![Line::new(d.id, 12, 0, 60)],
     )
@@ -687,7 +722,9 @@ async fn windows_roll_with_the_clock(app: TestApp) {
     for (after, windows) in checkpoints {
         app.clock.set(start + after);
         for (window, listed) in WINDOWS.iter().zip(windows.iter().chain([&everyone])) {
-            let body = app.board(&query(Solo, window, "rounds", None)).await;
+            let body = app
+                .board(&query(mode("solo"), window, "rounds", None))
+                .await;
             let mut expected: Vec<&Player> = listed.clone();
             // The rounds board: b (2 rounds) first, then the others by account id.
             expected.sort_by_key(|player| (player.id != b.id, player.id.0));
@@ -699,7 +736,7 @@ async fn windows_roll_with_the_clock(app: TestApp) {
         }
         for window in WINDOWS {
             for category in CATEGORIES {
-                app.assert_board(&played, Solo, window, category, None)
+                app.assert_board(&played, mode("solo"), window, category, None)
                     .await;
             }
         }
@@ -712,7 +749,11 @@ async fn a_window_ends_exactly_its_length_after_the_match(app: TestApp) {
     let mut played = Played::new();
     let player = app.joined(&mut played).await;
     let report = app
-        .report_now(&mut played, Solo, vec![Line::new(player.id, 2, 3, 400)])
+        .report_now(
+            &mut played,
+            mode("solo"),
+            vec![Line::new(player.id, 2, 3, 400)],
+        )
         .await;
     let ended = report.ended;
     let listed = codes_of(&[&player]);
@@ -722,12 +763,12 @@ async fn a_window_ends_exactly_its_length_after_the_match(app: TestApp) {
         // Keys last 30 days: the player's own row is checked on the shorter windows.
         let with_key = length < Duration::days(30);
         app.clock.set(ended + length - Duration::seconds(1));
-        let body = app.board(&query(Solo, window, "kills", None)).await;
+        let body = app.board(&query(mode("solo"), window, "kills", None)).await;
         assert_eq!(codes(&body), listed, "{window}, one second before the end");
         assert_eq!(body["players"][0]["kills"], 3);
         if with_key {
             let body = app
-                .board(&query(Solo, window, "kills", Some(&player.key)))
+                .board(&query(mode("solo"), window, "kills", Some(&player.key)))
                 .await;
             assert_eq!(
                 body["user"]["rank"], 1,
@@ -736,7 +777,7 @@ async fn a_window_ends_exactly_its_length_after_the_match(app: TestApp) {
             assert_eq!(body["user"]["kills"], 3);
         }
         app.clock.set(ended + length);
-        let body = app.board(&query(Solo, window, "kills", None)).await;
+        let body = app.board(&query(mode("solo"), window, "kills", None)).await;
         assert_eq!(
             body,
             json!({"status": "success", "players": [], "user": null}),
@@ -744,7 +785,7 @@ async fn a_window_ends_exactly_its_length_after_the_match(app: TestApp) {
         );
         if with_key {
             let body = app
-                .board(&query(Solo, window, "kills", Some(&player.key)))
+                .board(&query(mode("solo"), window, "kills", Some(&player.key)))
                 .await;
             assert_eq!(
                 body,
@@ -753,11 +794,11 @@ async fn a_window_ends_exactly_its_length_after_the_match(app: TestApp) {
             );
         }
         for longer in &WINDOWS[index + 1..] {
-            let body = app.board(&query(Solo, longer, "kills", None)).await;
+            let body = app.board(&query(mode("solo"), longer, "kills", None)).await;
             assert_eq!(codes(&body), listed, "{longer} at the end of {window}");
         }
         for category in CATEGORIES {
-            app.assert_board(&played, Solo, window, category, None)
+            app.assert_board(&played, mode("solo"), window, category, None)
                 .await;
         }
     }
@@ -816,22 +857,26 @@ async fn renames_show_on_the_next_request(app: TestApp) {
     let (renamed, other) = (&players[0], &players[1]);
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(renamed.id, 1, 5, 1000),
             Line::new(other.id, 2, 6, 900),
         ],
     )
     .await;
-    app.report_now(&mut played, Squad, vec![Line::new(renamed.id, 9, 0, 10)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("squad"),
+        vec![Line::new(renamed.id, 9, 0, 10)],
+    )
+    .await;
     app.assert_every_board(&played, caller(renamed)).await;
 
     for name in ["Frosty", "Snowy2"] {
         let code = app.rename_to(&renamed.key, name).await;
         played.rename(renamed.id, &code);
         let body = app
-            .board(&query(Solo, "all", "wins", Some(&renamed.key)))
+            .board(&query(mode("solo"), "all", "wins", Some(&renamed.key)))
             .await;
         assert_eq!(body["players"][0]["name"], name);
         assert_eq!(body["players"][0]["friend_code"], code.as_str());
@@ -849,9 +894,13 @@ async fn renames_show_on_the_next_request(app: TestApp) {
     // A code with a leading-zero number keeps it on the boards.
     let zero = app.player_with_code("Sneeza#0001").await;
     played.join(&zero);
-    app.report_now(&mut played, Solo, vec![Line::new(zero.id, 1, 99, 5000)])
-        .await;
-    let body = app.board(&query(Solo, "all", "kills", None)).await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(zero.id, 1, 99, 5000)],
+    )
+    .await;
+    let body = app.board(&query(mode("solo"), "all", "kills", None)).await;
     assert_eq!(body["players"][0]["name"], "Sneeza");
     assert_eq!(body["players"][0]["friend_code"], "Sneeza#0001");
     assert_eq!(encoded("Sneeza#0001"), "Sneeza%230001");
@@ -871,11 +920,11 @@ async fn deleted_accounts_leave_every_board(app: TestApp) {
         lines_summing(third.id, 10, 1, 2, 10, 3000),
     ];
     for lines in into_matches(&lines) {
-        app.report_now(&mut played, Solo, lines).await;
+        app.report_now(&mut played, mode("solo"), lines).await;
     }
     app.report_now(
         &mut played,
-        Limited,
+        mode("limited"),
         vec![
             Line::new(deleted.id, 1, 3, 300),
             Line::new(third.id, 2, 1, 200),
@@ -883,7 +932,7 @@ async fn deleted_accounts_leave_every_board(app: TestApp) {
     )
     .await;
     let before = app
-        .board(&query(Solo, "all", "wins", Some(&third.key)))
+        .board(&query(mode("solo"), "all", "wins", Some(&third.key)))
         .await;
     assert_eq!(codes(&before), codes_of(&[&deleted, second, third]));
     assert_eq!(before["user"]["rank"], 3);
@@ -891,12 +940,12 @@ async fn deleted_accounts_leave_every_board(app: TestApp) {
     app.delete_account(&deleted, &confirmation).await;
     played.hide(deleted.id);
     let after = app
-        .board(&query(Solo, "all", "wins", Some(&third.key)))
+        .board(&query(mode("solo"), "all", "wins", Some(&third.key)))
         .await;
     assert_eq!(codes(&after), codes_of(&[second, third]));
     assert_eq!(after["user"]["rank"], 2);
     let limited = app
-        .board(&query(Limited, "24h", "wins", Some(&third.key)))
+        .board(&query(mode("limited"), "24h", "wins", Some(&third.key)))
         .await;
     assert_eq!(codes(&limited), codes_of(&[third]));
     assert_eq!(limited["user"]["rank"], 1);
@@ -914,7 +963,7 @@ async fn banned_accounts_leave_the_boards_until_unbanned(app: TestApp) {
     let (first, banned, third) = (&players[0], &players[1], &players[2]);
     app.report_now(
         &mut played,
-        Solo,
+        mode("solo"),
         vec![
             Line::new(banned.id, 1, 9, 1200),
             Line::new(first.id, 2, 4, 1100),
@@ -922,17 +971,21 @@ async fn banned_accounts_leave_the_boards_until_unbanned(app: TestApp) {
         ],
     )
     .await;
-    app.report_now(&mut played, Duo, vec![Line::new(banned.id, 1, 2, 500)])
-        .await;
-    let body = app.board(&query(Solo, "all", "kills", None)).await;
+    app.report_now(
+        &mut played,
+        mode("duo"),
+        vec![Line::new(banned.id, 1, 2, 500)],
+    )
+    .await;
+    let body = app.board(&query(mode("solo"), "all", "kills", None)).await;
     assert_eq!(codes(&body), codes_of(&[banned, first, third]));
 
     app.set_banned(banned, true).await;
     played.hide(banned.id);
-    app.await_board(&played, Solo, "all", "kills", caller(third))
+    app.await_board(&played, mode("solo"), "all", "kills", caller(third))
         .await;
     let body = app
-        .board(&query(Solo, "all", "kills", Some(&third.key)))
+        .board(&query(mode("solo"), "all", "kills", Some(&third.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[first, third]));
     assert_eq!(body["user"]["rank"], 2);
@@ -940,10 +993,10 @@ async fn banned_accounts_leave_the_boards_until_unbanned(app: TestApp) {
 
     app.set_banned(banned, false).await;
     played.show(banned.id);
-    app.await_board(&played, Solo, "all", "kills", caller(third))
+    app.await_board(&played, mode("solo"), "all", "kills", caller(third))
         .await;
     let body = app
-        .board(&query(Solo, "all", "kills", Some(&third.key)))
+        .board(&query(mode("solo"), "all", "kills", Some(&third.key)))
         .await;
     assert_eq!(codes(&body), codes_of(&[banned, first, third]));
     assert_eq!(body["players"][0]["kills"], 9);

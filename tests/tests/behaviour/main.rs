@@ -15,6 +15,7 @@ mod events;
 mod first_session;
 mod friend_code;
 mod friends;
+mod game_modes;
 mod grant;
 mod health_and_metrics;
 mod hooks;

@@ -168,7 +168,7 @@ async fn one_match_reported_ten_times_at_once_applies_once(app: TestApp) {
     let mut models = [Model::new(a.id), Model::new(b.id)];
     let report = app.finished(
         "eu-9:1",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::best(a.id).stat("damage", 6000),
             Line::new(b.id, 2, 10, 3000).stat("damage", 2000),
@@ -195,7 +195,11 @@ async fn one_match_reported_ten_times_at_once_applies_once(app: TestApp) {
     for (player, model) in [&a, &b].into_iter().zip(&models) {
         app.assert_model(&player.key, model).await;
         assert_eq!(app.match_log_of(player.id).await.len(), 1);
-        assert_eq!(app.stats_of(player.id, GameMode::Squad).await["rounds"], 1);
+        assert_eq!(
+            app.stats_of(player.id, GameMode::parse("squad").expect("a mode"))
+                .await["rounds"],
+            1
+        );
     }
 }
 
@@ -223,7 +227,11 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
                     .stat("damage", 400 * (seat + 1))
                 })
                 .collect();
-            app.finished(&format!("race:{index}"), GameMode::Duo, lines)
+            app.finished(
+                &format!("race:{index}"),
+                GameMode::parse("duo").expect("a mode"),
+                lines,
+            )
         })
         .collect();
     let bodies: Vec<Value> = reports.iter().map(Report::body).collect();
@@ -354,7 +362,11 @@ async fn simultaneous_matches_of_the_same_players_all_apply(app: TestApp) {
                 *stats.entry(key).or_insert(0) += value;
             }
         }
-        assert_eq!(app.stats_of(player.id, GameMode::Duo).await, stats);
+        assert_eq!(
+            app.stats_of(player.id, GameMode::parse("duo").expect("a mode"))
+                .await,
+            stats
+        );
         assert_eq!(app.match_log_of(player.id).await.len(), reports.len());
         app.assert_ledger_balanced(player.id).await;
     }
@@ -384,7 +396,11 @@ async fn bans_and_deletions_racing_a_report_leave_each_player_in_or_out(app: Tes
                     .zip(&players)
                     .map(|(placement, player)| Line::new(player.id, placement, n, 600))
                     .collect();
-                app.finished(&format!("eu-race:{round}:{n}"), GameMode::Solo, lines)
+                app.finished(
+                    &format!("eu-race:{round}:{n}"),
+                    GameMode::parse("solo").expect("a mode"),
+                    lines,
+                )
             })
             .collect();
         let bodies: Vec<Value> = reports.iter().map(Report::body).collect();

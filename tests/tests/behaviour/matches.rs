@@ -89,7 +89,7 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
     let mut models = [Model::new(winner.id), Model::new(other.id)];
     let report = app.finished(
         "eu-1:42",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::new(winner.id, 1, 7, 1500)
                 .stat("damage", 2600)
@@ -131,22 +131,32 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
     // Statistics, per mode, in the hour the match ended.
     for (player, line) in [&winner, &other].into_iter().zip(&report.lines) {
         assert_eq!(
-            app.stats_of(player.id, GameMode::Squad).await,
+            app.stats_of(player.id, GameMode::parse("squad").expect("a mode"))
+                .await,
             line.stored_stats()
         );
-        for mode in [GameMode::Solo, GameMode::Duo, GameMode::Limited] {
+        for mode in [
+            GameMode::parse("solo").expect("a mode"),
+            GameMode::parse("duo").expect("a mode"),
+            GameMode::parse("limited").expect("a mode"),
+        ] {
             assert!(app.stats_of(player.id, mode).await.is_empty(), "{mode:?}");
         }
         let hour_after = report.ended + Duration::hours(1);
         let later = app
             .store
-            .stat_totals(player.id, GameMode::Squad, hour_after)
+            .stat_totals(
+                player.id,
+                GameMode::parse("squad").expect("a mode"),
+                hour_after,
+            )
             .await
             .expect("the statistics read");
         assert!(later.is_empty(), "{later:?}");
     }
     assert_eq!(
-        app.stats_of(winner.id, GameMode::Squad).await["wins"],
+        app.stats_of(winner.id, GameMode::parse("squad").expect("a mode"))
+            .await["wins"],
         1,
         "placement 1 is a win"
     );
@@ -167,8 +177,22 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
     assert_eq!(
         logged,
         [
-            (winner.id, GameMode::Squad, report.ended, 1, 7, 1500),
-            (other.id, GameMode::Squad, report.ended, 14, 0, 95),
+            (
+                winner.id,
+                GameMode::parse("squad").expect("a mode"),
+                report.ended,
+                1,
+                7,
+                1500
+            ),
+            (
+                other.id,
+                GameMode::parse("squad").expect("a mode"),
+                report.ended,
+                14,
+                0,
+                95
+            ),
         ]
     );
     assert!(log.windows(2).all(|pair| pair[0].seq < pair[1].seq));
@@ -176,7 +200,7 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
     // A second match, in another mode, adds to the first.
     let second = app.finished(
         "eu-1:43",
-        GameMode::Solo,
+        GameMode::parse("solo").expect("a mode"),
         vec![
             Line::best(other.id).stat("damage", 12_000),
             Line::new(winner.id, 3, 2, 700),
@@ -191,11 +215,13 @@ async fn a_report_moves_every_kind_of_progress_once(app: TestApp) {
     app.assert_model(&winner.key, &models[0]).await;
     app.assert_model(&other.key, &models[1]).await;
     assert_eq!(
-        app.stats_of(winner.id, GameMode::Solo).await,
+        app.stats_of(winner.id, GameMode::parse("solo").expect("a mode"))
+            .await,
         second.lines[1].stored_stats()
     );
     assert_eq!(
-        app.stats_of(winner.id, GameMode::Squad).await,
+        app.stats_of(winner.id, GameMode::parse("squad").expect("a mode"))
+            .await,
         report.lines[0].stored_stats()
     );
     assert_eq!(app.match_log().await.len(), 4);
@@ -233,7 +259,11 @@ async fn the_account_shows_its_level_progress(app: TestApp) {
         .into_iter()
         .enumerate()
     {
-        let report = app.finished(&format!("eu-2:{index}"), GameMode::Squad, vec![line]);
+        let report = app.finished(
+            &format!("eu-2:{index}"),
+            GameMode::parse("squad").expect("a mode"),
+            vec![line],
+        );
         let body = app.report(&report).await;
         let expected = model.play(&report, &report.lines[0]);
         assert_player(&body["players"][0], &expected);
@@ -296,7 +326,11 @@ async fn a_tier_rewards_experience_levels_up_in_the_same_report(app: TestApp) {
     );
 
     let line = Line::new(player.id, 20, 4, 4200).stat("damage", 10_000);
-    let report = app.finished("eu-5:1", GameMode::Squad, vec![line]);
+    let report = app.finished(
+        "eu-5:1",
+        GameMode::parse("squad").expect("a mode"),
+        vec![line],
+    );
     let match_experience = report.lines[0].experience(&content);
     let own_level = curve.level_for(model.experience + match_experience);
     let body = app.report(&report).await;
@@ -358,7 +392,7 @@ async fn a_repeated_match_id_is_replayed_and_moves_nothing(app: TestApp) {
     let [a, b] = two_players(&app).await;
     let report = app.finished(
         "eu-1:7",
-        GameMode::Duo,
+        GameMode::parse("duo").expect("a mode"),
         vec![
             Line::best(a.id).stat("damage", 3000),
             Line::new(b.id, 2, 3, 900),
@@ -409,7 +443,7 @@ async fn bad_reports_are_refused_naming_the_field(app: TestApp) {
     let [a, b] = two_players(&app).await;
     let report = app.finished(
         "eu-1:42",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::new(a.id, 1, 3, 600).stat("damage", 900),
             Line::new(b.id, 2, 0, 300),
@@ -644,7 +678,7 @@ async fn wrongly_typed_fields_are_refused_naming_the_field(app: TestApp) {
     let [a, b] = two_players(&app).await;
     let report = app.finished(
         "eu-1:42",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::new(a.id, 1, 3, 600).stat("damage", 900),
             Line::new(b.id, 2, 0, 300),
@@ -701,13 +735,13 @@ async fn the_limits_themselves_are_accepted(app: TestApp) {
     let reports = [
         Report::new(
             "edge:ahead",
-            GameMode::Limited,
+            GameMode::parse("limited").expect("a mode"),
             now + Duration::minutes(5),
             vec![line, Line::new(b.id, 1, 0, 0)],
         ),
         Report::new(
             "edge:old",
-            GameMode::Solo,
+            GameMode::parse("solo").expect("a mode"),
             now - Duration::days(7),
             vec![Line::new(b.id, 1, 0, 1), Line::new(a.id, 2, 1, 2)],
         ),
@@ -729,15 +763,18 @@ async fn the_limits_themselves_are_accepted(app: TestApp) {
     app.assert_model(&a.key, &models[0]).await;
     app.assert_model(&b.key, &models[1]).await;
     assert_eq!(
-        app.stats_of(a.id, GameMode::Limited).await,
+        app.stats_of(a.id, GameMode::parse("limited").expect("a mode"))
+            .await,
         reports[0].lines[0].stored_stats()
     );
     assert_eq!(
-        app.stats_of(a.id, GameMode::Limited).await["damage"],
+        app.stats_of(a.id, GameMode::parse("limited").expect("a mode"))
+            .await["damage"],
         1_000_000_000
     );
     assert_eq!(
-        app.stats_of(b.id, GameMode::Solo).await,
+        app.stats_of(b.id, GameMode::parse("solo").expect("a mode"))
+            .await,
         reports[1].lines[0].stored_stats()
     );
 }
@@ -746,7 +783,11 @@ async fn the_limits_themselves_are_accepted(app: TestApp) {
 /// them), a report is 401 and writes nothing, even when its body is bad as well.
 async fn reports_need_the_game_server_credential(app: TestApp) {
     let [a, _] = two_players(&app).await;
-    let report = app.finished("eu-1:1", GameMode::Solo, vec![Line::best(a.id)]);
+    let report = app.finished(
+        "eu-1:1",
+        GameMode::parse("solo").expect("a mode"),
+        vec![Line::best(a.id)],
+    );
     let body = report.body().to_string().into_bytes();
     let before = app.standing(&a.key).await;
     let post = |headers: Vec<(&'static str, String)>, body: Vec<u8>| {
@@ -832,7 +873,7 @@ async fn unknown_players_are_skipped(app: TestApp) {
     let mut model = Model::new(a.id);
     let report = app.finished(
         "eu-1:9",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::by_key(&never_issued, 1, 0, 10),
             Line::new(AccountId(987_654_321), 2, 0, 10),
@@ -916,7 +957,7 @@ async fn any_number_of_players_is_skipped_at_once(app: TestApp) {
     for (placement, line) in (1..).zip(lines.iter_mut()) {
         line.placement = placement;
     }
-    let report = app.finished("eu-9:1", GameMode::Solo, lines);
+    let report = app.finished("eu-9:1", GameMode::parse("solo").expect("a mode"), lines);
     let body = app.report(&report).await;
     assert_eq!(body["skipped"], json!(expected_skips));
     let answered = body["players"].as_array().expect("players");
@@ -953,7 +994,7 @@ async fn a_player_may_be_named_by_user_key(app: TestApp) {
     let mut models = [Model::new(a.id), Model::new(b.id)];
     let report = app.finished(
         "eu-3:1",
-        GameMode::Duo,
+        GameMode::parse("duo").expect("a mode"),
         vec![
             Line::by_key(&a.key, 1, 12, 1800).stat("damage", 1600),
             Line::new(b.id, 2, 4, 1700),
@@ -971,7 +1012,8 @@ async fn a_player_may_be_named_by_user_key(app: TestApp) {
     app.assert_model(&a.key, &models[0]).await;
     app.assert_model(&b.key, &models[1]).await;
     assert_eq!(
-        app.stats_of(a.id, GameMode::Duo).await,
+        app.stats_of(a.id, GameMode::parse("duo").expect("a mode"))
+            .await,
         report.lines[0].stored_stats()
     );
     assert_eq!(app.match_log_of(a.id).await.len(), 1);
@@ -993,7 +1035,7 @@ async fn banned_players_are_skipped(app: TestApp) {
     let mut model = Model::new(player.id);
     let report = app.finished(
         "eu-4:1",
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![
             Line::best(banned.id).stat("damage", 5000),
             Line::new(player.id, 2, 5, 2000).stat("damage", 5000),
@@ -1035,7 +1077,11 @@ async fn banned_players_are_skipped(app: TestApp) {
     assert_eq!(app.standing(&banned.key).await, before[0]);
 
     // Banned players only: recorded, nobody moved.
-    let lonely = app.finished("eu-4:2", GameMode::Solo, vec![Line::best(by_key.id)]);
+    let lonely = app.finished(
+        "eu-4:2",
+        GameMode::parse("solo").expect("a mode"),
+        vec![Line::best(by_key.id)],
+    );
     let body = app.report(&lonely).await;
     assert_eq!(body["players"], json!([]));
     assert_eq!(

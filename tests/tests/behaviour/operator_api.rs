@@ -5,13 +5,13 @@
 
 use safezone_core::cli::AdminCommand;
 use safezone_core::domain::DeviceId;
-use safezone_core::domain::GameMode::{Solo, Squad};
 use safezone_core::metrics;
 use safezone_core::operator_listener::OperatorServer;
 use safezone_core::store::{AccountId, AuditEntry, AuditFilter, Currency};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::leaderboard::{DEADLINE, Played, codes, query, within};
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{Answer, TestApp, any_port, each_combination};
 use serde_json::{Value, json};
@@ -651,8 +651,12 @@ async fn players_are_found_by_device_or_provider_with_keys_results_and_tracks(ap
         .expect("a friend code"),
     };
     played.join(&player);
-    app.report_now(&mut played, Solo, vec![Line::new(player.id, 1, 3, 600)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(player.id, 1, 3, 600)],
+    )
+    .await;
     app.post(&format!("/api/validate/device/{device}"))
         .await
         .success();
@@ -844,7 +848,7 @@ async fn removed_results_leave_every_board_and_later_results_count(app: TestApp)
     for _ in 0..2 {
         app.report_now(
             &mut played,
-            Squad,
+            mode("squad"),
             vec![
                 Line::new(cheater.id, 1, 30, 900),
                 Line::new(other.id, 2, 2, 800),
@@ -865,7 +869,7 @@ async fn removed_results_leave_every_board_and_later_results_count(app: TestApp)
     assert_eq!(answer.success()["removed"], 2);
     played.forget_results(cheater.id);
     app.assert_every_board(&played, caller).await;
-    let body = app.board(&query(Squad, "all", "kills", None)).await;
+    let body = app.board(&query(mode("squad"), "all", "kills", None)).await;
     assert_eq!(codes(&body), [other.friend_code.to_string()]);
     let left = app
         .store
@@ -877,7 +881,7 @@ async fn removed_results_leave_every_board_and_later_results_count(app: TestApp)
     // A later result counts afresh, from nothing.
     app.report_now(
         &mut played,
-        Squad,
+        mode("squad"),
         vec![
             Line::new(cheater.id, 3, 1, 100),
             Line::new(other.id, 1, 0, 700),

@@ -12,12 +12,12 @@
 
 use safezone_core::Settings;
 use safezone_core::domain::FriendCode;
-use safezone_core::domain::GameMode::Squad;
 use safezone_core::operator_listener::OperatorServer;
 use safezone_core::store::{AuditEntry, AuditFilter, Currency, NewSignIn, TournamentCode};
 use safezone_tests::community::Player;
 use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::leaderboard::Played;
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{Answer, TestApp, each_combination, test_settings};
 use serde_json::json;
@@ -683,7 +683,7 @@ async fn results_are_removed_through_the_console(app: TestApp) {
         Line::new(players[0].id, 1, 30, 900),
         Line::new(players[1].id, 2, 2, 800),
     ];
-    app.report_now(&mut played, Squad, lines).await;
+    app.report_now(&mut played, mode("squad"), lines).await;
     let cookie = console
         .sign_in(&app.operator_token("alice", "full").await)
         .await;

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use safezone_core::domain::GameMode::Solo;
 use safezone_tests::leaderboard::Played;
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination};
 use serde_json::{Value, json};
@@ -287,7 +287,7 @@ async fn a_board_and_a_players_neighbours_are_shown(app: TestApp) {
         .zip(0_i64..)
         .map(|(player, at)| Line::new(player.id, at + 1, 12 - at, 600))
         .collect();
-    app.report_now(&mut played, Solo, lines).await;
+    app.report_now(&mut played, mode("solo"), lines).await;
     let secret = app.operator_token("reader", "read").await;
     let middle = &players[6];
     let code = middle.friend_code.to_string();

@@ -6,9 +6,9 @@
 //! player's other results again), and audited once. A read-only token sees no removal form and
 //! is refused by the API.
 
-use safezone_core::domain::GameMode::Solo;
 use safezone_core::store::{AuditEntry, AuditFilter, MatchId, MatchResults};
 use safezone_tests::leaderboard::Played;
+use safezone_tests::mode;
 use safezone_tests::progression::{Line, Report};
 use safezone_tests::{TestApp, each_combination};
 use serde_json::{Value, json};
@@ -69,7 +69,7 @@ async fn matches_are_listed_opened_and_one_result_removed_through_the_console(ap
     let first = app
         .report_now(
             &mut played,
-            Solo,
+            mode("solo"),
             vec![
                 Line::new(second.id, 2, 5, 800),
                 Line::new(cheater.id, 1, 20, 900),
@@ -81,7 +81,7 @@ async fn matches_are_listed_opened_and_one_result_removed_through_the_console(ap
     let later = app
         .report_now(
             &mut played,
-            Solo,
+            mode("solo"),
             vec![
                 Line::new(cheater.id, 2, 3, 600),
                 Line::new(second.id, 1, 4, 650),
@@ -307,7 +307,7 @@ async fn a_read_only_token_sees_no_removal_form_and_is_refused(app: TestApp) {
     let report = app
         .report_now(
             &mut played,
-            Solo,
+            mode("solo"),
             vec![
                 Line::new(players[0].id, 1, 7, 900),
                 Line::new(players[1].id, 2, 1, 500),

@@ -3,8 +3,8 @@
 //! the friend code percent-encoded; unknown and deleted accounts 404, malformed codes 400, no
 //! key 401.
 
-use safezone_core::domain::GameMode::{Duo, Limited, Solo, Squad};
 use safezone_tests::leaderboard::{CATEGORIES, Played, WINDOWS, encoded, lines_summing, query};
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination};
 use serde_json::{Value, json};
@@ -84,8 +84,12 @@ async fn a_profile_shows_public_fields_only(app: TestApp) {
         }
     }
 
-    app.report_now(&mut played, Solo, vec![Line::new(shown.id, 1, 6, 1300)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(shown.id, 1, 6, 1300)],
+    )
+    .await;
     let answer = app.profile_answer(&code, &viewer.key).await;
     let body = answer.success().clone();
     let user = &body["user"];
@@ -133,12 +137,36 @@ async fn profile_stats_follow_windows_and_modes(app: TestApp) {
     let other = app.joined(&mut played).await;
     let start = app.now();
     for (mode, age, line) in [
-        (Solo, Duration::days(5), Line::new(shown.id, 1, 5, 1000)),
-        (Solo, Duration::hours(2), Line::new(shown.id, 8, 2, 700)),
-        (Squad, Duration::days(2), Line::new(shown.id, 20, 0, 90)),
-        (Duo, Duration::minutes(1), Line::new(shown.id, 1, 1, 400)),
-        (Duo, Duration::minutes(3), Line::new(shown.id, 4, 1, 300)),
-        (Duo, Duration::days(6), Line::new(shown.id, 40, 0, 30)),
+        (
+            mode("solo"),
+            Duration::days(5),
+            Line::new(shown.id, 1, 5, 1000),
+        ),
+        (
+            mode("solo"),
+            Duration::hours(2),
+            Line::new(shown.id, 8, 2, 700),
+        ),
+        (
+            mode("squad"),
+            Duration::days(2),
+            Line::new(shown.id, 20, 0, 90),
+        ),
+        (
+            mode("duo"),
+            Duration::minutes(1),
+            Line::new(shown.id, 1, 1, 400),
+        ),
+        (
+            mode("duo"),
+            Duration::minutes(3),
+            Line::new(shown.id, 4, 1, 300),
+        ),
+        (
+            mode("duo"),
+            Duration::days(6),
+            Line::new(shown.id, 40, 0, 30),
+        ),
     ] {
         app.report_at(
             &mut played,
@@ -166,8 +194,12 @@ async fn profile_stats_follow_windows_and_modes(app: TestApp) {
     assert_eq!(body["stats"]["all"]["limited"]["rounds"], 0);
 
     // Live: a new result shows on the next request.
-    app.report_now(&mut played, Limited, vec![Line::new(shown.id, 3, 4, 800)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("limited"),
+        vec![Line::new(shown.id, 3, 4, 800)],
+    )
+    .await;
     let body = app.profile(&code, &other.key).await;
     assert_eq!(body["stats"]["24h"]["limited"]["kills"], 4);
     assert_eq!(body["stats"], played.stats(shown.id, app.now()));
@@ -199,7 +231,7 @@ async fn profile_stats_follow_windows_and_modes(app: TestApp) {
     let viewer = app.player().await;
     for window in WINDOWS {
         for category in CATEGORIES {
-            app.assert_board(&played, Solo, window, category, None)
+            app.assert_board(&played, mode("solo"), window, category, None)
                 .await;
         }
     }
@@ -216,7 +248,7 @@ async fn the_friend_code_arrives_percent_encoded(app: TestApp) {
     played.join(&zero);
     let lines = lines_summing(zero.id, 3, 1, 2, 7, 1500);
     for line in lines {
-        app.report_now(&mut played, Squad, vec![line]).await;
+        app.report_now(&mut played, mode("squad"), vec![line]).await;
     }
     let path = format!("/api/profile/Sneeza%230001?userKey={}", viewer.key);
     let body = app.get(&path).await.success().clone();
@@ -262,8 +294,12 @@ async fn a_rename_shows_the_new_name_everywhere_at_once(app: TestApp) {
     ))
     .await
     .success();
-    app.report_now(&mut played, Solo, vec![Line::new(renamed.id, 1, 3, 600)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("solo"),
+        vec![Line::new(renamed.id, 1, 3, 600)],
+    )
+    .await;
     let old_name = renamed.friend_code.name().to_owned();
     assert_eq!(app.user(&renamed.key).await["name"], old_name.as_str());
 
@@ -288,7 +324,7 @@ async fn a_rename_shows_the_new_name_everywhere_at_once(app: TestApp) {
             assert_eq!(member["name"], name, "{list}");
         }
         let board = app
-            .board(&query(Solo, "all", "wins", Some(&renamed.key)))
+            .board(&query(mode("solo"), "all", "wins", Some(&renamed.key)))
             .await;
         assert_eq!(board["players"][0]["name"], name, "the board");
         assert_eq!(board["user"]["name"], name, "the caller's row");
@@ -360,8 +396,12 @@ async fn a_deleted_account_has_no_profile(app: TestApp) {
     let viewer = app.joined(&mut played).await;
     let (deleted, confirmation) = app.deletable_player().await;
     played.join(&deleted);
-    app.report_now(&mut played, Duo, vec![Line::new(deleted.id, 2, 3, 600)])
-        .await;
+    app.report_now(
+        &mut played,
+        mode("duo"),
+        vec![Line::new(deleted.id, 2, 3, 600)],
+    )
+    .await;
     let code = deleted.friend_code.to_string();
     let body = app.profile(&code, &viewer.key).await;
     assert_eq!(body["stats"]["all"]["duo"]["kills"], 3);

@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use safezone_core::Settings;
-use safezone_core::domain::GameMode::Solo;
 use safezone_tests::leaderboard::Played;
+use safezone_tests::mode;
 use safezone_tests::progression::Line;
 use safezone_tests::{TestApp, each_combination, test_settings};
 
@@ -48,7 +48,7 @@ async fn a_match(app: &TestApp) -> i64 {
         Line::new(players[0].id, 1, 7, 1800),
         Line::new(players[1].id, 2, 3, 1700),
     ];
-    app.report_now(&mut played, Solo, lines).await;
+    app.report_now(&mut played, mode("solo"), lines).await;
     app.assert_every_board(&played, None).await;
     let log = app.store.match_log(0, 100).await.expect("the log reads");
     log.last().expect("the match is logged").seq

@@ -198,7 +198,7 @@ async fn fund(app: &TestApp, player: &Player, model: &mut Model, amount: i64) {
 async fn play_best(app: &TestApp, model: &mut Model, id: &str, damage: i64) -> Value {
     let report = app.finished(
         id,
-        GameMode::Squad,
+        GameMode::parse("squad").expect("a mode"),
         vec![Line::best(model.account).stat("damage", damage)],
     );
     let body = app.report(&report).await;

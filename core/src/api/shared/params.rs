@@ -132,10 +132,10 @@ impl ParamValue for TournamentCode {
     }
 }
 
-/// A game mode by name.
+/// A game mode by name (whether the content has it is the endpoint's to check).
 impl ParamValue for GameMode {
     fn from_param(text: &str) -> Result<Self, String> {
-        GameMode::parse(text).ok_or_else(|| "must be one of solo, duo, squad, limited".to_owned())
+        GameMode::parse(text).ok_or_else(|| GameMode::RULE.to_owned())
     }
 
     fn param_schema() -> RefOr<Schema> {

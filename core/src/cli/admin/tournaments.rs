@@ -4,7 +4,10 @@ use clap::{Args, Subcommand};
 use time::OffsetDateTime;
 
 use super::{Failure, Outcome, parse_friend_code, parse_time, utc};
+use crate::content::Content;
+use crate::content_publication::Named;
 use crate::domain::{FriendCode, GameMode};
+use crate::live_content::newest_or;
 use crate::store::{
     Closing, NewTournament, Store, TOURNAMENT_CAPACITY_MAX, TournamentCode, WHITELIST_EDIT_MAX,
     WhitelistEdit,
@@ -25,7 +28,8 @@ pub struct TournamentCreateArgs {
     /// The code players join with (letters, digits, `-`, `_`; compared regardless of case).
     #[arg(long, value_parser = parse_code)]
     pub code: TournamentCode,
-    /// The mode: `solo`, `duo`, `squad` or `limited`.
+    /// The mode: one the content served names (`solo`, `duo`, `squad` or `limited` in the
+    /// shipped content).
     #[arg(long, value_parser = parse_mode)]
     pub mode: GameMode,
     /// When joining opens (RFC 3339, e.g. `2026-11-22T08:00:00Z`); now when left out.
@@ -73,10 +77,10 @@ pub struct WhitelistArgs {
 }
 
 impl TournamentCommand {
-    /// Runs the subcommand at `now`.
-    pub async fn run(self, store: &dyn Store, now: OffsetDateTime) -> Outcome {
+    /// Runs the subcommand at `now`, for nodes started with `file`.
+    pub async fn run(self, store: &dyn Store, file: &Named<'_>, now: OffsetDateTime) -> Outcome {
         match self {
-            Self::Create(args) => args.run(store, now).await,
+            Self::Create(args) => args.run(store, file, now).await,
             Self::Close(TournamentCodeArgs { code }) => {
                 match store.close_tournament(&code, now, None).await? {
                     Closing::Closed => Ok(format!("closed tournament {code}")),
@@ -89,8 +93,19 @@ impl TournamentCommand {
 }
 
 impl TournamentCreateArgs {
-    /// Checks and creates the tournament; a taken code is refused.
-    pub async fn run(self, store: &dyn Store, now: OffsetDateTime) -> Outcome {
+    /// Checks and creates the tournament; a taken code, or a mode the content the nodes serve
+    /// (the newest published, else `file`) does not name, is refused.
+    pub async fn run(self, store: &dyn Store, file: &Named<'_>, now: OffsetDateTime) -> Outcome {
+        let fallback = Content::parse(file.text, &file.name)
+            .map_err(|error| Failure::BadInput(error.to_string()))?;
+        let served = newest_or(store, fallback, None).await;
+        if !served.modes.has(self.mode) {
+            return Err(Failure::BadInput(format!(
+                "the mode `{}` {}",
+                self.mode,
+                served.modes.unknown_mode()
+            )));
+        }
         let tournament = NewTournament {
             code: self.code,
             mode: self.mode,
@@ -198,6 +213,5 @@ fn parse_code(text: &str) -> Result<TournamentCode, String> {
 }
 
 fn parse_mode(text: &str) -> Result<GameMode, String> {
-    GameMode::parse(text)
-        .ok_or_else(|| format!("`{text}` is not a mode: use solo, duo, squad or limited"))
+    GameMode::parse(text).ok_or_else(|| format!("`{text}` is not a mode: it {}", GameMode::RULE))
 }
