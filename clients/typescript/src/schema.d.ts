@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers the document (not wrapped in the success envelope).
+         * @description The AsyncAPI 3.0 document of the realtime channel (`GET /api/realtime`): its messages, their schemas and examples.
+         */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clan/available": {
         parameters: {
             query?: never;
@@ -190,6 +210,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/friends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/friends` (key required): the caller's friends with their level, clan and
+         *     presence, the requests in and out, and the players the caller blocked.
+         * @description The caller's friends with their level, clan and presence (online while a realtime channel is open, and when last seen), the friend requests other players sent the caller and those it sent, and the players it blocked.
+         */
+        get: operations["friends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/accept` (key required): accepts the player's request.
+         * @description Accepts the player's friend request: the two are friends.
+         */
+        post: operations["acceptFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/block` (key required): blocks the player.
+         * @description Blocks the player: ends the two players' friendship and their friend requests either way; the player can no longer ask the caller to be friends, invite it to a clan, nor see its presence.
+         */
+        post: operations["blockPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/cancel` (key required): withdraws the caller's request.
+         * @description Withdraws the caller's friend request to the player.
+         */
+        post: operations["cancelFriendRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/decline` (key required): declines the player's request.
+         * @description Declines the player's friend request.
+         */
+        post: operations["declineFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/remove` (key required): ends the friendship.
+         * @description Ends the caller's friendship with the player.
+         */
+        post: operations["removeFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/request` (key required): asks the player to be friends;
+         *     when the player asked the caller first, they are friends at once.
+         * @description Asks the player to be friends. When the player asked the caller first, the two are friends at once (`friendship: friends`).
+         */
+        post: operations["requestFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/unblock` (key required): lifts the caller's block.
+         * @description Lifts the caller's block of the player.
+         */
+        post: operations["unblockPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leaderboard": {
         parameters: {
             query?: never;
@@ -327,8 +509,8 @@ export interface paths {
         };
         /**
          * `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
-         *     `%23`): `{status, user, stats}`, 404 for a code nobody has.
-         * @description An account's public profile and its statistics per time window and mode.
+         *     `%23`): `{status, user, stats, friend}`, 404 for a code nobody has.
+         * @description An account's public profile, its statistics per time window and mode, and whether the caller and the player are friends.
          */
         get: operations["profile"];
         put?: never;
@@ -352,6 +534,26 @@ export interface paths {
          * @description The quests running now (the fixed ones and today's daily quests), with the caller's progress when a key comes with the request.
          */
         get: operations["availableQuests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/realtime`: upgrades to the player's realtime channel.
+         * @description The player's realtime channel: a WebSocket (RFC 6455) carrying the player's domain events as they commit, live content publications and pings, as JSON text frames tagged by `type` (the messages are described by the AsyncAPI document at `/api/asyncapi.json`). With `after`, every event of the player after that relay position is sent first, none lost or repeated. The user key comes as for every endpoint (browsers use the `userKey` query parameter).
+         */
+        get: operations["realtime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1165,6 +1367,13 @@ export interface components {
             rewards?: components["schemas"]["RewardView"][] | null;
             user: components["schemas"]["ApiUser"];
         };
+        /** @description A clan as a player's entry names it: `{id, tag, name}`. */
+        ClanBadgeView: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            tag: string;
+        };
         /**
          * @description A clan as the wire contract shapes it: `{id, creator_id, tag, name, description, privacy,
          *     region, total_members, max_members, members: [{id, friend_code, name, avatar, status}],
@@ -1238,7 +1447,7 @@ export interface components {
          * @description A stable machine-readable error code; each operation's responses say which codes it answers
          * @enum {string}
          */
-        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "studio_rejection" | "timeout" | "overloaded";
+        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "not_websocket_upgrade" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "blocked" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "no_friend_request" | "not_friends" | "not_blocked" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "already_friends" | "already_requested" | "player_blocked" | "already_blocked" | "friends_full" | "friend_requests_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "too_many_channels" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "studio_rejection" | "timeout" | "overloaded";
         /**
          * Format: int64
          * @description The id of a reward track's item evolution.
@@ -1271,6 +1480,39 @@ export interface components {
          * @example Sneeza#0001
          */
         FriendCode: string;
+        /** @description A friend: `{id, friend_code, name, avatar, level, clan, online, last_seen, since}`. */
+        FriendView: {
+            avatar?: string | null;
+            clan?: components["schemas"]["ClanBadgeView"] | null;
+            friend_code: components["schemas"]["FriendCode"];
+            /** Format: int64 */
+            id: number;
+            last_seen?: components["schemas"]["ApiDate"] | null;
+            /** Format: int64 */
+            level: number;
+            /** @description The player's name: its friend code's. */
+            name: string;
+            /** @description Whether the friend has a realtime channel open now. */
+            online: boolean;
+            /** @description Friends since. */
+            since: components["schemas"]["ApiDate"];
+        };
+        /** @description `{status, friends, incoming, outgoing, blocked}`. */
+        FriendsAnswer: {
+            /** @description The players the caller blocked, oldest first. */
+            blocked: components["schemas"]["ListedView"][];
+            /** @description The caller's friends with their presence, oldest friendship first. */
+            friends: components["schemas"]["FriendView"][];
+            /** @description The requests other players sent the caller, oldest first. */
+            incoming: components["schemas"]["ListedView"][];
+            /** @description The requests the caller sent, oldest first. */
+            outgoing: components["schemas"]["ListedView"][];
+        };
+        /** @description `{status, friendship}` after a request or an accept. */
+        FriendshipAnswer: {
+            /** @description `requested` (the player has not answered yet) or `friends` (the two are friends now). */
+            friendship: string;
+        };
         /** @description A game mode named by the content (`[[modes]]`; the shipped content's are solo, duo, squad and limited): 1 to 32 lowercase ASCII letters, digits or `_` */
         GameMode: string;
         /** @description `{service, version, database}`. */
@@ -1333,6 +1575,20 @@ export interface components {
             name: string;
             tagline: string;
             type: string;
+        };
+        /** @description A player on a request or block list: `{id, friend_code, name, avatar, level, clan, since}`. */
+        ListedView: {
+            avatar?: string | null;
+            clan?: components["schemas"]["ClanBadgeView"] | null;
+            friend_code: components["schemas"]["FriendCode"];
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            level: number;
+            /** @description The player's name: its friend code's. */
+            name: string;
+            /** @description When the request was sent, or the player blocked. */
+            since: components["schemas"]["ApiDate"];
         };
         /**
          * @description The answer: `{status, matchId, players: [summary + rewards], skipped: [{accountId or player,
@@ -1591,8 +1847,10 @@ export interface components {
             /** @description The polls open now in which the caller may still vote, oldest first. */
             poll: components["schemas"]["PollView"][];
         };
-        /** @description `{status, user, stats}`. */
+        /** @description `{status, user, stats, friend}`. */
         ProfileAnswer: {
+            /** @description Whether the caller and the player are friends (`false` on the caller's own profile). */
+            friend: boolean;
             stats: components["schemas"]["WindowStats"];
             user: components["schemas"]["PublicUser"];
         };
@@ -1966,6 +2224,28 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
         };
         /** @description The success envelope: `{"status":"success", ...fields of T}`. */
+        Success_FriendsAnswer: {
+            /** @description The players the caller blocked, oldest first. */
+            blocked: components["schemas"]["ListedView"][];
+            /** @description The caller's friends with their presence, oldest friendship first. */
+            friends: components["schemas"]["FriendView"][];
+            /** @description The requests other players sent the caller, oldest first. */
+            incoming: components["schemas"]["ListedView"][];
+            /** @description The requests the caller sent, oldest first. */
+            outgoing: components["schemas"]["ListedView"][];
+        } & {
+            /** @description Always `success`. */
+            status: components["schemas"]["SuccessStatus"];
+        };
+        /** @description The success envelope: `{"status":"success", ...fields of T}`. */
+        Success_FriendshipAnswer: {
+            /** @description `requested` (the player has not answered yet) or `friends` (the two are friends now). */
+            friendship: string;
+        } & {
+            /** @description Always `success`. */
+            status: components["schemas"]["SuccessStatus"];
+        };
+        /** @description The success envelope: `{"status":"success", ...fields of T}`. */
         Success_Health: {
             /** @description Always `ok`: the database answered. */
             database: string;
@@ -2021,6 +2301,8 @@ export interface components {
         };
         /** @description The success envelope: `{"status":"success", ...fields of T}`. */
         Success_ProfileAnswer: {
+            /** @description Whether the caller and the player are friends (`false` on the caller's own profile). */
+            friend: boolean;
             stats: components["schemas"]["WindowStats"];
             user: components["schemas"]["PublicUser"];
         } & {
@@ -2449,6 +2731,29 @@ export interface operations {
             };
         };
     };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            403: components["responses"]["KeyMismatch"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     availableClans: {
         parameters: {
             query?: never;
@@ -2582,7 +2887,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UserKeyRequired"];
-            /** @description The caller is banned from clans (`account_banned`) or not a member of the clan (`not_a_member`), or keys of two accounts (`key_mismatch`) */
+            /** @description The caller is banned from clans (`account_banned`) or not a member of the clan (`not_a_member`), the player blocked the caller (`blocked`), or keys of two accounts (`key_mismatch`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2826,6 +3131,388 @@ export interface operations {
                 };
             };
             403: components["responses"]["KeyMismatch"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    friends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendsAnswer"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two are friends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendshipAnswer"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            /** @description The caller is banned from friends (`account_banned`), or keys of two accounts (`key_mismatch`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No player has this friend code (`unknown_user`), or the player sent the caller no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller or the player has as many friends as it may (`friends_full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    blockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player is blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller blocked the player already (`already_blocked`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelFriendRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is withdrawn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the caller sent the player no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the player sent the caller no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two are no longer friends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the two are not friends (`not_friends`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    requestFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request was sent, or the two are friends now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendshipAnswer"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            /** @description The caller is banned from friends (`account_banned`), the player blocked the caller (`blocked`), or keys of two accounts (`key_mismatch`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No player has this friend code (`unknown_user`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Friends already (`already_friends`), asked already (`already_requested`), the caller blocked the player (`player_blocked`), or too many friends (`friends_full`) or requests out (`friend_requests_full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    unblockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player is no longer blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the caller has not blocked the player (`not_blocked`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
@@ -3187,6 +3874,48 @@ export interface operations {
             401: components["responses"]["PresentedUserKeyInvalid"];
             403: components["responses"]["KeyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    realtime: {
+        parameters: {
+            query?: {
+                /** @description The last relay position the client saw: every event of the player after it is sent first */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched to the WebSocket protocol: the channel is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `after` is not a whole number from 0 (`invalid_parameter`), or the request is not a WebSocket upgrade (`not_websocket_upgrade`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description A rate limit is spent (`rate_limited`), or the account has as many channels open on this server as it may (`too_many_channels`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };

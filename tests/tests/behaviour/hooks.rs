@@ -9,7 +9,6 @@
 
 use futures_util::future::join_all;
 use safezone_core::content::Content;
-use safezone_core::domain::GameMode;
 use safezone_core::hooks::Hooks;
 use safezone_core::operator::GrantError;
 use safezone_core::store::{
@@ -17,7 +16,7 @@ use safezone_core::store::{
 };
 use safezone_tests::economy::{coins, gems, int, pack_count};
 use safezone_tests::progression::Line;
-use safezone_tests::{TestApp, each_combination, expected_tally, tally};
+use safezone_tests::{TestApp, each_combination, expected_tally, mode, tally};
 use serde_json::json;
 use time::macros::datetime;
 use time::{OffsetDateTime, Weekday};
@@ -214,11 +213,11 @@ async fn weekend_match_results_give_double_coins(app: TestApp) {
     let line = Line::new(account, 3, 4, 600);
     let base = line.coins(&content);
     assert!(base > 0);
-    let monday = app.finished("hooks-monday", GameMode::Solo, vec![line.clone()]);
+    let monday = app.finished("hooks-monday", mode("solo"), vec![line.clone()]);
     let answer = app.report(&monday).await;
     assert_eq!(answer["players"][0]["coins"], base);
     app.clock.set(datetime!(2026-11-29 20:00 UTC));
-    let sunday = app.finished("hooks-sunday", GameMode::Solo, vec![line]);
+    let sunday = app.finished("hooks-sunday", mode("solo"), vec![line]);
     let answer = app.report(&sunday).await;
     assert_eq!(answer["players"][0]["coins"], 2 * base, "{answer}");
     // Each match's own coins are its first coin row (level rewards, given once, come after).
@@ -349,7 +348,7 @@ async fn a_refused_player_result_refuses_the_whole_report(app: TestApp) {
             Line::new(cheater.id, 1, kills, 600),
         ]
     };
-    let report = app.finished("hooks-reviewed", GameMode::Solo, lines(99));
+    let report = app.finished("hooks-reviewed", mode("solo"), lines(99));
     let refused = app.send_report(&report.body()).await;
     assert_eq!(
         refused.error(403, "suspicious_result")["message"],
@@ -374,7 +373,7 @@ async fn a_refused_player_result_refuses_the_whole_report(app: TestApp) {
         );
     }
     // The same match reported again, corrected, is recorded.
-    let corrected = app.finished("hooks-reviewed", GameMode::Solo, lines(20));
+    let corrected = app.finished("hooks-reviewed", mode("solo"), lines(20));
     let answer = app.report(&corrected).await;
     assert_eq!(answer["players"].as_array().map(Vec::len), Some(2));
 }

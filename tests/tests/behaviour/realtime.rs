@@ -11,14 +11,13 @@ use futures_util::future::join_all;
 use reqwest::Method;
 use safezone_core::Settings;
 use safezone_core::content::SHIPPED;
-use safezone_core::domain::GameMode;
 use safezone_core::http::{EndpointGroup, Rate, RateLimits, Scope};
 use safezone_core::store::Publication;
 use safezone_tests::content::shipped_with_maintenance;
 use safezone_tests::economy::{coins, gems};
 use safezone_tests::progression::Line;
 use safezone_tests::realtime::{Channel, assert_messages_match_asyncapi, channel_path};
-use safezone_tests::{TestApp, each_combination, test_settings};
+use safezone_tests::{TestApp, each_combination, mode, test_settings};
 use serde_json::{Value, json};
 
 each_combination!(
@@ -127,7 +126,7 @@ async fn a_channel_carries_the_players_changes_and_content(app: TestApp) {
     // A match result naming both players reaches both, once.
     let report = app.finished(
         "realtime:1",
-        GameMode::Solo,
+        mode("solo"),
         vec![
             Line::by_key(&player.key, 1, 3, 600),
             Line::by_key(&other.key, 2, 1, 500),
