@@ -295,7 +295,7 @@ impl BoardIndex {
         Some(board_position(mode, id.window.index(), id.category.index()))
     }
 
-    /// How many boards the index holds: [`BOARDS_PER_MODE`] for each mode with results.
+    /// How many boards the index holds: `BOARDS_PER_MODE` for each mode with results.
     pub fn board_count(&self) -> usize {
         self.tables.boards.len()
     }
