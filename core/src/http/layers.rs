@@ -225,6 +225,7 @@ mod tests {
             .build();
         let store: Arc<dyn Store> = Arc::new(UnavailableStore);
         let clock: Arc<dyn crate::clock::Clock> = Arc::new(SystemClock);
+        let content = Arc::new(crate::live_content::LiveContent::new(Content::shipped()));
         let app = Arc::new(AppState {
             metrics: Arc::new(crate::metrics::Metrics::new(
                 Arc::clone(&store),
@@ -234,8 +235,15 @@ mod tests {
                 Arc::clone(&store),
                 Arc::clone(&clock),
             ),
+            realtime: crate::realtime::hub::Hub::start(
+                Arc::new(crate::events::subscription::Subscription::new()),
+                Arc::clone(&store),
+                &content,
+                8,
+                5,
+            ),
             store,
-            content: Arc::new(crate::live_content::LiveContent::new(Content::shipped())),
+            content,
             settings: Settings {
                 request_timeout: Duration::from_millis(100),
                 ..Settings::default()
