@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers the document (not wrapped in the success envelope).
+         * @description The AsyncAPI 3.0 document of the realtime channel (`GET /api/realtime`): its messages, their schemas and examples.
+         */
+        get: operations["asyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clan/available": {
         parameters: {
             query?: never;
@@ -352,6 +372,26 @@ export interface paths {
          * @description The quests running now (the fixed ones and today's daily quests), with the caller's progress when a key comes with the request.
          */
         get: operations["availableQuests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/realtime`: upgrades to the player's realtime channel.
+         * @description The player's realtime channel: a WebSocket (RFC 6455) carrying the player's domain events as they commit, live content publications and pings, as JSON text frames tagged by `type` (the messages are described by the AsyncAPI document at `/api/asyncapi.json`). With `after`, every event of the player after that relay position is sent first, none lost or repeated. The user key comes as for every endpoint (browsers use the `userKey` query parameter).
+         */
+        get: operations["realtime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1236,7 +1276,7 @@ export interface components {
          * @description A stable machine-readable error code; each operation's responses say which codes it answers
          * @enum {string}
          */
-        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "timeout" | "overloaded";
+        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "not_websocket_upgrade" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "too_many_channels" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "timeout" | "overloaded";
         /**
          * Format: int64
          * @description The id of a reward track's item evolution.
@@ -2443,6 +2483,29 @@ export interface operations {
             };
         };
     };
+    asyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            403: components["responses"]["KeyMismatch"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     availableClans: {
         parameters: {
             query?: never;
@@ -3181,6 +3244,48 @@ export interface operations {
             401: components["responses"]["PresentedUserKeyInvalid"];
             403: components["responses"]["KeyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    realtime: {
+        parameters: {
+            query?: {
+                /** @description The last relay position the client saw: every event of the player after it is sent first */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched to the WebSocket protocol: the channel is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `after` is not a whole number from 0 (`invalid_parameter`), or the request is not a WebSocket upgrade (`not_websocket_upgrade`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description A rate limit is spent (`rate_limited`), or the account has as many channels open on this server as it may (`too_many_channels`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
