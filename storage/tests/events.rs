@@ -779,7 +779,11 @@ async fn delivered_events_go_after_their_retention_unless_a_sink_still_needs_the
         .into_iter()
         .map(|(_, position)| position)
         .collect();
-    assert_eq!(left, [Some(5), None], "the head and the unsequenced event stay");
+    assert_eq!(
+        left,
+        [Some(5), None],
+        "the head and the unsequenced event stay"
+    );
     store.sequence_events(100).await.expect("sequences");
     assert_eq!(store.relay_head().await.expect("reads"), 6);
 }
@@ -1085,11 +1089,13 @@ async fn an_accounts_events_are_its_own_and_those_naming_it(store: Arc<dyn Store
         assert_eq!(paged, concerning, "{reader:?} in pages");
     }
     let bobs = store.account_events(bob, 0, 100).await.expect("reads");
-    assert!(bobs.iter().any(|event| event.event.account.is_none()
-        && event.event.payload.kind() == "match_reported"));
+    assert!(bobs.iter().any(
+        |event| event.event.account.is_none() && event.event.payload.kind() == "match_reported"
+    ));
     let cids = store.account_events(cid, 0, 100).await.expect("reads");
     assert_eq!(
-        cids.last().map(|event| (&event.event.payload, event.event.account)),
+        cids.last()
+            .map(|event| (&event.event.payload, event.event.account)),
         Some((
             &EventPayload::ClanInvited {
                 clan: clan.id.0,

@@ -653,7 +653,10 @@ async fn channel_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
         .await;
     a.buy(&player.key, "packId=1&quantity=1").await.success();
     let events = on_b.events_until("purchase").await;
-    assert_eq!(events.last().expect("the purchase").1["reference"], "pack:1x1");
+    assert_eq!(
+        events.last().expect("the purchase").1["reference"],
+        "pack:1x1"
+    );
     let last = events.last().expect("the purchase").0;
     on_b.close().await;
 
@@ -662,6 +665,7 @@ async fn channel_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     let (position, event) = on_a.next_event().await;
     assert!(position > last);
     assert_eq!(event["kind"], "pack_opened");
-    on_a.assert_quiet_for(std::time::Duration::from_millis(500)).await;
+    on_a.assert_quiet_for(std::time::Duration::from_millis(500))
+        .await;
     on_a.close().await;
 }
