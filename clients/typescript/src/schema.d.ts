@@ -3286,7 +3286,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            503: components["responses"]["Unavailable"];
+            /** @description The server is stopping: open the channel again, on another node (`overloaded`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     buyTrackSingular: {
