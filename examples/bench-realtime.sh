@@ -26,8 +26,8 @@ postgres_admin=${POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 database="safezone_bench_realtime_$$"
 postgres_url="${postgres_admin%/*}/$database"
 
-cargo build --release --quiet -p safezone-server-warp -p safezone-server-rocket \
-  -p safezone-examples --example bench_realtime
+cargo build --release --quiet -p safezone-server-warp -p safezone-server-rocket
+cargo build --release --quiet -p safezone-examples --example bench_realtime
 # 10,000 sockets on each side: as many files as the hard limit allows.
 ulimit -n "$(ulimit -Hn)"
 
@@ -59,10 +59,11 @@ start() {
 # rss_kb PID: the process's resident memory, in KiB.
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 
-client=target/release/examples/bench_realtime
+release="${CARGO_TARGET_DIR:-target}/release"
+client=$release/examples/bench_realtime
 echo "realtime channel; $(nproc) CPUs; $(date -u +%F)"
 
-start connections target/release/safezone-server-warp --listen 127.0.0.1:0 \
+start connections "$release/safezone-server-warp" --listen 127.0.0.1:0 \
   --database-url "sqlite://$work/realtime.db"
 server=$pid
 # The accounts are signed in first: the memory they leave (sessions kept in memory) is not the
@@ -83,9 +84,9 @@ echo "connections: $(head -n 1 "$work/connections.txt"); server RSS ${before} Ki
   "$(( (with - before) * 1024 / opened )) bytes each"
 
 psql -q "$postgres_admin" -c "CREATE DATABASE $database"
-start node-a target/release/safezone-server-warp --listen 127.0.0.1:0 --database-url "$postgres_url"
+start node-a "$release/safezone-server-warp" --listen 127.0.0.1:0 --database-url "$postgres_url"
 node_a=$base
-start node-b target/release/safezone-server-rocket --listen 127.0.0.1:0 --database-url "$postgres_url"
+start node-b "$release/safezone-server-rocket" --listen 127.0.0.1:0 --database-url "$postgres_url"
 node_b=$base
 echo -n "latency, changes through warp (A), channels on rocket (B), one PostgreSQL: "
 "$client" latency "$node_a" "$node_b" "$latency_accounts" "$changes"
