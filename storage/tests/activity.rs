@@ -403,7 +403,7 @@ async fn the_events_wait_for_the_rollup_unless_it_stopped_moving(store: Arc<dyn 
         .delete_delivered_events(much_later - Duration::days(7), 100)
         .await
         .expect("swept");
-    assert_eq!(deleted, 6);
+    assert_eq!(deleted, 5, "all but the relay head's event");
     // It then goes on from the events left.
     test_support::new_account(store.as_ref(), "Kept#0009", NOW).await;
     sequence(&store).await;

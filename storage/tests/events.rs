@@ -30,6 +30,7 @@ safezone_storage::store_conformance!(
     concurrent_changes_of_one_account_are_in_commit_order,
     the_relay_sequences_committed_events_in_id_order,
     the_followers_light_read_names_the_accounts_of_the_relayed_events,
+    an_accounts_events_are_its_own_and_those_naming_it,
     a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
     a_stopping_node_releases_its_leases_to_the_others,
     the_webhook_log_keeps_attempts_and_dead_letters,
@@ -289,6 +290,10 @@ async fn key_revocations_roles_chat_links_and_clan_joins_write_their_events(stor
             EventPayload::ClanJoined {
                 clan: clan.id.0,
                 created: true
+            },
+            EventPayload::ClanInvited {
+                clan: clan.id.0,
+                invitee: bob
             },
         ]
     );
@@ -763,13 +768,25 @@ async fn delivered_events_go_after_their_retention_unless_a_sink_still_needs_the
         .collect();
     assert_eq!(positions, [Some(4), Some(5)]);
     // A sink that has not moved within the window is gone from every node's settings: it
-    // holds nothing back. Events not yet sequenced are never deleted.
+    // holds nothing back. Events not yet sequenced are never deleted, nor the newest relayed
+    // one (the relay head never goes back).
     let later = change(ann, "claim", "gift:later", vec![credit(1)]);
     assert!(matches!(apply(&store, later).await, Applied::Done(_)));
-    assert_eq!(sweep(NOW + Duration::days(3), 100).await, 2);
-    let left = store.events(0, 100).await.expect("reads");
-    assert_eq!(left.len(), 1);
-    assert_eq!(left[0].1, None, "the unsequenced event stays");
+    assert_eq!(sweep(NOW + Duration::days(3), 100).await, 1);
+    let left: Vec<Option<i64>> = store
+        .events(0, 100)
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|(_, position)| position)
+        .collect();
+    assert_eq!(
+        left,
+        [Some(5), None],
+        "the head and the unsequenced event stay"
+    );
+    store.sequence_events(100).await.expect("sequences");
+    assert_eq!(store.relay_head().await.expect("reads"), 6);
 }
 
 async fn the_webhook_log_is_deleted_after_its_retention(store: Arc<dyn Store>) {
@@ -1011,7 +1028,9 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
     let expected: Vec<RelayedChange> = whole.iter().map(RelayedChange::of).collect();
     assert_eq!(light, expected);
     assert!(
-        light.iter().any(|change| change.accounts == [bob, ann]),
+        light
+            .iter()
+            .any(|change| change.accounts == [ann.min(bob), ann.max(bob)]),
         "{light:?}"
     );
     assert_eq!(
@@ -1024,4 +1043,97 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
         .await
         .expect("reads");
     assert_eq!(after, expected[2..]);
+}
+
+async fn an_accounts_events_are_its_own_and_those_naming_it(store: Arc<dyn Store>) {
+    let ann = account(&store, "Ann#0001").await;
+    let bob = account(&store, "Bob#0001").await;
+    let cid = account(&store, "Cid#0001").await;
+    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
+    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    let report = record("m-1", &[bob, ann]);
+    let applied = store
+        .report_match(&report, &[])
+        .await
+        .expect("the report runs");
+    assert!(matches!(applied, MatchApplied::Done(_)));
+    let clan = store
+        .create_clan(NewClan {
+            creator: ann,
+            tag: "EVT".to_owned(),
+            name: "Eventful".to_owned(),
+            description: None,
+            max_members: 10,
+            now: NOW,
+        })
+        .await
+        .expect("answers")
+        .expect("created");
+    store
+        .invite_to_clan(clan.id, ann, cid, NOW)
+        .await
+        .expect("answers")
+        .expect("invited");
+    store.sequence_events(100).await.expect("the round runs");
+    let relayed = store.relayed_events(0, 100).await.expect("reads");
+
+    // Each account's events are exactly those that concern it, in position order: its own and
+    // those naming it (the report names Bob and Ann, the invitation Cid); read in pages too.
+    for reader in [ann, bob, cid] {
+        let concerning: Vec<_> = relayed
+            .iter()
+            .filter(|event| {
+                event
+                    .event
+                    .payload
+                    .accounts_concerned(event.event.account)
+                    .contains(&reader)
+            })
+            .cloned()
+            .collect();
+        let read = store.account_events(reader, 0, 100).await.expect("reads");
+        assert_eq!(read, concerning, "{reader:?}");
+        let mut paged = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = store.account_events(reader, after, 2).await.expect("reads");
+            let Some(last) = page.last() else { break };
+            after = last.position;
+            paged.extend(page);
+        }
+        assert_eq!(paged, concerning, "{reader:?} in pages");
+    }
+    let bobs = store.account_events(bob, 0, 100).await.expect("reads");
+    assert!(bobs.iter().any(
+        |event| event.event.account.is_none() && event.event.payload.kind() == "match_reported"
+    ));
+    let cids = store.account_events(cid, 0, 100).await.expect("reads");
+    assert_eq!(
+        cids.last()
+            .map(|event| (&event.event.payload, event.event.account)),
+        Some((
+            &EventPayload::ClanInvited {
+                clan: clan.id.0,
+                invitee: cid
+            },
+            Some(ann)
+        ))
+    );
+
+    // What the outbox keeps, before and after the retention.
+    let head = relayed.last().expect("events").position;
+    let kept = store.kept_positions().await.expect("reads");
+    assert_eq!((kept.oldest, kept.head), (Some(1), head));
+    assert!(kept.keeps_after(0) && kept.keeps_after(head));
+    assert!(!kept.keeps_after(head + 1));
+    store
+        .delete_delivered_events(NOW + Duration::days(30), 1_000)
+        .await
+        .expect("the sweep runs");
+    let kept = store.kept_positions().await.expect("reads");
+    assert_eq!((kept.oldest, kept.head), (Some(head), head));
+    assert!(!kept.keeps_after(0) && kept.keeps_after(head - 1));
+    // The mentions of the deleted events went with them.
+    let left = store.account_events(bob, 0, 100).await.expect("reads");
+    assert!(left.iter().all(|event| event.position == head), "{left:?}");
 }

@@ -179,6 +179,7 @@ async fn openapi_documents_pass_the_openapi_schemas() {
             out: None,
             openapi_3_0,
             operator,
+            asyncapi: false,
         };
         std::fs::write(&file, args.text().expect("the document serializes")).expect("written");
         file

@@ -5,7 +5,9 @@
 //! content published without a restart, and a console session made on one node works on the
 //! other, and signing out there ends it on both; the sessions a node keeps in memory show a
 //! change made on another node within a second; a player is shown online to friends while a
-//! realtime channel is open on either node, and a node's stop takes its players offline.
+//! realtime channel is open on either node, and a node's stop takes its players offline; a
+//! change through one node reaches a player's realtime channel on the other, and the channel
+//! resumes on either.
 //!
 //! Each test runs on nodes of both binaries (warp and rocket) sharing one database and one
 //! hand-set clock.
@@ -60,6 +62,11 @@ async fn a_player_is_online_while_a_channel_is_open_on_any_node() {
 #[tokio::test]
 async fn a_report_to_one_node_shows_on_the_other() {
     run_nodes(&[Server::Warp, Server::Rocket], report_crosses_nodes).await;
+}
+
+#[tokio::test]
+async fn a_change_through_one_node_reaches_a_channel_on_the_other() {
+    run_nodes(&[Server::Warp, Server::Rocket], channel_crosses_nodes).await;
 }
 
 #[tokio::test]
@@ -757,4 +764,32 @@ async fn presence_spans_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
     await_presence(a, &ace, true, None).await;
     b.service.close_realtime_channels().await;
     await_presence(a, &ace, false, None).await;
+}
+
+/// A purchase through A reaches the player's realtime channel on B; closed there, the channel
+/// resumes on A after the last position seen on B with a change committed meanwhile, nothing
+/// lost or repeated.
+async fn channel_crosses_nodes(_nodes: Nodes, apps: Vec<TestApp>) {
+    let (a, b) = (&apps[0], &apps[1]);
+    let player = a.relayed_player().await;
+    let mut on_b = b.open_channel(&player.key, None).await;
+    a.grant_to(&player.key, safezone_tests::economy::coins(100_000))
+        .await;
+    a.buy(&player.key, "packId=1&quantity=1").await.success();
+    let events = on_b.events_until("purchase").await;
+    assert_eq!(
+        events.last().expect("the purchase").1["reference"],
+        "pack:1x1"
+    );
+    let last = events.last().expect("the purchase").0;
+    on_b.close().await;
+
+    a.open_pack(&player.key, 1).await.success();
+    let mut on_a = a.open_channel(&player.key, Some(last)).await;
+    let (position, event) = on_a.next_event().await;
+    assert!(position > last);
+    assert_eq!(event["kind"], "pack_opened");
+    on_a.assert_quiet_for(std::time::Duration::from_millis(500))
+        .await;
+    on_a.close().await;
 }

@@ -50,6 +50,8 @@ parameters! {
         (status = 429, description = "A rate limit is spent (`rate_limited`), or the account \
             has as many channels open on this server as it may (`too_many_channels`)",
             body = ErrorBody),
+        (status = 503, description = "The server is stopping: open the channel again, on \
+            another node (`overloaded`)", body = ErrorBody),
     )
 )]
 pub(super) async fn open(app: App, mut incoming: Incoming) -> Result<Reply, ApiError> {
@@ -61,7 +63,7 @@ pub(super) async fn open(app: App, mut incoming: Incoming) -> Result<Reply, ApiE
             .register(session.account.id)
             .map_err(|refused| match refused {
                 Refused::TooMany(limit) => ApiError::TooManyChannels { limit },
-                Refused::Stopping => ApiError::Unavailable,
+                Refused::Stopping => ApiError::Overloaded,
             })?;
     let channel = Channel {
         registration,

@@ -1,7 +1,8 @@
 //! `openapi`: writes the API's OpenAPI document, the one served at `GET /api/openapi.json`,
 //! without a database or a server: 3.1 as served, or the 3.0 variant for client generators
 //! that read only 3.0 (Unity's and Unreal's); `--operator` writes the operator API's document
-//! instead (served at `/operator/api/openapi.json` on the operator listener).
+//! instead (served at `/operator/api/openapi.json` on the operator listener), `--asyncapi` the
+//! realtime channel's AsyncAPI 3.0 document (served at `/api/asyncapi.json`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,6 +24,10 @@ pub struct OpenapiArgs {
     /// `/operator/api/openapi.json`) instead of the public API's.
     #[arg(long)]
     pub operator: bool,
+    /// Write the realtime channel's AsyncAPI 3.0 document (the one served at
+    /// `/api/asyncapi.json`) instead of an OpenAPI document.
+    #[arg(long, conflicts_with_all = ["operator", "openapi_3_0"])]
+    pub asyncapi: bool,
 }
 
 impl OpenapiArgs {
@@ -58,7 +63,9 @@ impl OpenapiArgs {
 
     /// The document in the version asked for, as indented JSON with a final newline.
     pub fn text(&self) -> serde_json::Result<String> {
-        let mut document = if self.operator {
+        let mut document = if self.asyncapi {
+            crate::realtime::asyncapi::document()
+        } else if self.operator {
             serde_json::to_value(crate::operator_api::document())?
         } else {
             serde_json::to_value(crate::api::document())?
@@ -83,6 +90,7 @@ mod tests {
             out: None,
             openapi_3_0,
             operator: false,
+            asyncapi: false,
         };
         serde_json::from_str(&args.text().expect("the document serializes")).expect("JSON")
     }
@@ -99,11 +107,26 @@ mod tests {
     }
 
     #[test]
+    fn writes_the_asyncapi_document_when_asked() {
+        let args = OpenapiArgs {
+            out: None,
+            openapi_3_0: false,
+            operator: false,
+            asyncapi: true,
+        };
+        let written: Value =
+            serde_json::from_str(&args.text().expect("the document serializes")).expect("JSON");
+        assert_eq!(written, crate::realtime::asyncapi::document());
+        assert_eq!(written["asyncapi"], "3.0.0");
+    }
+
+    #[test]
     fn writes_the_operator_document_when_asked() {
         let args = OpenapiArgs {
             out: None,
             openapi_3_0: false,
             operator: true,
+            asyncapi: false,
         };
         let written: Value =
             serde_json::from_str(&args.text().expect("the document serializes")).expect("JSON");

@@ -25,6 +25,7 @@ each_combination!(
     a_channel_resumes_after_its_last_position,
     a_revoked_or_banned_key_closes_the_channel,
     channels_are_refused_before_the_upgrade,
+    a_stopping_node_closes_its_channels_with_1001,
 );
 
 each_combination!(
@@ -417,4 +418,25 @@ async fn opening_channels_is_rate_limited_per_address(app: TestApp) {
         .error(429, "rate_limited");
     first.close().await;
     second.close().await;
+}
+
+async fn a_stopping_node_closes_its_channels_with_1001(app: TestApp) {
+    let player = app.relayed_player().await;
+    let mut channels = vec![
+        app.open_channel(&player.key, None).await,
+        app.open_channel(&player.key, None).await,
+    ];
+    let started = std::time::Instant::now();
+    let stopping = app.service.clone();
+    let stopped = tokio::spawn(async move { stopping.close_realtime_channels().await });
+    for channel in &mut channels {
+        let closed = channel.closed_within(Duration::from_secs(5)).await;
+        assert_eq!(closed.code, Some(1001), "{closed:?}");
+    }
+    stopped.await.expect("the stop ends");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(app.service.realtime_channels(), 0);
+    app.channel_refusal(&channel_path(&player.key, None))
+        .await
+        .error(503, "overloaded");
 }
