@@ -210,6 +210,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/friends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/friends` (key required): the caller's friends with their level, clan and
+         *     presence, the requests in and out, and the players the caller blocked.
+         * @description The caller's friends with their level, clan and presence (online while a realtime channel is open, and when last seen), the friend requests other players sent the caller and those it sent, and the players it blocked.
+         */
+        get: operations["friends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/accept` (key required): accepts the player's request.
+         * @description Accepts the player's friend request: the two are friends.
+         */
+        post: operations["acceptFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/block` (key required): blocks the player.
+         * @description Blocks the player: ends the two players' friendship and their friend requests either way; the player can no longer ask the caller to be friends, invite it to a clan, nor see its presence.
+         */
+        post: operations["blockPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/cancel` (key required): withdraws the caller's request.
+         * @description Withdraws the caller's friend request to the player.
+         */
+        post: operations["cancelFriendRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/decline` (key required): declines the player's request.
+         * @description Declines the player's friend request.
+         */
+        post: operations["declineFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/remove` (key required): ends the friendship.
+         * @description Ends the caller's friendship with the player.
+         */
+        post: operations["removeFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/request` (key required): asks the player to be friends;
+         *     when the player asked the caller first, they are friends at once.
+         * @description Asks the player to be friends. When the player asked the caller first, the two are friends at once (`friendship: friends`).
+         */
+        post: operations["requestFriend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/friends/{friendCode}/unblock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/friends/{friendCode}/unblock` (key required): lifts the caller's block.
+         * @description Lifts the caller's block of the player.
+         */
+        post: operations["unblockPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leaderboard": {
         parameters: {
             query?: never;
@@ -218,8 +380,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
-         *     `wins` by default): `{status, players, user}`.
+         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; the content's first
+         *     mode, `all`, `wins` by default): `{status, players, user}`.
          * @description A live board's first rows and, with a key, the caller's own row and rank (`user`); `user` is null when the caller is not ranked on the board (no game in its mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has a null rank. Also served at `/api/leaderboard`.
          */
         get: operations["leaderboard"];
@@ -239,8 +401,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; `solo`, `all`,
-         *     `wins` by default): `{status, players, user}`.
+         * `GET /api/leaderboard/live?mode=&time=&category=&userKey=` (all optional; the content's first
+         *     mode, `all`, `wins` by default): `{status, players, user}`.
          * @description A live board's first rows and, with a key, the caller's own row and rank (`user`); `user` is null when the caller is not ranked on the board (no game in its mode and window, fewer than 10 rounds on a ratio board, or banned), so that no row has a null rank. Also served at `/api/leaderboard`.
          */
         get: operations["liveLeaderboard"];
@@ -347,8 +509,8 @@ export interface paths {
         };
         /**
          * `GET /api/profile/{friendCode}?userKey=` (key required; the code percent-encoded, `#` as
-         *     `%23`): `{status, user, stats}`, 404 for a code nobody has.
-         * @description An account's public profile and its statistics per time window and mode.
+         *     `%23`): `{status, user, stats, friend}`, 404 for a code nobody has.
+         * @description An account's public profile, its statistics per time window and mode, and whether the caller and the player are friends.
          */
         get: operations["profile"];
         put?: never;
@@ -1205,6 +1367,13 @@ export interface components {
             rewards?: components["schemas"]["RewardView"][] | null;
             user: components["schemas"]["ApiUser"];
         };
+        /** @description A clan as a player's entry names it: `{id, tag, name}`. */
+        ClanBadgeView: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            tag: string;
+        };
         /**
          * @description A clan as the wire contract shapes it: `{id, creator_id, tag, name, description, privacy,
          *     region, total_members, max_members, members: [{id, friend_code, name, avatar, status}],
@@ -1248,6 +1417,8 @@ export interface components {
             endpoint: string;
             environment: string;
             maintenance: boolean;
+            /** @description The game modes the content names, in its order, with their team sizes. */
+            modes: components["schemas"]["ModeView"][];
             regions: string[];
             /** @description Whether this client's platform and versions must update first. */
             update_required: boolean;
@@ -1276,7 +1447,7 @@ export interface components {
          * @description A stable machine-readable error code; each operation's responses say which codes it answers
          * @enum {string}
          */
-        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "not_websocket_upgrade" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "too_many_channels" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "timeout" | "overloaded";
+        ErrorCode: "missing_parameter" | "invalid_parameter" | "invalid_body" | "invalid_header" | "not_websocket_upgrade" | "invalid_receipt" | "invalid_path_encoding" | "invalid_request_target" | "invalid_request" | "body_too_large" | "missing_user_key" | "invalid_user_key" | "invalid_chat_token" | "missing_server_credential" | "invalid_server_credential" | "operator_token_required" | "invalid_operator_token" | "insufficient_funds" | "key_mismatch" | "account_banned" | "admin_only" | "operator_read_only" | "confirmation_failed" | "platform_not_allowed" | "chat_link_required" | "premium_required" | "not_a_member" | "not_invited" | "not_whitelisted" | "blocked" | "not_found" | "profile_not_found" | "track_not_found" | "not_in_catalog" | "unknown_product" | "unknown_poll" | "unknown_option" | "unknown_clan" | "unknown_user" | "unknown_tournament" | "unknown_match" | "no_friend_request" | "not_friends" | "not_blocked" | "method_not_allowed" | "idempotency_key_reused" | "progress_changed" | "balance_limit" | "balance_too_low" | "already_owned" | "not_for_sale" | "pack_limit" | "no_pack_to_open" | "not_owned" | "not_enough_packs" | "already_claimed" | "not_claimable" | "deal_closed" | "receipt_already_used" | "same_name" | "name_taken" | "track_closed" | "track_not_owned" | "not_skippable" | "past_max_tier" | "poll_not_open" | "poll_closed" | "already_voted" | "clan_tag_taken" | "already_in_clan" | "already_invited" | "already_member" | "clan_full" | "already_friends" | "already_requested" | "player_blocked" | "already_blocked" | "friends_full" | "friend_requests_full" | "tournament_not_open" | "tournament_ended" | "tournament_closed" | "tournament_full" | "already_joined" | "tournament_code_taken" | "tournament_started" | "invalid_content" | "no_earlier_content" | "content_unreadable" | "unknown_content_version" | "content_already_served" | "unknown_webhook_delivery" | "not_dead_letter" | "dead_letter_expired" | "replay_pending" | "webhook_not_configured" | "gone" | "rate_limited" | "too_many_channels" | "internal_error" | "not_configured" | "chat_unavailable" | "store_unavailable" | "database_unavailable" | "leaderboards_loading" | "studio_rejection" | "timeout" | "overloaded";
         /**
          * Format: int64
          * @description The id of a reward track's item evolution.
@@ -1309,11 +1480,41 @@ export interface components {
          * @example Sneeza#0001
          */
         FriendCode: string;
-        /**
-         * @description A game mode
-         * @enum {string}
-         */
-        GameMode: "solo" | "duo" | "squad" | "limited";
+        /** @description A friend: `{id, friend_code, name, avatar, level, clan, online, last_seen, since}`. */
+        FriendView: {
+            avatar?: string | null;
+            clan?: components["schemas"]["ClanBadgeView"] | null;
+            friend_code: components["schemas"]["FriendCode"];
+            /** Format: int64 */
+            id: number;
+            last_seen?: components["schemas"]["ApiDate"] | null;
+            /** Format: int64 */
+            level: number;
+            /** @description The player's name: its friend code's. */
+            name: string;
+            /** @description Whether the friend has a realtime channel open now. */
+            online: boolean;
+            /** @description Friends since. */
+            since: components["schemas"]["ApiDate"];
+        };
+        /** @description `{status, friends, incoming, outgoing, blocked}`. */
+        FriendsAnswer: {
+            /** @description The players the caller blocked, oldest first. */
+            blocked: components["schemas"]["ListedView"][];
+            /** @description The caller's friends with their presence, oldest friendship first. */
+            friends: components["schemas"]["FriendView"][];
+            /** @description The requests other players sent the caller, oldest first. */
+            incoming: components["schemas"]["ListedView"][];
+            /** @description The requests the caller sent, oldest first. */
+            outgoing: components["schemas"]["ListedView"][];
+        };
+        /** @description `{status, friendship}` after a request or an accept. */
+        FriendshipAnswer: {
+            /** @description `requested` (the player has not answered yet) or `friends` (the two are friends now). */
+            friendship: string;
+        };
+        /** @description A game mode named by the content (`[[modes]]`; the shipped content's are solo, duo, squad and limited): 1 to 32 lowercase ASCII letters, digits or `_` */
+        GameMode: string;
         /** @description `{service, version, database}`. */
         Health: {
             /** @description Always `ok`: the database answered. */
@@ -1375,6 +1576,20 @@ export interface components {
             tagline: string;
             type: string;
         };
+        /** @description A player on a request or block list: `{id, friend_code, name, avatar, level, clan, since}`. */
+        ListedView: {
+            avatar?: string | null;
+            clan?: components["schemas"]["ClanBadgeView"] | null;
+            friend_code: components["schemas"]["FriendCode"];
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            level: number;
+            /** @description The player's name: its friend code's. */
+            name: string;
+            /** @description When the request was sent, or the player blocked. */
+            since: components["schemas"]["ApiDate"];
+        };
         /**
          * @description The answer: `{status, matchId, players: [summary + rewards], skipped: [{accountId or player,
          *     reason}]}`.
@@ -1400,7 +1615,7 @@ export interface components {
              *     repeated id changes nothing and answers the first report's result.
              */
             matchId: string;
-            /** @description The mode it was played in. */
+            /** @description The mode it was played in: one the content names (`[[modes]]`). */
             mode: components["schemas"]["GameMode"];
             /** @description Every player's result, one line per account. */
             players: components["schemas"]["PlayerBody"][];
@@ -1441,12 +1656,19 @@ export interface components {
             /** @description Always false: there is no mid-season track to buy. */
             is_available: boolean;
         };
-        /** @description One window's statistics per mode. */
+        /** @description One window's statistics per mode: each mode the content names (`[[modes]]`), keyed by its name */
         ModeStats: {
-            duo: components["schemas"]["StatsView"];
-            limited: components["schemas"]["StatsView"];
-            solo: components["schemas"]["StatsView"];
-            squad: components["schemas"]["StatsView"];
+            [key: string]: components["schemas"]["StatsView"];
+        };
+        /** @description A game mode: `{name, team_size}`. */
+        ModeView: {
+            /** @description The mode's name, as match reports and leaderboards name it. */
+            name: components["schemas"]["GameMode"];
+            /**
+             * Format: int32
+             * @description Players per team (content data for clients: a match report carries no teams).
+             */
+            team_size: number;
         };
         /** @description One answer of a poll. */
         OptionView: {
@@ -1625,8 +1847,10 @@ export interface components {
             /** @description The polls open now in which the caller may still vote, oldest first. */
             poll: components["schemas"]["PollView"][];
         };
-        /** @description `{status, user, stats}`. */
+        /** @description `{status, user, stats, friend}`. */
         ProfileAnswer: {
+            /** @description Whether the caller and the player are friends (`false` on the caller's own profile). */
+            friend: boolean;
             stats: components["schemas"]["WindowStats"];
             user: components["schemas"]["PublicUser"];
         };
@@ -2000,6 +2224,28 @@ export interface components {
             status: components["schemas"]["SuccessStatus"];
         };
         /** @description The success envelope: `{"status":"success", ...fields of T}`. */
+        Success_FriendsAnswer: {
+            /** @description The players the caller blocked, oldest first. */
+            blocked: components["schemas"]["ListedView"][];
+            /** @description The caller's friends with their presence, oldest friendship first. */
+            friends: components["schemas"]["FriendView"][];
+            /** @description The requests other players sent the caller, oldest first. */
+            incoming: components["schemas"]["ListedView"][];
+            /** @description The requests the caller sent, oldest first. */
+            outgoing: components["schemas"]["ListedView"][];
+        } & {
+            /** @description Always `success`. */
+            status: components["schemas"]["SuccessStatus"];
+        };
+        /** @description The success envelope: `{"status":"success", ...fields of T}`. */
+        Success_FriendshipAnswer: {
+            /** @description `requested` (the player has not answered yet) or `friends` (the two are friends now). */
+            friendship: string;
+        } & {
+            /** @description Always `success`. */
+            status: components["schemas"]["SuccessStatus"];
+        };
+        /** @description The success envelope: `{"status":"success", ...fields of T}`. */
         Success_Health: {
             /** @description Always `ok`: the database answered. */
             database: string;
@@ -2055,6 +2301,8 @@ export interface components {
         };
         /** @description The success envelope: `{"status":"success", ...fields of T}`. */
         Success_ProfileAnswer: {
+            /** @description Whether the caller and the player are friends (`false` on the caller's own profile). */
+            friend: boolean;
             stats: components["schemas"]["WindowStats"];
             user: components["schemas"]["PublicUser"];
         } & {
@@ -2406,7 +2654,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Too many requests from this client address or account (`rate_limited`) */
+        /** @description Too many requests from this client address or account (`rate_limited`), or a limit of the studio's own hooks is reached (the studio's code, `studio_rejection` here) */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before asking again */
@@ -2639,7 +2887,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UserKeyRequired"];
-            /** @description The caller is banned from clans (`account_banned`) or not a member of the clan (`not_a_member`), or keys of two accounts (`key_mismatch`) */
+            /** @description The caller is banned from clans (`account_banned`) or not a member of the clan (`not_a_member`), the player blocked the caller (`blocked`), or keys of two accounts (`key_mismatch`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2887,10 +3135,392 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    friends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lists */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendsAnswer"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two are friends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendshipAnswer"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            /** @description The caller is banned from friends (`account_banned`), or keys of two accounts (`key_mismatch`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No player has this friend code (`unknown_user`), or the player sent the caller no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller or the player has as many friends as it may (`friends_full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    blockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player is blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller blocked the player already (`already_blocked`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelFriendRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is withdrawn */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the caller sent the player no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the player sent the caller no request (`no_friend_request`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two are no longer friends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the two are not friends (`not_friends`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    requestFriend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request was sent, or the two are friends now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_FriendshipAnswer"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            /** @description The caller is banned from friends (`account_banned`), the player blocked the caller (`blocked`), or keys of two accounts (`key_mismatch`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No player has this friend code (`unknown_user`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Friends already (`already_friends`), asked already (`already_requested`), the caller blocked the player (`player_blocked`), or too many friends (`friends_full`) or requests out (`friend_requests_full`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    unblockPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's friend code, percent-encoded (`#` as `%23`) */
+                friendCode: components["schemas"]["FriendCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player is no longer blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Done"];
+                };
+            };
+            /** @description Not a friend code, or the caller's own (`invalid_parameter`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UserKeyRequired"];
+            403: components["responses"]["KeyMismatch"];
+            /** @description No player has this friend code (`unknown_user`), or the caller has not blocked the player (`not_blocked`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     leaderboard: {
         parameters: {
             query?: {
-                /** @description The game mode (`solo` when left out) */
+                /** @description The game mode: a mode named by the content (its first mode, `solo` in the shipped content, when left out) */
                 mode?: components["schemas"]["GameMode"];
                 /** @description The time window (`all` when left out) */
                 time?: components["schemas"]["TimeWindow"];
@@ -2912,7 +3542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success_BoardReply"];
                 };
             };
-            /** @description An unknown `mode`, `time` or `category` (`invalid_parameter`) */
+            /** @description A `mode` the content does not name, or a `time` or `category` without boards (`invalid_parameter`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2940,7 +3570,7 @@ export interface operations {
     liveLeaderboard: {
         parameters: {
             query?: {
-                /** @description The game mode (`solo` when left out) */
+                /** @description The game mode: a mode named by the content (its first mode, `solo` in the shipped content, when left out) */
                 mode?: components["schemas"]["GameMode"];
                 /** @description The time window (`all` when left out) */
                 time?: components["schemas"]["TimeWindow"];
@@ -2962,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success_BoardReply"];
                 };
             };
-            /** @description An unknown `mode`, `time` or `category` (`invalid_parameter`) */
+            /** @description A `mode` the content does not name, or a `time` or `category` without boards (`invalid_parameter`) */
             400: {
                 headers: {
                     [name: string]: unknown;
