@@ -1,5 +1,5 @@
 //! The realtime channel (`GET /api/realtime`) over real WebSockets: a player's grants,
-//! purchases and match results as they commit, content publications, pings; a reconnect with
+//! purchases, match results and clan invitations as they commit, content publications, pings; a reconnect with
 //! `after` that loses and repeats nothing (and a reset once the outbox no longer keeps what was
 //! missed); a consumer that stops reading closed with 4008 while the others go on; silence
 //! closed with 4000; a revoked key or a ban closed with 1008; the refusals before the upgrade
@@ -146,6 +146,28 @@ async fn a_channel_carries_the_players_changes_and_content(app: TestApp) {
         "realtime:1"
     );
     assert!(strictly_growing(&events), "{events:?}");
+
+    // A clan invitation reaches the invitee: the inviter's event, naming it.
+    let created = app
+        .post(&format!(
+            "/api/clan/create?tag=RTC&name=Realtime&userKey={}",
+            player.key
+        ))
+        .await;
+    let clan = created.success()["clan"]["id"].as_i64().expect("an id");
+    app.post(&format!(
+        "/api/clan/{clan}/invite?userId={}&userKey={}",
+        other.id.0, player.key
+    ))
+    .await
+    .success();
+    let invited = others.events_until("clan_invited").await;
+    let invitation = &invited.last().expect("the invitation").1;
+    assert_eq!(invitation["account"], player.id.0);
+    assert_eq!(invitation["invitee"], other.id.0);
+    assert_eq!(invitation["clan"], clan);
+    let own = channel.events_until("clan_invited").await;
+    assert_eq!(kinds(&own), ["clan_joined", "clan_invited"]);
 
     // A ping, in JSON and as a protocol frame.
     channel.send_text(r#"{"type":"ping"}"#).await;
