@@ -2,8 +2,11 @@
 -- position, its own and those whose payload names it (a match report's players, a clan
 -- invite's invitee), through indexes however large the outbox grows.
 
--- An account's own events in position order.
-CREATE INDEX events_account_position ON events (account_id, position);
+-- An account's own events, in id order, which is their position order (an account's events
+-- commit one after another, its row locked). The position is not in the index: the relay's
+-- sequencing, which sets it, then leaves this index alone (SQLite updates only the indexes of
+-- the columns an update changes).
+CREATE INDEX events_account ON events (account_id);
 
 -- The accounts an event names besides its own, one row each, written by the trigger below in
 -- the transaction that appends the event. Kept exactly as long as the event: the retention

@@ -53,9 +53,9 @@ pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
     FROM events WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// The events of one account after a relay position, in position order, in the shape of
-/// [`EventRow`](crate::events::EventRow): its own (index `events_account_position`) and those
-/// naming it (`event_mentions`, filled by a trigger on `events`). Binds: account, position,
-/// limit.
+/// [`EventRow`](crate::events::EventRow): its own (index `events_account`, in id order, which
+/// is their position order) and those naming it (`event_mentions`, filled by a trigger on
+/// `events`). Binds: account, position, limit.
 pub(crate) const ACCOUNT_EVENTS_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM ( \
         SELECT id, account_id, payload, created, position FROM events \
