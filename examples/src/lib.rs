@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use safezone_core::DatabaseSettings;
 use sqlx::pool::{Pool, PoolOptions};
 use sqlx::postgres::{PgConnectOptions, Postgres};
-use sqlx::sqlite::{Sqlite, SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::sqlite::{Sqlite, SqliteConnectOptions};
 
 /// Safezone's pool settings ([`DatabaseSettings`]'s defaults, no test query before lending a
 /// connection), as `safezone-storage` sets them, for the baselines to run over the same pool.
@@ -61,14 +61,13 @@ impl Database {
     }
 }
 
-/// The same settings as Safezone's SQLite store for the database at `url`: WAL, synchronous
-/// NORMAL, a busy wait of 5 s; the file is created when missing.
+/// The same settings as Safezone's SQLite store for the database at `url`
+/// ([`sqlite_settings`](safezone_storage::sqlite_settings)); the file is created
+/// when missing.
 pub fn sqlite_options(url: &str) -> Result<SqliteConnectOptions, sqlx::Error> {
-    Ok(SqliteConnectOptions::from_str(url)?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .busy_timeout(Duration::from_secs(5)))
+    Ok(safezone_storage::sqlite_settings(
+        SqliteConnectOptions::from_str(url)?.create_if_missing(true),
+    ))
 }
 
 /// Runs `work(task, round)` over and over from `tasks` concurrent tasks (`task` from 0, `round`

@@ -51,7 +51,7 @@ use safezone_core::database::{Database, DatabaseError, Migration, Migrations, Sc
 use safezone_core::store::Store;
 
 pub use postgres::PostgresStore;
-pub use sqlite::SqliteStore;
+pub use sqlite::{SqliteStore, sqlite_settings};
 
 /// Implements every area's trait, and so [`Store`], for `$store` over the sqlx database `$db`:
 /// [`AccountStore`](safezone_core::store::AccountStore) ([`accounts`]),

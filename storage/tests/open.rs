@@ -163,3 +163,32 @@ async fn postgres_failures_say_why_without_the_password() {
         );
     }
 }
+
+#[tokio::test]
+async fn sqlite_connections_open_with_the_stores_settings() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = fresh_sqlite_url(dir.path());
+    let options: sqlx::sqlite::SqliteConnectOptions = url.parse().expect("the URL parses");
+    let mut connection = sqlx::SqliteConnection::connect_with(&safezone_storage::sqlite_settings(
+        options.create_if_missing(true),
+    ))
+    .await
+    .expect("the connection opens");
+    for (pragma, expected) in [
+        ("PRAGMA journal_mode", "wal"),
+        ("PRAGMA synchronous", "1"),
+        ("PRAGMA wal_autocheckpoint", "16384"),
+        ("PRAGMA journal_size_limit", "67108864"),
+        ("PRAGMA temp_store", "2"),
+    ] {
+        let value: sqlx::sqlite::SqliteRow = sqlx::query(pragma)
+            .fetch_one(&mut connection)
+            .await
+            .expect("the pragma reads");
+        let value: String = match sqlx::Row::try_get::<String, _>(&value, 0) {
+            Ok(text) => text,
+            Err(_) => sqlx::Row::get::<i64, _>(&value, 0).to_string(),
+        };
+        assert_eq!(value, expected, "{pragma}");
+    }
+}
