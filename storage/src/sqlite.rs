@@ -221,15 +221,14 @@ impl SqliteStore {
 
 /// The connection options of the SQLite URL `url`, without creating a missing file.
 fn connect_options(url: &str) -> Result<SqliteConnectOptions, DatabaseError> {
-    Ok(SqliteConnectOptions::from_str(url)
-        .map_err(|err| {
-            DatabaseError::Failed(format!(
-                "could not parse the URL of the SQLite database `{url}`: {err}"
-            ))
-        })?
+    let options = SqliteConnectOptions::from_str(url).map_err(|err| {
+        DatabaseError::Failed(format!(
+            "could not parse the URL of the SQLite database `{url}`: {err}"
+        ))
+    })?;
+    Ok(sqlite_settings(options)
         .foreign_keys(true)
         .row_buffer_size(ROW_BUFFER_SIZE))
-    .map(sqlite_settings)
 }
 
 /// `options` with the settings every connection of Safezone's SQLite store has: a write-ahead
