@@ -232,10 +232,11 @@ fn connect_options(url: &str) -> Result<SqliteConnectOptions, DatabaseError> {
 }
 
 /// `options` with the settings every connection of Safezone's SQLite store has: a write-ahead
-/// log copied back every [`WAL_AUTOCHECKPOINT_PAGES`], synchronous `NORMAL` (a commit is
-/// durable at the next checkpoint, never corrupt), a writer waiting up to 5 s for another,
-/// and temporary tables and sorts (a batch's `ORDER BY`) kept in memory instead of files.
-/// Public so that benchmarks' baselines open their databases the same way.
+/// log copied back into the database file every 16,384 pages (64 MiB), synchronous `NORMAL` (a
+/// commit survives a crash of the process; a power cut may lose the last ones, never corrupting
+/// the file), a writer waiting up to 5 s for another, and temporary tables and sorts kept in
+/// memory instead of files. Public so that the benchmarks' baselines open their databases the
+/// same way.
 pub fn sqlite_settings(options: SqliteConnectOptions) -> SqliteConnectOptions {
     options
         .journal_mode(SqliteJournalMode::Wal)
