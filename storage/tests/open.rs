@@ -164,6 +164,8 @@ async fn postgres_failures_say_why_without_the_password() {
     }
 }
 
+/// The settings the store's connections and the benchmarks' baselines open with
+/// (`sqlite_settings`), read back from a connection.
 #[tokio::test]
 async fn sqlite_connections_open_with_the_stores_settings() {
     let dir = tempfile::tempdir().expect("a temporary directory");
