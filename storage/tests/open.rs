@@ -176,21 +176,21 @@ async fn sqlite_connections_open_with_the_stores_settings() {
     ))
     .await
     .expect("the connection opens");
+    let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&mut connection)
+        .await
+        .expect("the pragma reads");
+    assert_eq!(journal, "wal");
     for (pragma, expected) in [
-        ("PRAGMA journal_mode", "wal"),
-        ("PRAGMA synchronous", "1"),
-        ("PRAGMA wal_autocheckpoint", "16384"),
-        ("PRAGMA journal_size_limit", "67108864"),
-        ("PRAGMA temp_store", "2"),
+        ("PRAGMA synchronous", 1),
+        ("PRAGMA wal_autocheckpoint", 16_384),
+        ("PRAGMA journal_size_limit", 64 * 1024 * 1024),
+        ("PRAGMA temp_store", 2),
     ] {
-        let value: sqlx::sqlite::SqliteRow = sqlx::query(pragma)
+        let value: i64 = sqlx::query_scalar(pragma)
             .fetch_one(&mut connection)
             .await
             .expect("the pragma reads");
-        let value: String = match sqlx::Row::try_get::<String, _>(&value, 0) {
-            Ok(text) => text,
-            Err(_) => sqlx::Row::get::<i64, _>(&value, 0).to_string(),
-        };
         assert_eq!(value, expected, "{pragma}");
     }
 }
