@@ -210,7 +210,8 @@ macro_rules! impl_clans {
                     clan: clan.id.0,
                     created,
                 }];
-                events::append_for(tx, account, now, happened).await
+                events::append_for(tx, account, now, happened).await?;
+                Ok(())
             }
 
             /// A clan with its members, read inside the transaction.

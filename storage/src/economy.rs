@@ -141,6 +141,7 @@ macro_rules! impl_economy {
 
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, ItemId, PackId};
+            use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 AccountChange, AccountId, AccountView, Applied, BALANCE_MAX, Change, Currency,
                 EconomyStore, Granted, Holdings, LedgerEntry, NewAuditEntry, PACKS_MAX, Refusal,
@@ -206,7 +207,9 @@ macro_rules! impl_economy {
                         return Ok((Applied::Refused(refusal), None));
                     }
                     let happened = safezone_core::events::change_events(change, &granted);
-                    events::append_for(&mut tx, change.account, change.now, happened).await?;
+                    let names_others = happened.iter().any(EventPayload::names_others);
+                    let appended =
+                        events::append_for(&mut tx, change.account, change.now, happened).await?;
                     operator::audited(&mut tx, audit).await?;
                     if let Some(idempotency) = &change.idempotency {
                         let stored = serde_json::to_string(&granted)
@@ -225,6 +228,9 @@ macro_rules! impl_economy {
                     };
                     tx.commit().await?;
                     self.changes.changed(change.account);
+                    if !names_others {
+                        self.changes.told_here(&appended);
+                    }
                     Ok((Applied::Done(granted), viewed))
                 }
 

@@ -31,6 +31,24 @@ impl RelayLock for Sqlite {
     const TRY_LOCK: Option<&'static str> = None;
 }
 
+/// Who writes the `event_mentions` rows of appended events (the accounts a payload names
+/// besides its own, [`EventPayload::NAMING_KINDS`](safezone_core::events::EventPayload::NAMING_KINDS)).
+pub(crate) trait MentionWriter: sqlx::Database {
+    /// The statement writing the mentions of the events the appending transaction appended
+    /// from an id on (binds: that id), run when one of them is of a naming kind; `None` where
+    /// a trigger on `events` writes them (PostgreSQL).
+    const APPENDED_MENTIONS: Option<&'static str>;
+}
+
+impl MentionWriter for Postgres {
+    const APPENDED_MENTIONS: Option<&'static str> = None;
+}
+
+impl MentionWriter for Sqlite {
+    const APPENDED_MENTIONS: Option<&'static str> =
+        Some(crate::statements::events::SQLITE_APPENDED_MENTIONS);
+}
+
 /// An `events` row, as selected by [`EVENTS_AFTER`](crate::statements::events::EVENTS_AFTER)
 /// and [`RELAYED_AFTER`](crate::statements::events::RELAYED_AFTER).
 #[derive(sqlx::FromRow)]
@@ -162,19 +180,19 @@ macro_rules! impl_events {
             use super::{matches, $store};
             use crate::bulk::Rows;
             use crate::error::store_error;
-            use crate::events::{ConsumerRow, EventRow, RelayLock, WebhookRow};
+            use crate::events::{ConsumerRow, EventRow, MentionWriter, RelayLock, WebhookRow};
             use crate::micros::{from_micros, to_micros};
             use crate::statements::events as sql;
-            use crate::statements::matches::FROM_ROWS_END;
 
             /// Appends `events`, `(account, payload)`, all at `now`, in id order, with one
-            /// statement (per batch the database takes). The caller has written or locked each
-            /// account's row in `tx` first.
+            /// statement (per batch the database takes): the ids they were given, in no
+            /// particular order. The caller has written or locked each account's row in `tx`
+            /// first.
             pub(super) async fn append(
                 tx: &mut Transaction<'_, $db>,
                 now: OffsetDateTime,
                 events: &[(Option<AccountId>, EventPayload)],
-            ) -> Result<(), sqlx::Error> {
+            ) -> Result<Vec<i64>, sqlx::Error> {
                 let timed: Vec<_> = events
                     .iter()
                     .map(|(account, payload)| (*account, now, payload))
@@ -183,13 +201,14 @@ macro_rules! impl_events {
             }
 
             /// Appends `events`, `(account, when, payload)`, in id order, with one statement
-            /// (per batch the database takes), like [`append`].
+            /// (per batch the database takes), like [`append`], and their mentions where the
+            /// transaction writes them ([`MentionWriter`]): the ids they were given.
             pub(super) async fn append_timed(
                 tx: &mut Transaction<'_, $db>,
                 events: &[(Option<AccountId>, OffsetDateTime, &EventPayload)],
-            ) -> Result<(), sqlx::Error> {
+            ) -> Result<Vec<i64>, sqlx::Error> {
                 if events.is_empty() {
-                    return Ok(());
+                    return Ok(Vec::new());
                 }
                 let payloads = events
                     .iter()
@@ -216,16 +235,34 @@ macro_rules! impl_events {
                         "created",
                         events.iter().map(|(_, when, _)| to_micros(*when)).collect(),
                     );
-                matches::execute_rows(&mut **tx, sql::INSERT_EVENTS, &rows, FROM_ROWS_END).await
+                let ids: Vec<i64> = matches::fetch_rows::<(i64,)>(
+                    &mut **tx,
+                    sql::INSERT_EVENTS,
+                    &rows,
+                    sql::APPENDED_IDS_END,
+                )
+                .await?
+                .into_iter()
+                .map(|(id,)| id)
+                .collect();
+                let naming = events.iter().any(|(_, _, payload)| payload.names_others());
+                if let Some(mentions) = <$db as MentionWriter>::APPENDED_MENTIONS.filter(|_| naming)
+                    && let Some(first) = ids.iter().min()
+                {
+                    // The transaction holds the one writer: every event from the first id it
+                    // appended on is its own.
+                    sqlx::query(mentions).bind(first).execute(&mut **tx).await?;
+                }
+                Ok(ids)
             }
 
-            /// Appends the events of one account, at `now`.
+            /// Appends the events of one account, at `now`: their ids, in no particular order.
             pub(super) async fn append_for(
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
                 now: OffsetDateTime,
                 payloads: Vec<EventPayload>,
-            ) -> Result<(), sqlx::Error> {
+            ) -> Result<Vec<i64>, sqlx::Error> {
                 let events: Vec<_> = payloads
                     .into_iter()
                     .map(|payload| (Some(account), payload))
@@ -319,7 +356,7 @@ macro_rules! impl_events {
                     after: i64,
                     limit: u32,
                 ) -> Result<Vec<RelayedChange>, StoreError> {
-                    let rows = sqlx::query_as::<_, (i64, Option<i64>, Option<String>)>(
+                    let rows = sqlx::query_as::<_, (i64, i64, Option<i64>, Option<String>)>(
                         sql::RELAYED_CHANGES_AFTER,
                     )
                     .bind(after)
@@ -328,7 +365,7 @@ macro_rules! impl_events {
                     .await
                     .map_err(store_error)?;
                     rows.into_iter()
-                        .map(|(position, account, payload)| {
+                        .map(|(id, position, account, payload)| {
                             let payload = payload
                                 .map(|payload| EventPayload::from_json(&payload))
                                 .transpose()
@@ -336,6 +373,7 @@ macro_rules! impl_events {
                                     StoreError::Internal(format!("event at {position}: {err}"))
                                 })?;
                             Ok(RelayedChange::new(
+                                id,
                                 position,
                                 account.map(AccountId),
                                 payload.as_ref(),

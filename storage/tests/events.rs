@@ -30,6 +30,7 @@ safezone_storage::store_conformance!(
     concurrent_changes_of_one_account_are_in_commit_order,
     the_relay_sequences_committed_events_in_id_order,
     the_followers_light_read_names_the_accounts_of_the_relayed_events,
+    a_one_account_change_committed_here_is_noted_as_told_here,
     an_accounts_events_are_its_own_and_those_naming_it,
     a_sinks_cursor_is_leased_to_one_node_and_settled_by_it,
     a_stopping_node_releases_its_leases_to_the_others,
@@ -1043,6 +1044,51 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
         .await
         .expect("reads");
     assert_eq!(after, expected[2..]);
+}
+
+/// The events of a one-account change committed through this store are noted as told here, so
+/// the follower leaves their counters alone (the store moved them at the commit); a sign-up's,
+/// a match report's and a friend request's (naming other accounts) are not. Each is forgotten
+/// once the follower has seen it.
+async fn a_one_account_change_committed_here_is_noted_as_told_here(store: Arc<dyn Store>) {
+    let changes = store.account_changes().expect("the store counts changes");
+    let ann = account(&store, "Ann#0001").await;
+    let bob = account(&store, "Bob#0001").await;
+    store.sequence_events(100).await.expect("the round runs");
+    let before = store.relay_head().await.expect("reads");
+    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
+    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    store.sequence_events(100).await.expect("the round runs");
+    let claimed = store.relay_head().await.expect("reads");
+    assert!(claimed > before, "the claim wrote its events");
+    let report = record("m-1", &[bob, ann]);
+    let applied = store
+        .report_match(&report, &[])
+        .await
+        .expect("the report runs");
+    assert!(matches!(applied, MatchApplied::Done(_)));
+    let limits = FriendLimits {
+        friends_max: 10,
+        requests_max: 10,
+    };
+    let requested = store
+        .change_friendship(ann, bob, FriendChange::Request, limits, NOW)
+        .await
+        .expect("the request runs");
+    assert_eq!(requested, Ok(FriendChanged::Requested));
+    store.sequence_events(100).await.expect("the round runs");
+    let relayed = store.relayed_changes(0, 100).await.expect("reads");
+    assert!(relayed.last().is_some_and(|last| last.position > claimed));
+    for change in &relayed {
+        let claims = change.position > before && change.position <= claimed;
+        assert_eq!(changes.relayed_here(change.event), claims, "{change:?}");
+    }
+    assert!(
+        relayed
+            .iter()
+            .all(|change| !changes.relayed_here(change.event)),
+        "each is forgotten once followed"
+    );
 }
 
 async fn an_accounts_events_are_its_own_and_those_naming_it(store: Arc<dyn Store>) {

@@ -34,10 +34,12 @@ pub struct RelayedEvent {
 }
 
 /// What the relay's follower needs of a relayed event when no subscriber needs the event
-/// itself: its position and the accounts it names (its own, and a match report's players),
-/// whose change counters it moves.
+/// itself: its id, its position and the accounts it names (its own, and a match report's
+/// players), whose change counters it moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayedChange {
+    /// The event's id.
+    pub event: i64,
     /// The relay position.
     pub position: i64,
     /// The accounts the event names.
@@ -45,20 +47,30 @@ pub struct RelayedChange {
 }
 
 impl RelayedChange {
-    /// The change an event at `position` of `account` tells, with its `payload` when it is a
-    /// kind naming other accounts ([`EventPayload::NAMING_KINDS`]; any other payload may be
-    /// left out).
-    pub fn new(position: i64, account: Option<AccountId>, payload: Option<&EventPayload>) -> Self {
+    /// The change the event `event` (id) at `position` of `account` tells, with its `payload`
+    /// when it is a kind naming other accounts ([`EventPayload::NAMING_KINDS`]; any other
+    /// payload may be left out).
+    pub fn new(
+        event: i64,
+        position: i64,
+        account: Option<AccountId>,
+        payload: Option<&EventPayload>,
+    ) -> Self {
         let accounts = match payload {
             Some(payload) => payload.accounts_concerned(account),
             None => account.into_iter().collect(),
         };
-        Self { position, accounts }
+        Self {
+            event,
+            position,
+            accounts,
+        }
     }
 
     /// The change `relayed` tells.
     pub fn of(relayed: &RelayedEvent) -> Self {
         Self::new(
+            relayed.event.id,
             relayed.position,
             relayed.event.account,
             Some(&relayed.event.payload),
@@ -333,6 +345,12 @@ impl EventPayload {
         accounts
     }
 
+    /// Whether the payload names an account besides the event's own: its kind is one of
+    /// [`NAMING_KINDS`](Self::NAMING_KINDS).
+    pub fn names_others(&self) -> bool {
+        Self::NAMING_KINDS.contains(&self.kind())
+    }
+
     /// The payload as stored: its JSON object with its `kind`.
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         serde_json::to_string(self)
@@ -385,7 +403,7 @@ mod tests {
                 "{}",
                 payload.kind()
             );
-            let change = RelayedChange::new(4, Some(AccountId(3)), Some(payload));
+            let change = RelayedChange::new(9, 4, Some(AccountId(3)), Some(payload));
             assert_eq!(change.accounts, [AccountId(3), friend]);
         }
         let block = EventPayload::PlayerBlocked {

@@ -159,8 +159,12 @@ async fn follow_changes(
     }
 }
 
-/// Moves on the change counter of every account `change` names.
+/// Moves on the change counter of every account `change` names, unless this node's store
+/// told it ([`AccountChanges::told_here`]) and so moved them when it committed.
 fn count_changes(changes: &AccountChanges, change: &RelayedChange) {
+    if changes.relayed_here(change.event) {
+        return;
+    }
     for account in &change.accounts {
         changes.changed(*account);
     }

@@ -6,8 +6,15 @@
 //!
 //! A view kept with the counter it was read under is current while the counter has not moved:
 //! a change committed while the view was being read moves it, so that view is never served.
+//!
+//! The follower leaves alone the counters of the events this node's store noted as told here
+//! ([`AccountChanges::told_here`]): their accounts' counters moved when they committed, and
+//! moving them again would only send the next reads of those accounts to the database.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use time::OffsetDateTime;
 
@@ -17,12 +24,22 @@ use super::AccountId;
 /// this (a change of one then makes the other's kept view read again).
 const COUNTERS: usize = 1 << 16;
 
+/// The most events noted as told here at once; past it, new ones are not noted (the follower
+/// then moves their counters again, which costs only reads).
+const TOLD_HERE_MAX: usize = 1 << 16;
+
+/// How long an event noted as told here waits for the follower before it may be dropped to
+/// make room (the relay sequences within a round of 100 ms by default).
+const TOLD_HERE_FOR: Duration = Duration::from_secs(60);
+
 /// The change counters and how far the follower has seen.
 pub struct AccountChanges {
     counters: Box<[AtomicU64]>,
     /// Every change committed before this time (Unix microseconds) has moved its counter;
     /// `i64::MIN` until the follower's first round.
     seen_through: AtomicI64,
+    /// The events told here not yet followed, by id, with when they were noted.
+    told_here: Mutex<HashMap<i64, Instant>>,
 }
 
 impl Default for AccountChanges {
@@ -30,6 +47,7 @@ impl Default for AccountChanges {
         Self {
             counters: (0..COUNTERS).map(|_| AtomicU64::new(0)).collect(),
             seen_through: AtomicI64::new(i64::MIN),
+            told_here: Mutex::default(),
         }
     }
 }
@@ -68,6 +86,37 @@ impl AccountChanges {
         self.seen_through.fetch_max(micros, Ordering::SeqCst);
     }
 
+    /// Notes the committed events `events` (ids) as told here: the store has moved the counter
+    /// of every account they name since they committed. The follower then leaves those
+    /// counters alone ([`relayed_here`](Self::relayed_here)). At most [`TOLD_HERE_MAX`] are
+    /// kept; one not followed within [`TOLD_HERE_FOR`] may be dropped for a new one.
+    pub fn told_here(&self, events: &[i64]) {
+        let mut told = self
+            .told_here
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if told.len() + events.len() > TOLD_HERE_MAX {
+            told.retain(|_, noted| noted.elapsed() < TOLD_HERE_FOR);
+        }
+        let now = Instant::now();
+        for event in events {
+            if told.len() >= TOLD_HERE_MAX {
+                return;
+            }
+            told.insert(*event, now);
+        }
+    }
+
+    /// Whether the relayed event `event` (id) was told here ([`told_here`](Self::told_here)),
+    /// forgetting it: the follower then leaves its accounts' counters alone.
+    pub fn relayed_here(&self, event: i64) -> bool {
+        let mut told = self
+            .told_here
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        told.remove(&event).is_some()
+    }
+
     fn counter(&self, account: AccountId) -> &AtomicU64 {
         let at = usize::try_from(account.0.rem_euclid(COUNTERS as i64)).unwrap_or_default();
         &self.counters[at]
@@ -86,6 +135,28 @@ mod tests {
         changes.changed(a);
         assert_ne!(changes.counter_of(a), before.0);
         assert_eq!(changes.counter_of(b), before.1);
+    }
+
+    #[test]
+    fn an_event_told_here_is_relayed_here_once() {
+        let changes = AccountChanges::default();
+        changes.told_here(&[11, 12]);
+        assert!(changes.relayed_here(12));
+        assert!(!changes.relayed_here(12));
+        assert!(!changes.relayed_here(13));
+        assert!(changes.relayed_here(11));
+    }
+
+    #[test]
+    fn at_most_the_bound_of_events_is_noted_as_told_here() {
+        let changes = AccountChanges::default();
+        let many: Vec<i64> = (0..i64::try_from(TOLD_HERE_MAX).unwrap() + 10).collect();
+        changes.told_here(&many);
+        let noted = many
+            .iter()
+            .filter(|event| changes.relayed_here(**event))
+            .count();
+        assert_eq!(noted, TOLD_HERE_MAX);
     }
 
     #[test]

@@ -7,6 +7,30 @@ pub(crate) const INSERT_EVENTS: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
     SELECT account, kind, payload, created FROM ";
 
+/// The end of [`INSERT_EVENTS`] answering the ids it gave (in no particular order).
+pub(crate) const APPENDED_IDS_END: &str = " AS u WHERE true RETURNING id";
+
+/// Writes the `event_mentions` rows of the events appended from an id on, on SQLite (where
+/// no trigger does): the players of a match report, the invitee of a clan invite and the other
+/// account of a friend event, each unless it is the event's own account, as PostgreSQL's
+/// trigger `events_mentions` does. Binds: the first id appended.
+pub(crate) const SQLITE_APPENDED_MENTIONS: &str = "\
+    INSERT OR IGNORE INTO event_mentions (account_id, event_id) \
+    SELECT named.account, named.event FROM ( \
+        SELECT json_extract(player.value, '$.account') AS account, events.id AS event, \
+               events.account_id AS own \
+        FROM events, json_each(events.payload, '$.players') AS player \
+        WHERE events.id >= $1 AND events.kind = 'match_reported' \
+        UNION ALL \
+        SELECT json_extract(events.payload, '$.invitee'), events.id, events.account_id \
+        FROM events WHERE events.id >= $1 AND events.kind = 'clan_invited' \
+        UNION ALL \
+        SELECT json_extract(events.payload, '$.friend'), events.id, events.account_id \
+        FROM events WHERE events.id >= $1 AND events.kind IN ('friend_requested', \
+            'friend_accepted', 'friend_request_declined', 'friend_request_cancelled', \
+            'friend_removed') \
+    ) AS named WHERE named.account IS NOT NULL AND named.account IS NOT named.own";
+
 /// Whether some committed event waits for its relay position: `true` or `false`.
 pub(crate) const ANY_UNSEQUENCED: &str = "\
     SELECT EXISTS (SELECT 1 FROM events WHERE position IS NULL)";
@@ -31,7 +55,8 @@ pub(crate) const TRY_RELAY_LOCK: &str = "SELECT pg_try_advisory_xact_lock(534661
 pub(crate) const RELAY_HEAD: &str = "SELECT COALESCE(MAX(position), 0) FROM events";
 
 /// When the oldest committed event without a relay position was appended (microseconds), or
-/// null when none waits (the rows of the partial index `events_unsequenced`, a few at most).
+/// null when none waits (a few rows at most, found through PostgreSQL's partial index
+/// `events_unsequenced` or SQLite's `events_position`, which keeps null positions).
 pub(crate) const OLDEST_UNSEQUENCED: &str = "\
     SELECT MIN(created) FROM events WHERE position IS NULL";
 
@@ -42,11 +67,11 @@ pub(crate) const RELAYED_AFTER: &str = "\
     WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// What the relay's follower counts of the events past a relay position, in position order:
-/// `(position, account id, payload)`, the payload only of the kinds naming other accounts
+/// `(id, position, account id, payload)`, the payload only of the kinds naming other accounts
 /// ([`EventPayload::NAMING_KINDS`](safezone_core::events::EventPayload::NAMING_KINDS)).
 /// Binds: position, limit.
 pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
-    SELECT position, account_id, \
+    SELECT id, position, account_id, \
     CASE WHEN kind IN ('match_reported', 'clan_invited', 'friend_requested', 'friend_accepted', \
         'friend_request_declined', 'friend_request_cancelled', 'friend_removed') \
     THEN payload END AS payload \
@@ -54,8 +79,9 @@ pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
 
 /// The events of one account after a relay position, in position order, in the shape of
 /// [`EventRow`](crate::events::EventRow): its own (index `events_account`, in id order, which
-/// is their position order) and those naming it (`event_mentions`, filled by a trigger on
-/// `events`). Binds: account, position, limit.
+/// is their position order) and those naming it (`event_mentions`, written with the event:
+/// by a trigger on PostgreSQL, by [`SQLITE_APPENDED_MENTIONS`] on SQLite). Binds: account,
+/// position, limit.
 pub(crate) const ACCOUNT_EVENTS_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM ( \
         SELECT id, account_id, payload, created, position FROM events \
