@@ -1000,14 +1000,9 @@ async fn a_stopping_node_releases_its_leases_to_the_others(store: Arc<dyn Store>
     );
 }
 
-/// What the relay's follower reads when no subscriber watches (positions and accounts, a match
-/// report's payload only) names the same accounts at the same positions as the events read
-/// whole, a report's players included.
-async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store: Arc<dyn Store>) {
-    let ann = account(&store, "Ann#0001").await;
-    let bob = account(&store, "Bob#0001").await;
-    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
-    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+/// Two changes whose events name other accounts: a match report of `bob` and `ann`, then
+/// `ann`'s friend request to `bob`.
+async fn report_then_request_friendship(store: &Arc<dyn Store>, ann: AccountId, bob: AccountId) {
     let report = record("m-1", &[bob, ann]);
     let applied = store
         .report_match(&report, &[])
@@ -1023,6 +1018,17 @@ async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store
         .await
         .expect("the request runs");
     assert_eq!(requested, Ok(FriendChanged::Requested));
+}
+
+/// What the relay's follower reads when no subscriber watches (positions and accounts, a match
+/// report's payload only) names the same accounts at the same positions as the events read
+/// whole, a report's players included.
+async fn the_followers_light_read_names_the_accounts_of_the_relayed_events(store: Arc<dyn Store>) {
+    let ann = account(&store, "Ann#0001").await;
+    let bob = account(&store, "Bob#0001").await;
+    let claim = change(ann, "claim", "gift:1", vec![credit(1)]);
+    assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
+    report_then_request_friendship(&store, ann, bob).await;
     store.sequence_events(100).await.expect("the round runs");
     let whole = store.relayed_events(0, 100).await.expect("reads");
     let light = store.relayed_changes(0, 100).await.expect("reads");
@@ -1061,21 +1067,7 @@ async fn a_one_account_change_committed_here_is_noted_as_told_here(store: Arc<dy
     store.sequence_events(100).await.expect("the round runs");
     let claimed = store.relay_head().await.expect("reads");
     assert!(claimed > before, "the claim wrote its events");
-    let report = record("m-1", &[bob, ann]);
-    let applied = store
-        .report_match(&report, &[])
-        .await
-        .expect("the report runs");
-    assert!(matches!(applied, MatchApplied::Done(_)));
-    let limits = FriendLimits {
-        friends_max: 10,
-        requests_max: 10,
-    };
-    let requested = store
-        .change_friendship(ann, bob, FriendChange::Request, limits, NOW)
-        .await
-        .expect("the request runs");
-    assert_eq!(requested, Ok(FriendChanged::Requested));
+    report_then_request_friendship(&store, ann, bob).await;
     store.sequence_events(100).await.expect("the round runs");
     let relayed = store.relayed_changes(0, 100).await.expect("reads");
     assert!(relayed.last().is_some_and(|last| last.position > claimed));
