@@ -34,22 +34,24 @@ pub struct RelayedEvent {
 }
 
 /// What the relay's follower needs of a relayed event when no subscriber needs the event
-/// itself: its id, its position and the accounts it names (its own, and a match report's
-/// players), whose change counters it moves.
+/// itself: its id, its position and the accounts whose views it changed (those it names: its
+/// own, a match report's players; none for [`EventPayload::VIEWLESS_KINDS`]), whose change
+/// counters it moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayedChange {
     /// The event's id.
     pub event: i64,
     /// The relay position.
     pub position: i64,
-    /// The accounts the event names.
+    /// The accounts whose views the event changed.
     pub accounts: Vec<AccountId>,
 }
 
 impl RelayedChange {
     /// The change the event `event` (id) at `position` of `account` tells, with its `payload`
     /// when it is a kind naming other accounts ([`EventPayload::NAMING_KINDS`]; any other
-    /// payload may be left out).
+    /// payload may be left out). The caller leaves out `account` of a kind changing no view
+    /// ([`EventPayload::VIEWLESS_KINDS`]).
     pub fn new(
         event: i64,
         position: i64,
@@ -69,11 +71,13 @@ impl RelayedChange {
 
     /// The change `relayed` tells.
     pub fn of(relayed: &RelayedEvent) -> Self {
+        let payload = &relayed.event.payload;
+        let viewless = EventPayload::VIEWLESS_KINDS.contains(&payload.kind());
         Self::new(
             relayed.event.id,
             relayed.position,
-            relayed.event.account,
-            Some(&relayed.event.payload),
+            relayed.event.account.filter(|_| !viewless),
+            Some(payload),
         )
     }
 }
@@ -310,6 +314,11 @@ impl EventPayload {
         }
     }
 
+    /// The kinds of events that change no account's view, so that no view kept in memory is
+    /// read again for them: an existing account's sign-in (which writes only its event; a
+    /// first sign-in comes with `account_created`).
+    pub const VIEWLESS_KINDS: [&'static str; 1] = ["signed_in"];
+
     /// The kinds whose payload names accounts besides the event's own (what a reader of the
     /// accounts an event concerns needs the payload of).
     pub const NAMING_KINDS: [&'static str; 7] = [
@@ -385,6 +394,26 @@ mod tests {
         let back: DomainEvent = serde_json::from_value(json).expect("reads back");
         assert_eq!(back, event);
         assert_eq!(event.payload.kind(), "level_reached");
+    }
+
+    #[test]
+    fn an_existing_accounts_sign_in_changes_no_view() {
+        let relayed = |payload| RelayedEvent {
+            position: 5,
+            event: DomainEvent {
+                id: 9,
+                at: time::macros::datetime!(2026-11-23 12:00 UTC),
+                account: Some(AccountId(3)),
+                payload,
+            },
+        };
+        let signed_in = relayed(EventPayload::SignedIn {
+            provider: "device".to_owned(),
+            first_login: false,
+        });
+        assert_eq!(RelayedChange::of(&signed_in).accounts, []);
+        let leveled = relayed(EventPayload::LevelReached { level: 4 });
+        assert_eq!(RelayedChange::of(&leveled).accounts, [AccountId(3)]);
     }
 
     #[test]

@@ -67,11 +67,13 @@ pub(crate) const RELAYED_AFTER: &str = "\
     WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// What the relay's follower counts of the events past a relay position, in position order:
-/// `(id, position, account id, payload)`, the payload only of the kinds naming other accounts
+/// `(id, position, account id, payload)`, the account id null for the kinds changing no view
+/// ([`EventPayload::VIEWLESS_KINDS`](safezone_core::events::EventPayload::VIEWLESS_KINDS)), the
+/// payload only of the kinds naming other accounts
 /// ([`EventPayload::NAMING_KINDS`](safezone_core::events::EventPayload::NAMING_KINDS)).
 /// Binds: position, limit.
 pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
-    SELECT id, position, account_id, \
+    SELECT id, position, CASE WHEN kind = 'signed_in' THEN NULL ELSE account_id END, \
     CASE WHEN kind IN ('match_reported', 'clan_invited', 'friend_requested', 'friend_accepted', \
         'friend_request_declined', 'friend_request_cancelled', 'friend_removed') \
     THEN payload END AS payload \
@@ -215,6 +217,16 @@ mod tests {
     use safezone_core::events::EventPayload;
 
     use super::RELAYED_CHANGES_AFTER;
+
+    #[test]
+    fn the_relayed_changes_leave_out_the_account_of_every_viewless_kind() {
+        for kind in EventPayload::VIEWLESS_KINDS {
+            assert!(
+                RELAYED_CHANGES_AFTER.contains(&format!("kind = '{kind}' THEN NULL")),
+                "{kind} is counted"
+            );
+        }
+    }
 
     #[test]
     fn the_relayed_changes_keep_the_payload_of_every_naming_kind() {
