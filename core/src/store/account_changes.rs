@@ -88,8 +88,8 @@ impl AccountChanges {
 
     /// Notes the committed events `events` (ids) as told here: the store has moved the counter
     /// of every account they name since they committed. The follower then leaves those
-    /// counters alone ([`relayed_here`](Self::relayed_here)). At most [`TOLD_HERE_MAX`] are
-    /// kept; one not followed within [`TOLD_HERE_FOR`] may be dropped for a new one.
+    /// counters alone ([`relayed_here`](Self::relayed_here)). At most 65,536 are kept;
+    /// one not followed within a minute may be dropped for a new one.
     pub fn told_here(&self, events: &[i64]) {
         let mut told = self
             .told_here
