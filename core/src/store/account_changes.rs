@@ -11,10 +11,9 @@
 //! ([`AccountChanges::told_here`]): their accounts' counters moved when they committed, and
 //! moving them again would only send the next reads of those accounts to the database.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 use time::OffsetDateTime;
 
@@ -24,13 +23,10 @@ use super::AccountId;
 /// this (a change of one then makes the other's kept view read again).
 const COUNTERS: usize = 1 << 16;
 
-/// The most events noted as told here at once; past it, new ones are not noted (the follower
-/// then moves their counters again, which costs only reads).
+/// The most events noted as told here at once; the notes are forgotten all at once when more
+/// would be kept (the follower then moves those events' counters again, which costs only
+/// reads).
 const TOLD_HERE_MAX: usize = 1 << 16;
-
-/// How long an event noted as told here waits for the follower before it may be dropped to
-/// make room (the relay sequences within a round of 100 ms by default).
-const TOLD_HERE_FOR: Duration = Duration::from_secs(60);
 
 /// The change counters and how far the follower has seen.
 pub struct AccountChanges {
@@ -38,8 +34,8 @@ pub struct AccountChanges {
     /// Every change committed before this time (Unix microseconds) has moved its counter;
     /// `i64::MIN` until the follower's first round.
     seen_through: AtomicI64,
-    /// The events told here not yet followed, by id, with when they were noted.
-    told_here: Mutex<HashMap<i64, Instant>>,
+    /// The events told here not yet followed, by id.
+    told_here: Mutex<HashSet<i64>>,
 }
 
 impl Default for AccountChanges {
@@ -88,23 +84,22 @@ impl AccountChanges {
 
     /// Notes the committed events `events` (ids) as told here: the store has moved the counter
     /// of every account they name since they committed. The follower then leaves those
-    /// counters alone ([`relayed_here`](Self::relayed_here)). At most 65,536 are kept;
-    /// one not followed within a minute may be dropped for a new one.
+    /// counters alone ([`relayed_here`](Self::relayed_here)). Nothing is noted before the
+    /// follower's first round (a node whose follower moves no counter, with its session cache
+    /// off, never forgets a note); at most 65,536 are kept, forgotten all at once when more
+    /// would be.
     pub fn told_here(&self, events: &[i64]) {
+        if self.seen_through.load(Ordering::SeqCst) == i64::MIN {
+            return;
+        }
         let mut told = self
             .told_here
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if told.len() + events.len() > TOLD_HERE_MAX {
-            told.retain(|_, noted| noted.elapsed() < TOLD_HERE_FOR);
+            told.clear();
         }
-        let now = Instant::now();
-        for event in events {
-            if told.len() >= TOLD_HERE_MAX {
-                return;
-            }
-            told.insert(*event, now);
-        }
+        told.extend(events.iter().take(TOLD_HERE_MAX));
     }
 
     /// Whether the relayed event `event` (id) was told here ([`told_here`](Self::told_here)),
@@ -114,7 +109,7 @@ impl AccountChanges {
             .told_here
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        told.remove(&event).is_some()
+        told.remove(&event)
     }
 
     fn counter(&self, account: AccountId) -> &AtomicU64 {
@@ -137,9 +132,23 @@ mod tests {
         assert_eq!(changes.counter_of(b), before.1);
     }
 
+    /// An `AccountChanges` whose follower has run its first round.
+    fn followed() -> AccountChanges {
+        let changes = AccountChanges::default();
+        changes.all_seen_before(OffsetDateTime::from_unix_timestamp(2_000_000_000).unwrap());
+        changes
+    }
+
+    #[test]
+    fn nothing_is_told_here_before_the_followers_first_round() {
+        let changes = AccountChanges::default();
+        changes.told_here(&[11]);
+        assert!(!changes.relayed_here(11));
+    }
+
     #[test]
     fn an_event_told_here_is_relayed_here_once() {
-        let changes = AccountChanges::default();
+        let changes = followed();
         changes.told_here(&[11, 12]);
         assert!(changes.relayed_here(12));
         assert!(!changes.relayed_here(12));
@@ -149,14 +158,22 @@ mod tests {
 
     #[test]
     fn at_most_the_bound_of_events_is_noted_as_told_here() {
-        let changes = AccountChanges::default();
-        let many: Vec<i64> = (0..i64::try_from(TOLD_HERE_MAX).unwrap() + 10).collect();
+        let changes = followed();
+        let bound = i64::try_from(TOLD_HERE_MAX).unwrap();
+        let many: Vec<i64> = (0..bound + 10).collect();
         changes.told_here(&many);
-        let noted = many
-            .iter()
-            .filter(|event| changes.relayed_here(**event))
-            .count();
-        assert_eq!(noted, TOLD_HERE_MAX);
+        let noted = |changes: &AccountChanges, events: &[i64]| {
+            events
+                .iter()
+                .filter(|event| changes.relayed_here(**event))
+                .count()
+        };
+        assert_eq!(noted(&changes, &many), TOLD_HERE_MAX);
+        let full: Vec<i64> = (0..bound).collect();
+        changes.told_here(&full);
+        changes.told_here(&[bound]);
+        assert_eq!(noted(&changes, &full), 0, "forgotten to make room");
+        assert_eq!(noted(&changes, &[bound]), 1);
     }
 
     #[test]
