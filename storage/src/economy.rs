@@ -141,7 +141,6 @@ macro_rules! impl_economy {
 
             use async_trait::async_trait;
             use safezone_core::domain::{FriendCode, ItemId, PackId};
-            use safezone_core::events::EventPayload;
             use safezone_core::store::{
                 AccountChange, AccountId, AccountView, Applied, BALANCE_MAX, Change, Currency,
                 EconomyStore, Granted, Holdings, LedgerEntry, NewAuditEntry, PACKS_MAX, Refusal,
@@ -207,7 +206,6 @@ macro_rules! impl_economy {
                         return Ok((Applied::Refused(refusal), None));
                     }
                     let happened = safezone_core::events::change_events(change, &granted);
-                    let names_others = happened.iter().any(EventPayload::names_others);
                     let appended =
                         events::append_for(&mut tx, change.account, change.now, happened).await?;
                     operator::audited(&mut tx, audit).await?;
@@ -228,9 +226,7 @@ macro_rules! impl_economy {
                     };
                     tx.commit().await?;
                     self.changes.changed(change.account);
-                    if !names_others {
-                        self.changes.told_here(&appended);
-                    }
+                    self.changes.told_here(appended.told_by_own_accounts());
                     Ok((Applied::Done(granted), viewed))
                 }
 

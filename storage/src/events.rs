@@ -49,6 +49,28 @@ impl MentionWriter for Sqlite {
         Some(crate::statements::events::SQLITE_APPENDED_MENTIONS);
 }
 
+/// The events one transaction appended: their ids, in no particular order, and whether one
+/// names an account besides its own.
+pub(crate) struct Appended {
+    ids: Vec<i64>,
+    names_others: bool,
+}
+
+impl Appended {
+    /// The events of `ids`, one of which names another account when `names_others`.
+    pub(crate) fn new(ids: Vec<i64>, names_others: bool) -> Self {
+        Self { ids, names_others }
+    }
+
+    /// The ids to note as told here
+    /// ([`AccountChanges::told_here`](safezone_core::store::AccountChanges::told_here)) once
+    /// the transaction has committed and moved its accounts' counters: all of them when none
+    /// names another account (whose counter the transaction did not move), else none.
+    pub(crate) fn told_by_own_accounts(&self) -> &[i64] {
+        if self.names_others { &[] } else { &self.ids }
+    }
+}
+
 /// An `events` row, as selected by [`EVENTS_AFTER`](crate::statements::events::EVENTS_AFTER)
 /// and [`RELAYED_AFTER`](crate::statements::events::RELAYED_AFTER).
 #[derive(sqlx::FromRow)]
@@ -180,19 +202,20 @@ macro_rules! impl_events {
             use super::{matches, $store};
             use crate::bulk::Rows;
             use crate::error::store_error;
-            use crate::events::{ConsumerRow, EventRow, MentionWriter, RelayLock, WebhookRow};
+            use crate::events::{
+                Appended, ConsumerRow, EventRow, MentionWriter, RelayLock, WebhookRow,
+            };
             use crate::micros::{from_micros, to_micros};
             use crate::statements::events as sql;
 
             /// Appends `events`, `(account, payload)`, all at `now`, in id order, with one
-            /// statement (per batch the database takes): the ids they were given, in no
-            /// particular order. The caller has written or locked each account's row in `tx`
-            /// first.
+            /// statement (per batch the database takes): what was appended. The caller has
+            /// written or locked each account's row in `tx` first.
             pub(super) async fn append(
                 tx: &mut Transaction<'_, $db>,
                 now: OffsetDateTime,
                 events: &[(Option<AccountId>, EventPayload)],
-            ) -> Result<Vec<i64>, sqlx::Error> {
+            ) -> Result<Appended, sqlx::Error> {
                 let timed: Vec<_> = events
                     .iter()
                     .map(|(account, payload)| (*account, now, payload))
@@ -202,13 +225,13 @@ macro_rules! impl_events {
 
             /// Appends `events`, `(account, when, payload)`, in id order, with one statement
             /// (per batch the database takes), like [`append`], and their mentions where the
-            /// transaction writes them ([`MentionWriter`]): the ids they were given.
+            /// transaction writes them ([`MentionWriter`]): what was appended.
             pub(super) async fn append_timed(
                 tx: &mut Transaction<'_, $db>,
                 events: &[(Option<AccountId>, OffsetDateTime, &EventPayload)],
-            ) -> Result<Vec<i64>, sqlx::Error> {
+            ) -> Result<Appended, sqlx::Error> {
                 if events.is_empty() {
-                    return Ok(Vec::new());
+                    return Ok(Appended::new(Vec::new(), false));
                 }
                 let payloads = events
                     .iter()
@@ -245,24 +268,25 @@ macro_rules! impl_events {
                 .into_iter()
                 .map(|(id,)| id)
                 .collect();
-                let naming = events.iter().any(|(_, _, payload)| payload.names_others());
-                if let Some(mentions) = <$db as MentionWriter>::APPENDED_MENTIONS.filter(|_| naming)
+                let names_others = events.iter().any(|(_, _, payload)| payload.names_others());
+                if let Some(mentions) =
+                    <$db as MentionWriter>::APPENDED_MENTIONS.filter(|_| names_others)
                     && let Some(first) = ids.iter().min()
                 {
                     // The transaction holds the one writer: every event from the first id it
                     // appended on is its own.
                     sqlx::query(mentions).bind(first).execute(&mut **tx).await?;
                 }
-                Ok(ids)
+                Ok(Appended::new(ids, names_others))
             }
 
-            /// Appends the events of one account, at `now`: their ids, in no particular order.
+            /// Appends the events of one account, at `now`: what was appended.
             pub(super) async fn append_for(
                 tx: &mut Transaction<'_, $db>,
                 account: AccountId,
                 now: OffsetDateTime,
                 payloads: Vec<EventPayload>,
-            ) -> Result<Vec<i64>, sqlx::Error> {
+            ) -> Result<Appended, sqlx::Error> {
                 let events: Vec<_> = payloads
                     .into_iter()
                     .map(|payload| (Some(account), payload))

@@ -170,7 +170,6 @@ macro_rules! impl_purchases {
                                 .map(|event| (Some(change.account), change.now, event))
                         })
                         .collect();
-                    let names_others = timed.iter().any(|(_, _, event)| event.names_others());
                     let appended = events::append_timed(&mut tx, &timed).await?;
                     let ids: Vec<i64> = changes.iter().map(|change| change.account.0).collect();
                     let mut views = accounts::read_views(&mut tx, &ids).await?;
@@ -178,9 +177,7 @@ macro_rules! impl_purchases {
                     for change in changes {
                         self.changes.changed(change.account);
                     }
-                    if !names_others {
-                        self.changes.told_here(&appended);
-                    }
+                    self.changes.told_here(appended.told_by_own_accounts());
                     Ok(Round::Applied(
                         granted
                             .into_iter()

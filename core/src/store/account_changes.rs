@@ -89,7 +89,7 @@ impl AccountChanges {
     /// off, never forgets a note); at most 65,536 are kept, forgotten all at once when more
     /// would be.
     pub fn told_here(&self, events: &[i64]) {
-        if self.seen_through.load(Ordering::SeqCst) == i64::MIN {
+        if events.is_empty() || self.seen_through.load(Ordering::SeqCst) == i64::MIN {
             return;
         }
         let mut told = self
