@@ -579,6 +579,25 @@ macro_rules! impl_accounts {
                         .await
                 }
 
+                /// [`create_with_others`](Self::create_with_others) as a sign-in's attempt:
+                /// the new account signed in (counted in `first_tries`), or `None`.
+                async fn created_with_others(
+                    &self,
+                    sign_in: &NewSignIn,
+                    code: &FriendCode,
+                ) -> Result<Option<Attempt>, StoreError> {
+                    let Some(account) = self.create_with_others(sign_in, code).await? else {
+                        return Ok(None);
+                    };
+                    self.first_tries.turned_out(true);
+                    let view = AccountView {
+                        account,
+                        holdings: Holdings::default(),
+                        clan: None,
+                    };
+                    Ok(Some(Attempt::SignedIn(Box::new(view), true, 0)))
+                }
+
                 /// Writes a batch of new accounts with their events in one statement (its own
                 /// commit): for each, the account created, or `None`.
                 async fn write_new_accounts(
@@ -779,23 +798,29 @@ macro_rules! impl_accounts {
                     Ok(Attempt::SignedIn(Box::new(view), true, 0))
                 }
 
-                /// One sign-in: an existing identity's, else a transaction offering `code`.
+                /// One sign-in: an existing identity's, else one creating its account with
+                /// `code` (tried first when most recent sign-ins were new: `first_tries`), else
+                /// a transaction offering `code`.
                 async fn attempt(
                     &self,
                     sign_in: &NewSignIn,
                     code: Option<&FriendCode>,
                 ) -> Result<Attempt, StoreError> {
+                    let created_first = code.filter(|_| self.first_tries.create_first());
+                    if let Some(code) = created_first
+                        && let Some(account) = self.created_with_others(sign_in, code).await?
+                    {
+                        return Ok(account);
+                    }
                     if let Some(signed_in) = self.sign_in_existing(sign_in).await? {
+                        self.first_tries.turned_out(false);
                         return Ok(signed_in);
                     }
                     if let Some(code) = code {
-                        if let Some(account) = self.create_with_others(sign_in, code).await? {
-                            let view = AccountView {
-                                account,
-                                holdings: Holdings::default(),
-                                clan: None,
-                            };
-                            return Ok(Attempt::SignedIn(Box::new(view), true, 0));
+                        if created_first.is_none()
+                            && let Some(account) = self.created_with_others(sign_in, code).await?
+                        {
+                            return Ok(account);
                         }
                         // Nothing written: the statement (PostgreSQL) or the transaction
                         // (SQLite) below tells why.

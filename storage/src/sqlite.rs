@@ -19,7 +19,7 @@ use crate::OpenError;
 use crate::pools::pool_status;
 use crate::purchases::Purchases;
 use crate::schema::{all_pending, database_error, migrate_error, migrations, newly_applied};
-use crate::sign_in::{ExistingSignIns, NewAccounts};
+use crate::sign_in::{ExistingSignIns, FirstTries, NewAccounts};
 
 static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -56,6 +56,8 @@ pub struct SqliteStore {
     existing_sign_ins: ExistingSignIns,
     /// The first sign-ins waiting to be written together.
     new_accounts: NewAccounts,
+    /// Whether a sign-in unknown in memory tries creating its account or reading it first.
+    first_tries: FirstTries,
     /// The purchases waiting to be applied together.
     purchases: Purchases,
     /// Moved on after each change of an account's view this store commits.
@@ -121,6 +123,7 @@ impl SqliteStore {
             writer,
             existing_sign_ins: ExistingSignIns::default(),
             new_accounts: NewAccounts::default(),
+            first_tries: FirstTries::default(),
             purchases: Purchases::default(),
             changes: Arc::default(),
         })

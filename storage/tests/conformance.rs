@@ -29,6 +29,7 @@ safezone_storage::store_conformance!(
     concurrent_first_sign_ins_of_many_identities_each_create_theirs,
     a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh,
     each_sign_in_appends_exactly_its_events,
+    a_returning_identity_signs_in_while_new_devices_lead,
     the_stored_key_secret_is_the_first_one_offered,
 );
 
@@ -541,6 +542,52 @@ async fn each_sign_in_appends_exactly_its_events(store: Arc<dyn Store>) {
             .iter()
             .all(|(event, _)| event.account == Some(first.account.id))
     );
+}
+
+/// After a run of new devices (the store then tries creating an account before reading one),
+/// a returning identity's sign-ins, concurrent and offering a free code, each answer its own
+/// account and write nothing else: no account, no `account_created`, the code left free.
+async fn a_returning_identity_signs_in_while_new_devices_lead(store: Arc<dyn Store>) {
+    let (returning, _) = sign_in(&store, "returning", &["Back#0001"], NOW).await;
+    for n in 0..10 {
+        let (new, _) = sign_in(&store, &format!("new-{n}"), &[&format!("New#{n:04}")], NOW).await;
+        assert!(new.first_login);
+    }
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                store
+                    .sign_in(device("returning", &["Free#0001"], NOW))
+                    .await
+            })
+        })
+        .collect();
+    for task in tasks {
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        assert!(!signed_in.first_login);
+        assert_eq!(signed_in.account, returning.account);
+    }
+    let events = store.events(0, 100).await.expect("read");
+    let created = events
+        .iter()
+        .filter(|(event, _)| event.payload.kind() == "account_created")
+        .count();
+    assert_eq!(created, 11, "one account per identity");
+    let returned = events
+        .iter()
+        .filter(|(event, _)| event.account == Some(returning.account.id))
+        .count();
+    assert_eq!(
+        returned,
+        2 + 8,
+        "its first sign-in's two events, then one per sign-in"
+    );
+    let (free, _) = sign_in(&store, "later", &["Free#0001"], NOW).await;
+    assert_eq!(free.account.friend_code.to_string(), "Free#0001");
 }
 
 /// Nodes without a configured secret share the first one stored.
