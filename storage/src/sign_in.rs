@@ -1,4 +1,5 @@
-//! The sign-in policy both stores share: which friend code to offer next, and when to give up.
+//! The sign-in policy both stores share: what an unknown identity tries first, which friend code
+//! to offer next, and when to give up.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
