@@ -116,6 +116,7 @@ trap cleanup EXIT
 start() {
   local out="$work/$1.out"
   shift
+  : >"$out"
   taskset -c 0 "$@" >"$out" 2>"$out.err" &
   server_pid=$!
   for _ in $(seq 1 200); do
