@@ -82,6 +82,29 @@ async fn resolves_to(
         .map(|session| session.account.id)
 }
 
+/// Runs the sign-ins `requests` at once, each in a task of its own; their answers in order.
+async fn signed_in_together(
+    store: &Arc<dyn Store>,
+    requests: impl IntoIterator<Item = NewSignIn>,
+) -> Vec<SignedIn> {
+    let tasks: Vec<_> = requests
+        .into_iter()
+        .map(|request| {
+            let store = Arc::clone(store);
+            tokio::spawn(async move { store.sign_in(request).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for task in tasks {
+        let signed_in = task
+            .await
+            .expect("the task completes")
+            .expect("every sign-in succeeds");
+        answers.push(signed_in);
+    }
+    answers
+}
+
 async fn ping_answers(store: Arc<dyn Store>) {
     store.ping().await.expect("ping answers");
 }
@@ -276,22 +299,10 @@ async fn delete_account_removes_account_and_keys(store: Arc<dyn Store>) {
 }
 
 async fn concurrent_first_sign_ins_create_one_account(store: Arc<dyn Store>) {
-    let tasks: Vec<_> = (0..20)
-        .map(|_| {
-            let store = Arc::clone(&store);
-            tokio::spawn(async move {
-                let request = device("shared", &["Ace#0001", "Ace#0002"], NOW);
-                store.sign_in(request).await
-            })
-        })
-        .collect();
+    let requests = (0..20).map(|_| device("shared", &["Ace#0001", "Ace#0002"], NOW));
     let mut ids = HashSet::new();
     let mut first_logins = 0;
-    for task in tasks {
-        let signed_in = task
-            .await
-            .expect("the task completes")
-            .expect("every sign-in succeeds");
+    for signed_in in signed_in_together(&store, requests).await {
         let key = test_support::signed_key(&signed_in, NOW + days(30));
         first_logins += usize::from(signed_in.first_login);
         ids.insert(signed_in.account.id);
@@ -306,23 +317,10 @@ async fn concurrent_first_sign_ins_create_one_account(store: Arc<dyn Store>) {
 
 async fn concurrent_new_accounts_get_distinct_codes(store: Arc<dyn Store>) {
     let codes: Vec<String> = (0..10).map(|digits| format!("Ace#{digits:04}")).collect();
-    let tasks: Vec<_> = (0..10)
-        .map(|n| {
-            let store = Arc::clone(&store);
-            let codes = codes.clone();
-            tokio::spawn(async move {
-                let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
-                let request = device(&format!("dev-{n}"), &codes, NOW);
-                store.sign_in(request).await
-            })
-        })
-        .collect();
+    let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
+    let requests = (0..10).map(|n| device(&format!("dev-{n}"), &codes, NOW));
     let mut taken = HashSet::new();
-    for task in tasks {
-        let signed_in = task
-            .await
-            .expect("the task completes")
-            .expect("every sign-in succeeds");
+    for signed_in in signed_in_together(&store, requests).await {
         assert!(signed_in.first_login);
         taken.insert(signed_in.account.friend_code.to_string());
     }
@@ -332,17 +330,8 @@ async fn concurrent_new_accounts_get_distinct_codes(store: Arc<dyn Store>) {
 async fn concurrent_sign_ins_of_an_existing_account(store: Arc<dyn Store>) {
     let (a, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
     // Offering no code, each sign-in finds the account.
-    let tasks: Vec<_> = (0..20)
-        .map(|_| {
-            let store = Arc::clone(&store);
-            tokio::spawn(async move { store.sign_in(device("a", &[], NOW)).await })
-        })
-        .collect();
-    for task in tasks {
-        let signed_in = task
-            .await
-            .expect("the task completes")
-            .expect("every sign-in succeeds");
+    let requests = (0..20).map(|_| device("a", &[], NOW));
+    for signed_in in signed_in_together(&store, requests).await {
         let key = test_support::signed_key(&signed_in, NOW + days(30));
         assert!(!signed_in.first_login);
         assert_eq!(resolves_to(&store, &key, NOW).await, Some(a.account.id));
@@ -507,17 +496,8 @@ async fn a_sign_in_racing_the_accounts_deletion_signs_in_or_starts_afresh(store:
 /// too) appends one `signed_in`, and nothing else.
 async fn each_sign_in_appends_exactly_its_events(store: Arc<dyn Store>) {
     let (first, _) = sign_in(&store, "a", &["Ace#0001"], NOW).await;
-    let tasks: Vec<_> = (0..12)
-        .map(|_| {
-            let store = Arc::clone(&store);
-            tokio::spawn(async move { store.sign_in(device("a", &[], NOW)).await })
-        })
-        .collect();
-    for task in tasks {
-        let signed_in = task
-            .await
-            .expect("the task completes")
-            .expect("every sign-in succeeds");
+    let requests = (0..12).map(|_| device("a", &[], NOW));
+    for signed_in in signed_in_together(&store, requests).await {
         assert_eq!(signed_in.account.id, first.account.id);
     }
     let events = store.events(0, 100).await.expect("read");
@@ -553,21 +533,8 @@ async fn a_returning_identity_signs_in_while_new_devices_lead(store: Arc<dyn Sto
         let (new, _) = sign_in(&store, &format!("new-{n}"), &[&format!("New#{n:04}")], NOW).await;
         assert!(new.first_login);
     }
-    let tasks: Vec<_> = (0..8)
-        .map(|_| {
-            let store = Arc::clone(&store);
-            tokio::spawn(async move {
-                store
-                    .sign_in(device("returning", &["Free#0001"], NOW))
-                    .await
-            })
-        })
-        .collect();
-    for task in tasks {
-        let signed_in = task
-            .await
-            .expect("the task completes")
-            .expect("every sign-in succeeds");
+    let requests = (0..8).map(|_| device("returning", &["Free#0001"], NOW));
+    for signed_in in signed_in_together(&store, requests).await {
         assert!(!signed_in.first_login);
         assert_eq!(signed_in.account, returning.account);
     }
