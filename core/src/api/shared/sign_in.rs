@@ -222,7 +222,7 @@ fn friend_code_candidates(name: String) -> Result<Vec<FriendCode>, ApiError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(per_name.concat())
+    Ok(per_name.into_iter().flatten().collect())
 }
 
 #[cfg(test)]
