@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Two builds of a server side by side, measured in turns (recorded in BENCHMARKS.md).
+#
+# This machine's speed drifts by 10-20% from one minute to the next, more than most changes a
+# pair of consecutive runs would show. Here both servers run at once, each on its own fresh
+# database, both pinned to CPU 0 (only the one under load works); wrk (on CPU 1) loads them in
+# turns, ROUNDS times SECONDS each, and the totals compare them: a drift hits both alike.
+#
+# Workloads (WHAT): `buy`, 64 devices granted coins through the operator's `grant` command
+# buying one basic chest per request round-robin (`POST /api/user/{key}/buy?packId=1&quantity=1`),
+# or `sign-in`, 64 devices signed in before signed in again in turn (`POST
+# /api/validate/device/{id}`); `wrk -t1 -c64` after a 2 s warm-up each.
+#
+# Usage: A=path/to/server-a B=path/to/server-b examples/bench-ab.sh
+#   WHAT=buy|sign-in (buy), DATABASE=sqlite|postgres (sqlite), ROUNDS (8), SECONDS_EACH (4);
+#   ENV_A / ENV_B: environment (NAME=value ...) for one server only; SQL_A / SQL_B: SQL run on
+#   that server's SQLite database before the warm-up (for example `DROP INDEX ...`, to measure
+#   what an index costs).
+# Prints, per round, each server's requests and CPU per request, then the totals: requests per
+# second and the server's CPU time per request (all its threads, from /proc/PID/stat; the
+# database's own CPU is not in it on PostgreSQL).
+# Needs: wrk, taskset, curl; sqlite3 for SQL_A / SQL_B; PostgreSQL on 127.0.0.1:5432 for
+# DATABASE=postgres.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${A:?the first server binary}" "${B:?the second server binary}"
+what=${WHAT:-buy}
+database=${DATABASE:-sqlite}
+rounds=${ROUNDS:-8}
+seconds=${SECONDS_EACH:-4}
+postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
+export SAFEZONE_RATE_LIMITS=off PGOPTIONS='--client-min-messages=warning'
+work=$(mktemp -d)
+declare -A pid base url
+
+# cleanup: stops both servers, drops their PostgreSQL databases, removes the work folder.
+cleanup() {
+  local side
+  for side in a b; do
+    if [ -n "${pid[$side]:-}" ]; then
+      kill "${pid[$side]}" 2>/dev/null || true
+      wait "${pid[$side]}" 2>/dev/null || true
+    fi
+    if [ "$database" = postgres ]; then
+      psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS safezone_ab_${side}_$$" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# lua_cycle FILE FORMAT VALUES...: writes a wrk script sending FORMAT's method and path with
+# each of VALUES in turn (FORMAT: `POST /api/user/%s/buy?...`).
+lua_cycle() {
+  local file=$1 method=${2%% *} path=${2#* } quoted=() value
+  shift 2
+  for value in "$@"; do
+    quoted+=("\"$value\"")
+  done
+  local IFS=,
+  cat >"$file" <<LUA
+values = {${quoted[*]}}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("$method", string.format("$path", values[(counter % #values) + 1]))
+end
+LUA
+}
+
+# prepare SIDE BINARY: starts BINARY on a fresh database, sets up the workload's 64 devices and
+# warms it up.
+prepare() {
+  local side=$1 binary=$2 n body key code env_name sql_name values=()
+  if [ "$database" = sqlite ]; then
+    url[$side]="sqlite://$work/$side.db"
+  else
+    psql -q "$postgres_admin" -c "DROP DATABASE IF EXISTS safezone_ab_${side}_$$" \
+      -c "CREATE DATABASE safezone_ab_${side}_$$"
+    url[$side]="${postgres_admin%/*}/safezone_ab_${side}_$$"
+  fi
+  env_name=ENV_${side^^}
+  : >"$work/$side.out"
+  # shellcheck disable=SC2086 # ENV_A / ENV_B are lists of NAME=value words.
+  env ${!env_name:-} taskset -c 0 "$binary" --listen 127.0.0.1:0 --database-url "${url[$side]}" \
+    >"$work/$side.out" 2>"$work/$side.err" &
+  pid[$side]=$!
+  for _ in $(seq 1 300); do
+    grep -q 'listening on' "$work/$side.out" && break
+    sleep 0.1
+  done
+  base[$side]=$(grep -o 'http://[0-9.:]*' "$work/$side.out" | head -n 1)
+  [ -n "${base[$side]}" ] || { cat "$work/$side.err" >&2; exit 1; }
+  for n in $(seq 1 64); do
+    body=$(curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n")
+    if [ "$what" = buy ]; then
+      key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
+      code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
+      "$binary" --database-url "${url[$side]}" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
+      values+=("$key")
+    else
+      values+=("ios-bench-ab-$n")
+    fi
+  done
+  if [ "$what" = buy ]; then
+    lua_cycle "$work/$side.lua" "POST /api/user/%s/buy?packId=1&quantity=1" "${values[@]}"
+  else
+    lua_cycle "$work/$side.lua" "POST /api/validate/device/%s" "${values[@]}"
+  fi
+  sql_name=SQL_${side^^}
+  if [ -n "${!sql_name:-}" ]; then
+    sqlite3 "$work/$side.db" "${!sql_name}"
+  fi
+  taskset -c 1 wrk -t1 -c64 -d2s -s "$work/$side.lua" "${base[$side]}/" >/dev/null
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+prepare a "$A"
+prepare b "$B"
+hz=$(getconf CLK_TCK)
+declare -A ticks=([a]=0 [b]=0) requests=([a]=0 [b]=0)
+echo "$what on $database, $rounds rounds of ${seconds}s each; A=$A B=$B"
+for round in $(seq 1 "$rounds"); do
+  printf 'round %2d:' "$round"
+  for side in a b; do
+    before=$(cpu_ticks "${pid[$side]}")
+    taskset -c 1 wrk -t1 -c64 -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
+    after=$(cpu_ticks "${pid[$side]}")
+    done_now=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+    ticks[$side]=$((ticks[$side] + after - before))
+    requests[$side]=$((requests[$side] + done_now))
+    awk -v side="${side^^}" -v n="$done_now" -v t=$((after - before)) -v hz="$hz" \
+      'BEGIN { printf "   %s %7d requests %6.1f us", side, n, t / hz * 1e6 / n }'
+  done
+  echo
+done
+for side in a b; do
+  awk -v side="${side^^}" -v n="${requests[$side]}" -v t="${ticks[$side]}" -v hz="$hz" \
+    -v d=$((rounds * seconds)) \
+    'BEGIN { printf "%s: %8.0f req/s   cpu %6.1f us/req\n", side, n / d, t / hz * 1e6 / n }'
+done
