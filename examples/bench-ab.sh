@@ -9,10 +9,12 @@
 # Workloads (WHAT): `buy`, 64 devices granted coins through the operator's `grant` command
 # buying one basic chest per request round-robin (`POST /api/user/{key}/buy?packId=1&quantity=1`),
 # or `sign-in`, 64 devices signed in before signed in again in turn (`POST
-# /api/validate/device/{id}`); `wrk -t1 -c64` after a 2 s warm-up each.
+# /api/validate/device/{id}`), `wrk -t1 -c64`; or `match`, `bench.sh`'s 100-player solo reports
+# (`POST /internal/matches`) over 2,000 devices in 20 blocks of 100, `wrk -t1 -c8`, each request
+# printed as 100 player results. A 2 s warm-up each (its match ids apart from the measured ones).
 #
 # Usage: A=path/to/server-a B=path/to/server-b examples/bench-ab.sh
-#   WHAT=buy|sign-in (buy), DATABASE=sqlite|postgres (sqlite), ROUNDS (8), SECONDS_EACH (4);
+#   WHAT=buy|sign-in|match (buy), DATABASE=sqlite|postgres (sqlite), ROUNDS (8), SECONDS_EACH (4);
 #   ENV_A / ENV_B: environment (NAME=value ...) for one server only; SQL_A / SQL_B: SQL run on
 #   that server's SQLite database before the warm-up (for example `DROP INDEX ...`, to measure
 #   what an index costs).
@@ -28,6 +30,9 @@ what=${WHAT:-buy}
 database=${DATABASE:-sqlite}
 rounds=${ROUNDS:-8}
 seconds=${SECONDS_EACH:-4}
+connections=64
+[ "$what" = match ] && connections=8
+match_token=bench-game-server-credential
 postgres_admin=${SAFEZONE_BENCH_POSTGRES_ADMIN:-postgres://postgres@127.0.0.1:5432/postgres}
 export SAFEZONE_RATE_LIMITS=off PGOPTIONS='--client-min-messages=warning'
 work=$(mktemp -d)
@@ -71,7 +76,7 @@ LUA
 # prepare SIDE BINARY: starts BINARY on a fresh database, sets up the workload's 64 devices and
 # warms it up.
 prepare() {
-  local side=$1 binary=$2 n body key code env_name sql_name values=()
+  local side=$1 binary=$2 n body key code env_name sql_name ids values=()
   if [ "$database" = sqlite ]; then
     url[$side]="sqlite://$work/$side.db"
   else
@@ -83,7 +88,7 @@ prepare() {
   : >"$work/$side.out"
   # shellcheck disable=SC2086 # ENV_A / ENV_B are lists of NAME=value words.
   env ${!env_name:-} taskset -c 0 "$binary" --listen 127.0.0.1:0 --database-url "${url[$side]}" \
-    >"$work/$side.out" 2>"$work/$side.err" &
+    --game-server-token "$match_token" >"$work/$side.out" 2>"$work/$side.err" &
   pid[$side]=$!
   for _ in $(seq 1 300); do
     grep -q 'listening on' "$work/$side.out" && break
@@ -91,7 +96,14 @@ prepare() {
   done
   base[$side]=$(grep -o 'http://[0-9.:]*' "$work/$side.out" | head -n 1)
   [ -n "${base[$side]}" ] || { cat "$work/$side.err" >&2; exit 1; }
+  if [ "$what" = match ]; then
+    ids=$(seq 1 2000 | xargs -P 16 -I{} curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-{}" |
+      grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
+    report_script "$work/$side-warm.lua" "$ids" warm
+    report_script "$work/$side.lua" "$ids" measured
+  fi
   for n in $(seq 1 64); do
+    [ "$what" = match ] && break
     body=$(curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n")
     if [ "$what" = buy ]; then
       key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
@@ -102,7 +114,9 @@ prepare() {
       values+=("ios-bench-ab-$n")
     fi
   done
-  if [ "$what" = buy ]; then
+  if [ "$what" = match ]; then
+    :
+  elif [ "$what" = buy ]; then
     lua_cycle "$work/$side.lua" "POST /api/user/%s/buy?packId=1&quantity=1" "${values[@]}"
   else
     lua_cycle "$work/$side.lua" "POST /api/validate/device/%s" "${values[@]}"
@@ -111,7 +125,37 @@ prepare() {
   if [ -n "${!sql_name:-}" ]; then
     sqlite3 "$work/$side.db" "${!sql_name}"
   fi
-  taskset -c 1 wrk -t1 -c64 -d2s -s "$work/$side.lua" "${base[$side]}/" >/dev/null
+  local warm="$work/$side.lua"
+  [ "$what" = match ] && warm="$work/$side-warm.lua"
+  taskset -c 1 wrk -t1 -c"$connections" -d2s -s "$warm" "${base[$side]}/" >/dev/null
+}
+
+# report_script FILE IDS PREFIX: writes to FILE a wrk script posting one 100-player solo report
+# per request, cycling over the blocks of 100 of the comma-separated account IDS, with match
+# ids PREFIX-1, PREFIX-2, ...
+report_script() {
+  cat >"$1" <<LUA
+ids = {$2}
+blocks = math.floor(#ids / 100)
+counter = 0
+started = "$(date -u -d '-21 minutes' +%FT%TZ)"
+ended = "$(date -u -d '-1 minute' +%FT%TZ)"
+headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
+request = function()
+  counter = counter + 1
+  local block = counter % blocks
+  local players = {}
+  for place = 1, 100 do
+    players[place] = string.format(
+      '{"accountId":%d,"placement":%d,"kills":%d,"timeAlive":%d,"stats":{"damage":%d}}',
+      ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
+  end
+  local body = string.format(
+    '{"matchId":"$3-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
+    counter, started, ended, table.concat(players, ","))
+  return wrk.format("POST", "/internal/matches", headers, body)
+end
+LUA
 }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -125,7 +169,7 @@ for round in $(seq 1 "$rounds"); do
   printf 'round %2d:' "$round"
   for side in a b; do
     before=$(cpu_ticks "${pid[$side]}")
-    taskset -c 1 wrk -t1 -c64 -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
+    taskset -c 1 wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
     after=$(cpu_ticks "${pid[$side]}")
     done_now=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
     ticks[$side]=$((ticks[$side] + after - before))
@@ -137,6 +181,10 @@ for round in $(seq 1 "$rounds"); do
 done
 for side in a b; do
   awk -v side="${side^^}" -v n="${requests[$side]}" -v t="${ticks[$side]}" -v hz="$hz" \
-    -v d=$((rounds * seconds)) \
-    'BEGIN { printf "%s: %8.0f req/s   cpu %6.1f us/req\n", side, n / d, t / hz * 1e6 / n }'
+    -v d=$((rounds * seconds)) -v reports=$([ "$what" = match ] && echo 1 || echo 0) '
+    BEGIN {
+      printf "%s: %8.0f req/s   cpu %6.1f us/req", side, n / d, t / hz * 1e6 / n
+      if (reports) printf "   (%.0f player results/s, %.1f us each)", n * 100 / d, t / hz * 1e4 / n
+      print ""
+    }'
 done
