@@ -132,12 +132,14 @@ prepare() {
 
 # report_script FILE IDS PREFIX: writes to FILE a wrk script posting one 100-player solo report
 # per request, cycling over the blocks of 100 of the comma-separated account IDS, with match
-# ids PREFIX-1, PREFIX-2, ...
+# ids PREFIX-<start time>-1, PREFIX-<start time>-2, ... (each wrk run's its own: a match id
+# reported again is answered from its record)
 report_script() {
   cat >"$1" <<LUA
 ids = {$2}
 blocks = math.floor(#ids / 100)
 counter = 0
+run = "$3-" .. os.time()
 started = "$(date -u -d '-21 minutes' +%FT%TZ)"
 ended = "$(date -u -d '-1 minute' +%FT%TZ)"
 headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
@@ -151,8 +153,8 @@ request = function()
       ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
   end
   local body = string.format(
-    '{"matchId":"$3-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
-    counter, started, ended, table.concat(players, ","))
+    '{"matchId":"%s-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
+    run, counter, started, ended, table.concat(players, ","))
   return wrk.format("POST", "/internal/matches", headers, body)
 end
 LUA
@@ -172,6 +174,10 @@ for round in $(seq 1 "$rounds"); do
     taskset -c 1 wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
     after=$(cpu_ticks "${pid[$side]}")
     done_now=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+    if grep -q 'Non-2xx' "$work/wrk.txt"; then
+      echo "server $side answered $(awk '/Non-2xx/ { print $NF }' "$work/wrk.txt") requests with errors" >&2
+      exit 1
+    fi
     ticks[$side]=$((ticks[$side] + after - before))
     requests[$side]=$((requests[$side] + done_now))
     awk -v side="${side^^}" -v n="$done_now" -v t=$((after - before)) -v hz="$hz" \
