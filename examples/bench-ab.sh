@@ -99,8 +99,8 @@ prepare() {
   if [ "$what" = match ]; then
     ids=$(seq 1 2000 | xargs -P 16 -I{} curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-{}" |
       grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
-    report_script "$work/$side-warm.lua" "$ids" warm
-    report_script "$work/$side.lua" "$ids" measured
+    echo "$ids" >"$work/$side.ids"
+    report_script "$ids" warm "$work/$side-warm.lua"
   fi
   for n in $(seq 1 64); do
     [ "$what" = match ] && break
@@ -130,35 +130,8 @@ prepare() {
   taskset -c 1 wrk -t1 -c"$connections" -d2s -s "$warm" "${base[$side]}/" >/dev/null
 }
 
-# report_script FILE IDS PREFIX: writes to FILE a wrk script posting one 100-player solo report
-# per request, cycling over the blocks of 100 of the comma-separated account IDS, with match
-# ids PREFIX-<start time>-1, PREFIX-<start time>-2, ... (each wrk run's its own: a match id
-# reported again is answered from its record)
-report_script() {
-  cat >"$1" <<LUA
-ids = {$2}
-blocks = math.floor(#ids / 100)
-counter = 0
-run = "$3-" .. os.time()
-started = "$(date -u -d '-21 minutes' +%FT%TZ)"
-ended = "$(date -u -d '-1 minute' +%FT%TZ)"
-headers = {["Authorization"] = "Bearer $match_token", ["Content-Type"] = "application/json"}
-request = function()
-  counter = counter + 1
-  local block = counter % blocks
-  local players = {}
-  for place = 1, 100 do
-    players[place] = string.format(
-      '{"accountId":%d,"placement":%d,"kills":%d,"timeAlive":%d,"stats":{"damage":%d}}',
-      ids[block * 100 + place], place, (101 - place) % 10, 1200 - place * 10, 50 * (101 - place))
-  end
-  local body = string.format(
-    '{"matchId":"%s-%d","mode":"solo","startedAt":"%s","endedAt":"%s","players":[%s]}',
-    run, counter, started, ended, table.concat(players, ","))
-  return wrk.format("POST", "/internal/matches", headers, body)
-end
-LUA
-}
+# shellcheck source=examples/bench-report-script.sh
+source examples/bench-report-script.sh
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
@@ -170,6 +143,10 @@ echo "$what on $database, $rounds rounds of ${seconds}s each; A=$A B=$B"
 for round in $(seq 1 "$rounds"); do
   printf 'round %2d:' "$round"
   for side in a b; do
+    if [ "$what" = match ]; then
+      # Each round's own match ids: a match id reported again is answered from its record.
+      report_script "$(cat "$work/$side.ids")" "round-$round" "$work/$side.lua"
+    fi
     before=$(cpu_ticks "${pid[$side]}")
     taskset -c 1 wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
     after=$(cpu_ticks "${pid[$side]}")
