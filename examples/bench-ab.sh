@@ -4,7 +4,8 @@
 # This machine's speed drifts by 10-20% from one minute to the next, more than most changes a
 # pair of consecutive runs would show. Here both servers run at once, each on its own fresh
 # database, both pinned to CPU 0 (only the one under load works); wrk (on CPU 1) loads them in
-# turns, ROUNDS times SECONDS each, and the totals compare them: a drift hits both alike.
+# turns, ROUNDS times SECONDS_EACH seconds each, and the totals compare them: a drift hits both
+# alike.
 #
 # Workloads (WHAT): `buy`, 64 devices granted coins through the operator's `grant` command
 # buying one basic chest per request round-robin (`POST /api/user/{key}/buy?packId=1&quantity=1`),
@@ -96,31 +97,35 @@ prepare() {
   done
   base[$side]=$(grep -o 'http://[0-9.:]*' "$work/$side.out" | head -n 1)
   [ -n "${base[$side]}" ] || { cat "$work/$side.err" >&2; exit 1; }
-  if [ "$what" = match ]; then
-    ids=$(seq 1 2000 | xargs -P 16 -I{} curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-{}" |
-      grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
-    echo "$ids" >"$work/$side.ids"
-    report_script "$ids" warm "$work/$side-warm.lua"
-  fi
-  for n in $(seq 1 64); do
-    [ "$what" = match ] && break
-    body=$(curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n")
-    if [ "$what" = buy ]; then
-      key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
-      code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
-      "$binary" --database-url "${url[$side]}" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
-      values+=("$key")
-    else
-      values+=("ios-bench-ab-$n")
-    fi
-  done
-  if [ "$what" = match ]; then
-    :
-  elif [ "$what" = buy ]; then
-    lua_cycle "$work/$side.lua" "POST /api/user/%s/buy?packId=1&quantity=1" "${values[@]}"
-  else
-    lua_cycle "$work/$side.lua" "POST /api/validate/device/%s" "${values[@]}"
-  fi
+  case $what in
+    match)
+      ids=$(seq 1 2000 | xargs -P 16 -I{} curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-{}" |
+        grep -o '"user":{"id":[0-9]*' | cut -d: -f3 | paste -sd, -)
+      echo "$ids" >"$work/$side.ids"
+      report_script "$ids" warm "$work/$side-warm.lua"
+      ;;
+    buy)
+      for n in $(seq 1 64); do
+        body=$(curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n")
+        key=$(grep -o '"key":"[0-9a-f]*"' <<<"$body" | cut -d'"' -f4)
+        code=$(grep -o '"friend_code":"[^"]*"' <<<"$body" | cut -d'"' -f4)
+        "$binary" --database-url "${url[$side]}" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
+        values+=("$key")
+      done
+      lua_cycle "$work/$side.lua" "POST /api/user/%s/buy?packId=1&quantity=1" "${values[@]}"
+      ;;
+    sign-in)
+      for n in $(seq 1 64); do
+        curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n" >/dev/null
+        values+=("ios-bench-ab-$n")
+      done
+      lua_cycle "$work/$side.lua" "POST /api/validate/device/%s" "${values[@]}"
+      ;;
+    *)
+      echo "WHAT is buy, sign-in or match, not $what" >&2
+      exit 1
+      ;;
+  esac
   sql_name=SQL_${side^^}
   if [ -n "${!sql_name:-}" ]; then
     sqlite3 "$work/$side.db" "${!sql_name}"
