@@ -55,25 +55,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# lua_cycle FILE FORMAT VALUES...: writes a wrk script sending FORMAT's method and path with
-# each of VALUES in turn (FORMAT: `POST /api/user/%s/buy?...`).
-lua_cycle() {
-  local file=$1 method=${2%% *} path=${2#* } quoted=() value
-  shift 2
-  for value in "$@"; do
-    quoted+=("\"$value\"")
-  done
-  local IFS=,
-  cat >"$file" <<LUA
-values = {${quoted[*]}}
-counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("$method", string.format("$path", values[(counter % #values) + 1]))
-end
-LUA
-}
-
 # prepare SIDE BINARY: starts BINARY on a fresh database, sets up the workload's 64 devices and
 # warms it up.
 prepare() {
@@ -112,14 +93,14 @@ prepare() {
         "$binary" --database-url "${url[$side]}" grant --to "$code" --coins 100000000000 >/dev/null 2>&1
         values+=("$key")
       done
-      lua_cycle "$work/$side.lua" "POST /api/user/%s/buy?packId=1&quantity=1" "${values[@]}"
+      keys_script "$work/$side.lua" POST "/buy?packId=1&quantity=1" "${values[@]}"
       ;;
     sign-in)
       for n in $(seq 1 64); do
         curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n" >/dev/null
-        values+=("ios-bench-ab-$n")
+        values+=("\"ios-bench-ab-$n\"")
       done
-      lua_cycle "$work/$side.lua" "POST /api/validate/device/%s" "${values[@]}"
+      sign_in_script "$side" "${values[@]}" >/dev/null
       ;;
     *)
       echo "WHAT is buy, sign-in or match, not $what" >&2
@@ -135,8 +116,8 @@ prepare() {
   taskset -c 1 wrk -t1 -c"$connections" -d2s -s "$warm" "${base[$side]}/" >/dev/null
 }
 
-# shellcheck source=examples/bench-report-script.sh
-source examples/bench-report-script.sh
+# shellcheck source=examples/bench-wrk-scripts.sh
+source examples/bench-wrk-scripts.sh
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 

@@ -112,6 +112,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# shellcheck source=examples/bench-wrk-scripts.sh
+source examples/bench-wrk-scripts.sh
+
 # start NAME COMMAND...: runs the server on CPU 0, waits for its "listening on" line.
 start() {
   local out="$work/$1.out"
@@ -178,25 +181,6 @@ if wanted reads; then
   BENCH_SECONDS=${duration%s} taskset -c 0 target/release/examples/read_rate "$read_url"
 fi
 
-# keys_script FILE METHOD SUFFIX KEYS...: writes to FILE a wrk script sending
-# METHOD /api/user/{key}SUFFIX with the user keys KEYS in turn.
-keys_script() {
-  local file=$1 method=$2 suffix=$3 quoted=() key
-  shift 3
-  for key in "$@"; do
-    quoted+=("\"$key\"")
-  done
-  local IFS=,
-  cat >"$file" <<LUA
-keys = {${quoted[*]}}
-counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("$method", "/api/user/" .. keys[(counter % #keys) + 1] .. "$suffix")
-end
-LUA
-}
-
 # account_reads_script NAME: signs in 512 new devices and writes a wrk script reading their
 # accounts in turn (`GET /api/user/{key}`); prints its path.
 account_reads_script() {
@@ -236,24 +220,6 @@ for binary in warp rocket; do
     fi
   done
 done
-
-# sign_in_script NAME IDS...: writes a wrk script that signs in a device per request, cycling
-# over the device ids IDS (`new`: a fresh id per request), and prints its path.
-sign_in_script() {
-  local script="$work/$1.lua"
-  shift
-  local ids=("$@") IFS=,
-  cat >"$script" <<LUA
-ids = {${ids[*]}}
-counter = 0
-request = function()
-  counter = counter + 1
-  local id = #ids > 0 and ids[(counter % #ids) + 1] or ("ios-bench-new-" .. counter)
-  return wrk.format("POST", "/api/validate/device/" .. id)
-end
-LUA
-  echo "$script"
-}
 
 # signed_in_devices PREFIX: signs in 64 devices PREFIX-1 to PREFIX-64 and prints their ids, each
 # quoted for a wrk script, one per line.
@@ -318,9 +284,6 @@ for database in sqlite postgres; do
   measure "warp + $database: POST /api/user/{key}/buy" "$base/" "$(buy_script "$url")"
   stop
 done
-
-# shellcheck source=examples/bench-report-script.sh
-source examples/bench-report-script.sh
 
 # match_script: signs in 8,000 devices and writes a wrk script that posts one 100-player report
 # per request, cycling over 80 blocks of 100 players.
