@@ -2,8 +2,9 @@
 //! each page from the last row of the page before (a keyset, never an offset).
 
 /// One page of an account's ledger rows of two currencies (the same twice, or one and one no
-/// row has, for one currency), each currency's rows read in the order of an index
-/// (`ledger_account_currency`, or `ledger_account_reason` with `$reason`) and the two merged.
+/// row has, for one currency), each currency's rows read in the order of the index
+/// `ledger_account_currency` (with `$reason`, the other reasons' rows passed over) and the two
+/// merged.
 /// Binds: account id, first currency, second currency, from (microseconds, included), before
 /// (created and id, the bound excluded), limit, then `$reason`'s binds.
 macro_rules! ledger_page {
