@@ -12,8 +12,11 @@
 //! positions are handed out in commit order and a reader following the log never misses an
 //! entry, while reports do everything else side by side.
 
-use safezone_core::domain::GameMode;
-use safezone_core::store::{AccountId, BoardPlayer, MatchLogEntry, StoreError};
+use std::collections::BTreeMap;
+
+use safezone_core::domain::{GameMode, ItemId, TrackId};
+use safezone_core::store::{AccountId, BoardPlayer, MatchLogEntry, Progress, StoreError};
+use sqlx::{Postgres, Sqlite};
 
 use crate::micros::from_micros;
 use crate::row::friend_code;
@@ -72,6 +75,75 @@ impl BoardPlayerRow {
     }
 }
 
+/// How a database reads the progress of a match's players: in one statement, a row per account
+/// ([`ProgressRow`]: its counters, passes and items gathered as JSON by the database), or one
+/// query per table.
+///
+/// On SQLite every row a statement answers crosses from sqlx's worker thread to the task; one
+/// row per account instead of one per counter took 4% off a 100-player report's CPU. On
+/// PostgreSQL the database's own time is what bounds the reports, and building the JSON took
+/// it longer than answering the rows (BENCHMARKS.md, fifteenth session).
+pub(crate) trait ProgressReader: sqlx::Database {
+    /// The one statement's start, the condition on the accounts' ids following it; `None`
+    /// reads one query per table.
+    const PROGRESS_OF: Option<&'static str>;
+}
+
+impl ProgressReader for Postgres {
+    const PROGRESS_OF: Option<&'static str> = None;
+}
+
+impl ProgressReader for Sqlite {
+    const PROGRESS_OF: Option<&'static str> = Some(crate::statements::matches::SQLITE_PROGRESS_OF);
+}
+
+/// An account's progress as a [`ProgressReader::PROGRESS_OF`] statement reads it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ProgressRow {
+    id: i64,
+    progress_version: i64,
+    experience: i64,
+    level: i64,
+    is_banned: bool,
+    /// The counters, a JSON object of counter keys to values.
+    counters: String,
+    /// The reward tracks whose pass the account bought, a JSON array of ids.
+    passes: String,
+    /// The items the account owns, a JSON array of ids.
+    items: String,
+}
+
+impl ProgressRow {
+    /// The account's id and progress; JSON that does not parse is corrupt data.
+    pub(crate) fn into_progress(self) -> Result<(i64, Progress), sqlx::Error> {
+        let parse = |what: &str, text: &str| {
+            sqlx::Error::Decode(
+                format!(
+                    "the progress of account {} holds invalid {what} `{text}`",
+                    self.id
+                )
+                .into(),
+            )
+        };
+        let counters: BTreeMap<String, i64> =
+            serde_json::from_str(&self.counters).map_err(|_| parse("counters", &self.counters))?;
+        let passes: Vec<i64> =
+            serde_json::from_str(&self.passes).map_err(|_| parse("passes", &self.passes))?;
+        let items: Vec<i64> =
+            serde_json::from_str(&self.items).map_err(|_| parse("items", &self.items))?;
+        let progress = Progress {
+            version: self.progress_version,
+            experience: self.experience,
+            level: self.level,
+            counters,
+            track_passes: passes.into_iter().map(TrackId).collect(),
+            items: items.into_iter().map(ItemId).collect(),
+            banned: self.is_banned,
+        };
+        Ok((self.id, progress))
+    }
+}
+
 /// Implements [`MatchStore`](safezone_core::store::MatchStore) for `$store` over the sqlx
 /// database `$db` (see [`impl_store`](crate::impl_store)), in a child module `matches` of the
 /// calling one. The calling module also needs the `economy` module of
@@ -96,7 +168,7 @@ macro_rules! impl_matches {
             use crate::bulk::{BulkRows, Rows};
             use crate::error::{decode, is_retryable_conflict, store_error};
             use crate::match_batch::{AccountWrite, Batch, Leaf, PackWrite, Plan, Position, Walk};
-            use crate::matches::{BoardPlayerRow, MatchLogRow};
+            use crate::matches::{BoardPlayerRow, MatchLogRow, ProgressReader, ProgressRow};
             use crate::micros::to_micros;
             use crate::packed;
             use crate::statements::{economy as economy_sql, matches as sql};
@@ -190,10 +262,8 @@ macro_rules! impl_matches {
 
             #[async_trait]
             impl MatchStore for $store {
-                /// One query per table, the progress version first: a change committed between
-                /// the queries can only make the counters and holdings newer than the version,
-                /// so a plan made from them is refused as stale rather than applied to progress
-                /// it did not see.
+                /// As the database reads progress best ([`ProgressReader`]): one statement, a
+                /// row per account, or one query per table.
                 async fn progress(
                     &self,
                     accounts: &[AccountId],
@@ -204,42 +274,10 @@ macro_rules! impl_matches {
                     let read = async {
                         let mut conn = self.pool.acquire().await?;
                         let ids: Vec<i64> = accounts.iter().map(|id| id.0).collect();
-                        let rows: Vec<(i64, i64, i64, i64, bool)> =
-                            fetch_one_of(&mut conn, sql::PROGRESS_ACCOUNTS, &ids, "").await?;
-                        let mut found: HashMap<i64, Progress> = rows
-                            .into_iter()
-                            .map(|(id, version, experience, level, banned)| {
-                                let progress = Progress {
-                                    version,
-                                    experience,
-                                    level,
-                                    banned,
-                                    ..Progress::default()
-                                };
-                                (id, progress)
-                            })
-                            .collect();
-                        let rows: Vec<(i64, String, i64)> =
-                            fetch_one_of(&mut conn, sql::PROGRESS_COUNTERS, &ids, "").await?;
-                        for (id, counter, value) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.counters.insert(counter, value);
-                            }
-                        }
-                        let rows: Vec<(i64, i64)> =
-                            fetch_one_of(&mut conn, sql::PROGRESS_TRACK_PASSES, &ids, "").await?;
-                        for (id, track) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.track_passes.insert(TrackId(track));
-                            }
-                        }
-                        let rows: Vec<(i64, i64)> =
-                            fetch_one_of(&mut conn, sql::PROGRESS_ITEMS, &ids, "").await?;
-                        for (id, item) in rows {
-                            if let Some(progress) = found.get_mut(&id) {
-                                progress.items.insert(ItemId(item));
-                            }
-                        }
+                        let found = match <$db as ProgressReader>::PROGRESS_OF {
+                            Some(statement) => progress_in_one(&mut conn, statement, &ids).await?,
+                            None => progress_by_table(&mut conn, &ids).await?,
+                        };
                         Ok::<_, sqlx::Error>(
                             accounts
                                 .iter()
@@ -476,6 +514,66 @@ macro_rules! impl_matches {
                         query
                     })
                     .collect()
+            }
+
+            /// The progress of the accounts `ids` by one statement, `statement` then the
+            /// condition on their ids ([`ProgressReader::PROGRESS_OF`]).
+            async fn progress_in_one(
+                conn: &mut Connection,
+                statement: &str,
+                ids: &[i64],
+            ) -> Result<HashMap<i64, Progress>, sqlx::Error> {
+                fetch_one_of::<ProgressRow>(conn, statement, ids, "")
+                    .await?
+                    .into_iter()
+                    .map(ProgressRow::into_progress)
+                    .collect()
+            }
+
+            /// The progress of the accounts `ids` by one query per table, the progress version
+            /// first: a change committed between the queries can only make the counters and
+            /// holdings newer than the version, so a plan made from them is refused as stale
+            /// rather than applied to progress it did not see.
+            async fn progress_by_table(
+                conn: &mut Connection,
+                ids: &[i64],
+            ) -> Result<HashMap<i64, Progress>, sqlx::Error> {
+                let rows: Vec<(i64, i64, i64, i64, bool)> =
+                    fetch_one_of(conn, sql::PROGRESS_ACCOUNTS, ids, "").await?;
+                let mut found: HashMap<i64, Progress> = rows
+                    .into_iter()
+                    .map(|(id, version, experience, level, banned)| {
+                        let progress = Progress {
+                            version,
+                            experience,
+                            level,
+                            banned,
+                            ..Progress::default()
+                        };
+                        (id, progress)
+                    })
+                    .collect();
+                let rows: Vec<(i64, String, i64)> =
+                    fetch_one_of(conn, sql::PROGRESS_COUNTERS, ids, "").await?;
+                for (id, counter, value) in rows {
+                    if let Some(progress) = found.get_mut(&id) {
+                        progress.counters.insert(counter, value);
+                    }
+                }
+                let rows: Vec<(i64, i64)> =
+                    fetch_one_of(conn, sql::PROGRESS_TRACK_PASSES, ids, "").await?;
+                for (id, track) in rows {
+                    if let Some(progress) = found.get_mut(&id) {
+                        progress.track_passes.insert(TrackId(track));
+                    }
+                }
+                let rows: Vec<(i64, i64)> = fetch_one_of(conn, sql::PROGRESS_ITEMS, ids, "").await?;
+                for (id, item) in rows {
+                    if let Some(progress) = found.get_mut(&id) {
+                        progress.items.insert(ItemId(item));
+                    }
+                }
+                Ok(found)
             }
 
             /// Runs the statement `head`, `rows`, `tail` and answers the rows it returns.

@@ -195,6 +195,21 @@ pub(crate) const DELETE_RESULTS_OF: &str =
 pub(crate) const BOARD_PLAYERS_OF: &str =
     "SELECT id, friend_name, friend_digits, is_banned FROM accounts WHERE id";
 
+/// The start of the query for accounts' progress, a row per account, on SQLite: `(id,
+/// version, experience, level, is_banned, counters, passes, items)`, its counters a JSON object
+/// (`{"quest/12": 3}`) and its reward-track passes and owned items JSON arrays of ids, each
+/// gathered by the database from its table's range of the account. The condition on the
+/// accounts' ids follows.
+pub(crate) const SQLITE_PROGRESS_OF: &str = "\
+    SELECT id, progress_version, experience, level, is_banned, \
+        (SELECT json_group_object(counter, value) FROM progress \
+         WHERE progress.account_id = accounts.id) AS counters, \
+        (SELECT json_group_array(track_id) FROM track_passes \
+         WHERE track_passes.account_id = accounts.id) AS passes, \
+        (SELECT json_group_array(item_id) FROM licenses \
+         WHERE licenses.account_id = accounts.id) AS items \
+    FROM accounts WHERE id";
+
 /// The start of the query for accounts' progress versions, experience, levels and bans as
 /// `(id, version, experience, level, is_banned)`; the condition on their ids follows.
 pub(crate) const PROGRESS_ACCOUNTS: &str =
