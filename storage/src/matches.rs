@@ -262,8 +262,8 @@ macro_rules! impl_matches {
 
             #[async_trait]
             impl MatchStore for $store {
-                /// As the database reads progress best ([`ProgressReader`]): one statement, a
-                /// row per account, or one query per table.
+                /// As the database reads progress best: one statement, a row per account
+                /// (SQLite), or one query per table (PostgreSQL).
                 async fn progress(
                     &self,
                     accounts: &[AccountId],
