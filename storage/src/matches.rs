@@ -80,7 +80,7 @@ impl BoardPlayerRow {
 /// query per table.
 ///
 /// On SQLite every row a statement answers crosses from sqlx's worker thread to the task; one
-/// row per account instead of one per counter took 4% off a 100-player report's CPU. On
+/// row per account instead of one per counter took 4-7% off a 100-player report's CPU. On
 /// PostgreSQL the database's own time is what bounds the reports, and building the JSON took
 /// it longer than answering the rows (BENCHMARKS.md, fifteenth session).
 pub(crate) trait ProgressReader: sqlx::Database {
