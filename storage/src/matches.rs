@@ -16,8 +16,10 @@ use std::collections::BTreeMap;
 
 use safezone_core::domain::{GameMode, ItemId, TrackId};
 use safezone_core::store::{AccountId, BoardPlayer, MatchLogEntry, Progress, StoreError};
+use serde::de::DeserializeOwned;
 use sqlx::{Postgres, Sqlite};
 
+use crate::error::decode;
 use crate::micros::from_micros;
 use crate::row::friend_code;
 
@@ -116,21 +118,9 @@ pub(crate) struct ProgressRow {
 impl ProgressRow {
     /// The account's id and progress; JSON that does not parse is corrupt data.
     pub(crate) fn into_progress(self) -> Result<(i64, Progress), sqlx::Error> {
-        let parse = |what: &str, text: &str| {
-            sqlx::Error::Decode(
-                format!(
-                    "the progress of account {} holds invalid {what} `{text}`",
-                    self.id
-                )
-                .into(),
-            )
-        };
-        let counters: BTreeMap<String, i64> =
-            serde_json::from_str(&self.counters).map_err(|_| parse("counters", &self.counters))?;
-        let passes: Vec<i64> =
-            serde_json::from_str(&self.passes).map_err(|_| parse("passes", &self.passes))?;
-        let items: Vec<i64> =
-            serde_json::from_str(&self.items).map_err(|_| parse("items", &self.items))?;
+        let counters: BTreeMap<String, i64> = parsed(self.id, "counters", &self.counters)?;
+        let passes: Vec<i64> = parsed(self.id, "passes", &self.passes)?;
+        let items: Vec<i64> = parsed(self.id, "items", &self.items)?;
         let progress = Progress {
             version: self.progress_version,
             experience: self.experience,
@@ -142,6 +132,15 @@ impl ProgressRow {
         };
         Ok((self.id, progress))
     }
+}
+
+/// `text`, the JSON of account `id`'s `what`; JSON that does not parse as one is corrupt data.
+fn parsed<T: DeserializeOwned>(id: i64, what: &str, text: &str) -> Result<T, sqlx::Error> {
+    serde_json::from_str(text).map_err(|err| {
+        decode(StoreError::Internal(format!(
+            "the progress of account {id} holds invalid {what} `{text}`: {err}"
+        )))
+    })
 }
 
 /// Implements [`MatchStore`](safezone_core::store::MatchStore) for `$store` over the sqlx
