@@ -20,8 +20,10 @@
 #   that server's SQLite database before the warm-up (for example `DROP INDEX ...`, to measure
 #   what an index costs).
 # Prints, per round, each server's requests and CPU per request, then the totals: requests per
-# second and the server's CPU time per request (all its threads, from /proc/PID/stat; the
-# database's own CPU is not in it on PostgreSQL).
+# second, the server's CPU time per request (all its threads, from /proc/PID/stat; the
+# database's own CPU is not in it on PostgreSQL) and the bytes it wrote per request through
+# system calls (`wchar` of /proc/PID/io: on SQLite mostly its write-ahead log and checkpoints,
+# the answers' bytes on the sockets besides).
 # Needs: wrk, taskset, curl; sqlite3 for SQL_A / SQL_B; PostgreSQL on 127.0.0.1:5432 for
 # DATABASE=postgres.
 set -euo pipefail
@@ -120,11 +122,12 @@ prepare() {
 source examples/bench-wrk-scripts.sh
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+written() { awk '/^wchar/ { print $2 }' "/proc/$1/io"; }
 
 prepare a "$A"
 prepare b "$B"
 hz=$(getconf CLK_TCK)
-declare -A ticks=([a]=0 [b]=0) requests=([a]=0 [b]=0)
+declare -A ticks=([a]=0 [b]=0) requests=([a]=0 [b]=0) bytes=([a]=0 [b]=0)
 echo "$what on $database, $rounds rounds of ${seconds}s each; A=$A B=$B"
 for round in $(seq 1 "$rounds"); do
   printf 'round %2d:' "$round"
@@ -134,8 +137,10 @@ for round in $(seq 1 "$rounds"); do
       report_script "$(cat "$work/$side.ids")" "round-$round" "$work/$side.lua"
     fi
     before=$(cpu_ticks "${pid[$side]}")
+    written_before=$(written "${pid[$side]}")
     taskset -c 1 wrk -t1 -c"$connections" -d"${seconds}s" -s "$work/$side.lua" "${base[$side]}/" >"$work/wrk.txt"
     after=$(cpu_ticks "${pid[$side]}")
+    bytes[$side]=$((bytes[$side] + $(written "${pid[$side]}") - written_before))
     done_now=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
     if grep -q 'Non-2xx' "$work/wrk.txt"; then
       echo "server $side answered $(awk '/Non-2xx/ { print $NF }' "$work/wrk.txt") requests with errors" >&2
@@ -150,9 +155,9 @@ for round in $(seq 1 "$rounds"); do
 done
 for side in a b; do
   awk -v side="${side^^}" -v n="${requests[$side]}" -v t="${ticks[$side]}" -v hz="$hz" \
-    -v d=$((rounds * seconds)) -v reports=$([ "$what" = match ] && echo 1 || echo 0) '
+    -v w="${bytes[$side]}" -v d=$((rounds * seconds)) -v reports=$([ "$what" = match ] && echo 1 || echo 0) '
     BEGIN {
-      printf "%s: %8.0f req/s   cpu %6.1f us/req", side, n / d, t / hz * 1e6 / n
+      printf "%s: %8.0f req/s   cpu %6.1f us/req   written %7.0f B/req", side, n / d, t / hz * 1e6 / n, w / n
       if (reports) printf "   (%.0f player results/s, %.1f us each)", n * 100 / d, t / hz * 1e4 / n
       print ""
     }'

@@ -1,11 +1,22 @@
-//! The statements of the domain events' outbox (sequenced by the relay), the sinks' cursors
-//! and the webhooks' delivery log.
+//! The statements of the domain events' outbox (positioned as appended on SQLite, sequenced by
+//! the relay on PostgreSQL), the sinks' cursors and the webhooks' delivery log.
 
-/// The start of the statement appending events; the rows (`account`, `kind`, `payload`,
-/// `created`) and then [`FROM_ROWS_END`](super::matches::FROM_ROWS_END) follow.
+/// The start of the statement appending events on PostgreSQL, where the relay's sequencing
+/// gives them their positions later ([`SEQUENCE`]); the rows (`account`, `kind`, `payload`,
+/// `created`) and then [`FROM_ROWS_END`](super::matches::FROM_ROWS_END) or
+/// [`APPENDED_IDS_END`] follow.
 pub(crate) const INSERT_EVENTS: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
     SELECT account, kind, payload, created FROM ";
+
+/// [`INSERT_EVENTS`] on SQLite, where the events take their relay positions as they are
+/// appended: the positions after the highest, in the order of their rows (that of their ids).
+/// One writer at a time commits in the order it writes, so positions grow with each commit
+/// without a sequencing round.
+pub(crate) const SQLITE_INSERT_EVENTS: &str = "\
+    INSERT INTO events (account_id, kind, payload, created, position) \
+    SELECT account, kind, payload, created, \
+           (SELECT COALESCE(MAX(position), 0) FROM events) + ROW_NUMBER() OVER () FROM ";
 
 /// The end of [`INSERT_EVENTS`] answering the ids it gave (in no particular order).
 pub(crate) const APPENDED_IDS_END: &str = " AS u WHERE true RETURNING id";
@@ -80,14 +91,37 @@ pub(crate) const RELAYED_CHANGES_AFTER: &str = "\
     FROM events WHERE position > $1 ORDER BY position LIMIT $2";
 
 /// The events of one account after a relay position, in position order, in the shape of
-/// [`EventRow`](crate::events::EventRow): its own (index `events_account`, in id order, which
-/// is their position order) and those naming it (`event_mentions`, written with the event:
-/// by a trigger on PostgreSQL, by [`SQLITE_APPENDED_MENTIONS`] on SQLite). Binds: account,
-/// position, limit.
+/// [`EventRow`](crate::events::EventRow) (PostgreSQL; SQLite's is
+/// [`SQLITE_ACCOUNT_EVENTS_AFTER`]): its own (index `events_account`) and those naming it
+/// (`event_mentions`, written with the event: by a trigger on PostgreSQL, by
+/// [`SQLITE_APPENDED_MENTIONS`] on SQLite). Binds: account, position, limit.
 pub(crate) const ACCOUNT_EVENTS_AFTER: &str = "\
     SELECT id, account_id, payload, created, position FROM ( \
         SELECT id, account_id, payload, created, position FROM events \
         WHERE account_id = $1 AND position > $2 \
+        UNION \
+        SELECT events.id, events.account_id, events.payload, events.created, events.position \
+        FROM event_mentions JOIN events ON events.id = event_mentions.event_id \
+        WHERE event_mentions.account_id = $1 AND events.position > $2 \
+    ) AS concerned ORDER BY position LIMIT $3";
+
+/// [`ACCOUNT_EVENTS_AFTER`] on SQLite, whose own events are found by block of 256 positions
+/// (index `events_account_block`, on the block and the account): the blocks from the one after
+/// the position to the head's, each one index search. New events go to the last block's pages
+/// instead of a page per account, which each commit wrote whole to the write-ahead log.
+/// Binds: account, position, limit.
+pub(crate) const SQLITE_ACCOUNT_EVENTS_AFTER: &str = "\
+    WITH RECURSIVE blocks (block) AS ( \
+        SELECT ($2 + 1) >> 8 \
+        UNION ALL \
+        SELECT block + 1 FROM blocks \
+        WHERE block < (SELECT COALESCE(MAX(position), 0) FROM events) >> 8 \
+    ) \
+    SELECT id, account_id, payload, created, position FROM ( \
+        SELECT events.id, events.account_id, events.payload, events.created, events.position \
+        FROM blocks JOIN events \
+            ON events.position >> 8 = blocks.block AND events.account_id = $1 \
+        WHERE events.position > $2 \
         UNION \
         SELECT events.id, events.account_id, events.payload, events.created, events.position \
         FROM event_mentions JOIN events ON events.id = event_mentions.event_id \
