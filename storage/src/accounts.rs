@@ -487,7 +487,7 @@ macro_rules! impl_accounts {
                         let mut writer = self.write_connection().await?;
                         matches::fetch_rows::<(i64, i64)>(
                             &mut writer,
-                            <$db as crate::events::EventPositions>::SIGN_INS_EXISTING,
+                            sql::SIGN_INS_EXISTING,
                             &rows,
                             sql::SIGN_INS_EXISTING_END,
                         )
@@ -752,7 +752,7 @@ macro_rules! impl_accounts {
                         .int("created", events.3);
                     matches::execute_rows(
                         &mut *tx,
-                        <$db as crate::events::EventPositions>::INSERT_EVENTS,
+                        crate::statements::events::INSERT_EVENTS,
                         &events,
                         crate::statements::matches::FROM_ROWS_END,
                     )

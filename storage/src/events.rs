@@ -5,13 +5,11 @@
 //!
 //! An event is appended in the transaction of the change it tells, after the account's row
 //! was written or locked by it, so one account's events get ids in the order their changes
-//! commit. On PostgreSQL there is no appender lock (it would make every commit wait for the
-//! one before): a transaction with a smaller id may commit after one with a larger id. So the
-//! relay sequences: it gives the committed rows without a relay position, whatever their ids,
-//! the next positions (one relay at a time, in a short transaction). On SQLite one writer at a
-//! time commits in the order it writes, so an event takes its position as it is appended
-//! ([`EventPositions`]). The sinks follow positions with their own cursors
-//! (`event_consumers`), which never skip a row.
+//! commit. There is no appender lock (it would make every commit wait for the one before):
+//! a transaction with a smaller id may commit after one with a larger id. So the relay
+//! sequences: it gives the committed rows without a relay position, whatever their ids, the
+//! next positions (one relay at a time, in a short transaction), and the sinks follow
+//! positions with their own cursors (`event_consumers`), which never skip a row.
 
 use safezone_core::store::{AccountId, StoreError};
 use sqlx::{Postgres, Sqlite};
@@ -51,33 +49,18 @@ impl MentionWriter for Sqlite {
         Some(crate::statements::events::SQLITE_APPENDED_MENTIONS);
 }
 
-/// How a database gives events their relay positions, and the statements that follow from it:
-/// as they are appended where one writer commits at a time, in the order it writes (SQLite),
-/// or by the relay's sequencing round once committed, where concurrent writers commit out of
-/// id order (PostgreSQL).
-pub(crate) trait EventPositions: sqlx::Database {
-    /// The start of the statement appending events (the rows and an end follow, as after
-    /// [`INSERT_EVENTS`](crate::statements::events::INSERT_EVENTS)).
-    const INSERT_EVENTS: &'static str;
-    /// The start of the statement appending existing accounts' sign-ins (as
-    /// [`SIGN_INS_EXISTING`](crate::statements::accounts::SIGN_INS_EXISTING)).
-    const SIGN_INS_EXISTING: &'static str;
-    /// The events of one account after a relay position (as
-    /// [`ACCOUNT_EVENTS_AFTER`](crate::statements::events::ACCOUNT_EVENTS_AFTER)).
-    const ACCOUNT_EVENTS_AFTER: &'static str;
+/// How a database finds one account's events after a relay position.
+pub(crate) trait AccountEvents: sqlx::Database {
+    /// The statement (as [`ACCOUNT_EVENTS_AFTER`](crate::statements::events::ACCOUNT_EVENTS_AFTER)).
+    const AFTER: &'static str;
 }
 
-impl EventPositions for Postgres {
-    const INSERT_EVENTS: &'static str = crate::statements::events::INSERT_EVENTS;
-    const SIGN_INS_EXISTING: &'static str = crate::statements::accounts::SIGN_INS_EXISTING;
-    const ACCOUNT_EVENTS_AFTER: &'static str = crate::statements::events::ACCOUNT_EVENTS_AFTER;
+impl AccountEvents for Postgres {
+    const AFTER: &'static str = crate::statements::events::ACCOUNT_EVENTS_AFTER;
 }
 
-impl EventPositions for Sqlite {
-    const INSERT_EVENTS: &'static str = crate::statements::events::SQLITE_INSERT_EVENTS;
-    const SIGN_INS_EXISTING: &'static str = crate::statements::accounts::SQLITE_SIGN_INS_EXISTING;
-    const ACCOUNT_EVENTS_AFTER: &'static str =
-        crate::statements::events::SQLITE_ACCOUNT_EVENTS_AFTER;
+impl AccountEvents for Sqlite {
+    const AFTER: &'static str = crate::statements::events::SQLITE_ACCOUNT_EVENTS_AFTER;
 }
 
 /// The events one transaction appended: their ids, in no particular order, and whether one
@@ -234,7 +217,7 @@ macro_rules! impl_events {
             use crate::bulk::Rows;
             use crate::error::store_error;
             use crate::events::{
-                Appended, ConsumerRow, EventPositions, EventRow, MentionWriter, RelayLock,
+                AccountEvents, Appended, ConsumerRow, EventRow, MentionWriter, RelayLock,
                 WebhookRow,
             };
             use crate::micros::{from_micros, to_micros};
@@ -292,7 +275,7 @@ macro_rules! impl_events {
                     );
                 let ids: Vec<i64> = matches::fetch_rows::<(i64,)>(
                     &mut **tx,
-                    <$db as EventPositions>::INSERT_EVENTS,
+                    sql::INSERT_EVENTS,
                     &rows,
                     sql::APPENDED_IDS_END,
                 )
@@ -444,7 +427,7 @@ macro_rules! impl_events {
                     after: i64,
                     limit: u32,
                 ) -> Result<Vec<RelayedEvent>, StoreError> {
-                    sqlx::query_as::<_, EventRow>(<$db as EventPositions>::ACCOUNT_EVENTS_AFTER)
+                    sqlx::query_as::<_, EventRow>(<$db as AccountEvents>::AFTER)
                         .bind(account.0)
                         .bind(after)
                         .bind(i64::from(limit))

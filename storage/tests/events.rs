@@ -1,8 +1,7 @@
 //! The store contract of the domain events' outbox: exactly the committed changes write their
-//! events, in the transaction of the change, in order per account; committed events take their
-//! relay positions in id order (on SQLite as they are appended; on PostgreSQL from the relay's
-//! sequencing, where one that commits late after a larger id gets a later position and is not
-//! skipped); the sinks' cursors, leases and failures; the webhooks'
+//! events, in the transaction of the change, in order per account; the relay sequences the
+//! committed events in id order (on PostgreSQL, one that commits late after a larger id gets a
+//! later position and is not skipped); the sinks' cursors, leases and failures; the webhooks'
 //! delivery log. Run against SQLite and PostgreSQL, each test on its own fresh database.
 
 use std::collections::BTreeMap;
@@ -29,7 +28,7 @@ safezone_storage::store_conformance!(
     a_match_report_writes_one_event_with_every_result_then_levels_and_tiers,
     an_operator_action_writes_its_event,
     concurrent_changes_of_one_account_are_in_commit_order,
-    committed_events_take_positions_in_id_order,
+    the_relay_sequences_committed_events_in_id_order,
     the_followers_light_read_names_the_accounts_of_the_relayed_events,
     a_one_account_change_committed_here_is_noted_as_told_here,
     an_accounts_events_are_its_own_and_those_naming_it,
@@ -546,7 +545,7 @@ async fn concurrent_changes_of_one_account_are_in_commit_order(store: Arc<dyn St
     }
 }
 
-async fn committed_events_take_positions_in_id_order(store: Arc<dyn Store>) {
+async fn the_relay_sequences_committed_events_in_id_order(store: Arc<dyn Store>) {
     let ann = account(&store, "Ann#0001").await;
     for at in 0..3 {
         let claim = change(ann, "claim", &format!("gift:{at}"), vec![credit(1)]);
@@ -558,8 +557,15 @@ async fn committed_events_take_positions_in_id_order(store: Arc<dyn Store>) {
         .map(|event| event.id)
         .collect();
     assert_eq!(ids.len(), 5);
-    // Positioned as they are appended (SQLite) or by the relay's rounds (PostgreSQL).
-    sequence_all(&store).await;
+    assert_eq!(store.relay_head().await.expect("reads"), 0);
+    assert!(store.relayed_events(0, 10).await.expect("reads").is_empty());
+    let sequence = |limit| {
+        let store = Arc::clone(&store);
+        async move { store.sequence_events(limit).await.expect("the round runs") }
+    };
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(3));
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(2));
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(0));
     assert_eq!(store.relay_head().await.expect("reads"), 5);
     let relayed = store.relayed_events(0, 10).await.expect("reads");
     let positions: Vec<(i64, i64)> = relayed
@@ -576,98 +582,14 @@ async fn committed_events_take_positions_in_id_order(store: Arc<dyn Store>) {
     let after = store.relayed_events(3, 10).await.expect("reads");
     assert_eq!(after.len(), 2);
     assert_eq!(after[0].position, 4);
-    // A new account's two events come next, in id order.
-    test_support::new_account(store.as_ref(), "Bob#0001", NOW).await;
-    sequence_all(&store).await;
-    let next: Vec<(i64, i64)> = store
-        .relayed_events(5, 10)
-        .await
-        .expect("reads")
-        .iter()
-        .map(|relayed| (relayed.position, relayed.event.id))
-        .collect();
-    assert_eq!(next.len(), 2);
-    assert_eq!(next[0].0, 6);
-    assert_eq!(next[1].0, 7);
-    assert!(next[0].1 < next[1].1);
-}
-
-/// Runs the relay's sequencing rounds until one finds nothing waiting.
-async fn sequence_all(store: &Arc<dyn Store>) {
-    while store.sequence_events(100).await.expect("the round runs") != SequenceRound::Sequenced(0) {
-    }
-}
-
-/// On SQLite, one writer at a time: the events take their positions in the transaction that
-/// appends them, and the relay's sequencing finds none waiting.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_events_take_their_positions_as_they_are_appended() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = test_support::fresh_sqlite_url(dir.path());
-    let store = safezone_storage::open(&url).await.expect("the store opens");
-    let ann = account(&store, "Ann#0001").await;
-    let claims = (0..3).map(|at| change(ann, "claim", &format!("gift:{at}"), vec![credit(1)]));
-    // Concurrent claims of one account, some applied together in one transaction.
-    for applied in join_all(claims.map(|claim| apply(&store, claim))).await {
-        assert!(matches!(applied, Applied::Done(_)));
-    }
-    assert_eq!(store.relay_head().await.expect("reads"), 5);
-    assert_eq!(
-        store.sequence_events(100).await.expect("the round runs"),
-        SequenceRound::Sequenced(0)
-    );
-    let stored: Vec<(i64, Option<i64>)> = store
-        .events(0, 10)
-        .await
-        .expect("reads")
-        .into_iter()
-        .map(|(event, position)| (event.id, position))
-        .collect();
-    let mut positions: Vec<i64> = stored
-        .iter()
-        .filter_map(|(_, position)| *position)
-        .collect();
-    assert_eq!(positions.len(), 5, "every event positioned: {stored:?}");
-    assert!(positions.is_sorted(), "in id order: {stored:?}");
-    positions.dedup();
-    assert_eq!(positions, [1, 2, 3, 4, 5]);
-}
-
-/// On PostgreSQL, the relay's rounds sequence the committed events, up to their limit each.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_the_relay_sequences_committed_events_in_id_order() {
-    let url = test_support::fresh_postgres_url().await;
-    let store = safezone_storage::open(&url).await.expect("the store opens");
-    let ann = account(&store, "Ann#0001").await;
-    for at in 0..3 {
-        let claim = change(ann, "claim", &format!("gift:{at}"), vec![credit(1)]);
-        assert!(matches!(apply(&store, claim).await, Applied::Done(_)));
-    }
-    assert_eq!(store.relay_head().await.expect("reads"), 0);
-    assert!(store.relayed_events(0, 10).await.expect("reads").is_empty());
-    let sequence = |limit| {
-        let store = Arc::clone(&store);
-        async move { store.sequence_events(limit).await.expect("the round runs") }
-    };
-    assert_eq!(sequence(3).await, SequenceRound::Sequenced(3));
-    assert_eq!(sequence(3).await, SequenceRound::Sequenced(2));
-    assert_eq!(sequence(3).await, SequenceRound::Sequenced(0));
-    assert_eq!(store.relay_head().await.expect("reads"), 5);
     // A new event is the only one sequenced next, after the others.
-    test_support::new_account(store.as_ref(), "Bob#0001", NOW).await;
-    let ids: Vec<i64> = all_events(&store)
-        .await
-        .iter()
-        .map(|event| event.id)
-        .collect();
+    test_support::new_account(store.as_ref(), "Ann#0001", NOW).await;
     let (_, waiting) = store.events(ids[4], 10).await.expect("reads")[0].clone();
     assert_eq!(waiting, None, "not sequenced yet");
-    assert_eq!(sequence(3).await, SequenceRound::Sequenced(2));
+    assert_eq!(sequence(3).await, SequenceRound::Sequenced(1));
     let next = store.relayed_events(5, 10).await.expect("reads");
-    assert_eq!(next.len(), 2);
+    assert_eq!(next.len(), 1);
     assert_eq!(next[0].position, 6);
-    drop(store);
-    test_support::drop_postgres_database(&url).await;
 }
 
 async fn a_sinks_cursor_is_leased_to_one_node_and_settled_by_it(store: Arc<dyn Store>) {
@@ -852,33 +774,20 @@ async fn delivered_events_go_after_their_retention_unless_a_sink_still_needs_the
     // one (the relay head never goes back).
     let later = change(ann, "claim", "gift:later", vec![credit(1)]);
     assert!(matches!(apply(&store, later).await, Applied::Done(_)));
-    let positions = |store: Arc<dyn Store>| async move {
-        store
-            .events(0, 100)
-            .await
-            .expect("reads")
-            .into_iter()
-            .map(|(_, position)| position)
-            .collect::<Vec<Option<i64>>>()
-    };
-    let sequenced_as_appended = positions(Arc::clone(&store)).await.last() == Some(&Some(6));
-    if sequenced_as_appended {
-        // SQLite: the later event is the head at once.
-        assert_eq!(sweep(NOW + Duration::days(3), 100).await, 2);
-        assert_eq!(
-            positions(Arc::clone(&store)).await,
-            [Some(6)],
-            "the head stays"
-        );
-    } else {
-        assert_eq!(sweep(NOW + Duration::days(3), 100).await, 1);
-        assert_eq!(
-            positions(Arc::clone(&store)).await,
-            [Some(5), None],
-            "the head and the unsequenced event stay"
-        );
-        store.sequence_events(100).await.expect("sequences");
-    }
+    assert_eq!(sweep(NOW + Duration::days(3), 100).await, 1);
+    let left: Vec<Option<i64>> = store
+        .events(0, 100)
+        .await
+        .expect("reads")
+        .into_iter()
+        .map(|(_, position)| position)
+        .collect();
+    assert_eq!(
+        left,
+        [Some(5), None],
+        "the head and the unsequenced event stay"
+    );
+    store.sequence_events(100).await.expect("sequences");
     assert_eq!(store.relay_head().await.expect("reads"), 6);
 }
 
@@ -972,11 +881,9 @@ async fn migrator(dialect: &str) -> sqlx::migrate::Migrator {
         .expect("the migrations read")
 }
 
-/// What the upgraded store holds: positions for what was relayed, the rest sequenced after
-/// (by the relay's round, or by the upgrade itself where events take their positions as they
-/// are appended: `sequenced_by_upgrade`), a new sink starting at the head, the delivery log
-/// kept.
-async fn check_upgraded(store: Arc<dyn Store>, sequenced_by_upgrade: bool) {
+/// What the upgraded store holds: positions for what was relayed, the rest sequenced after,
+/// a new sink starting past what was relayed, the delivery log kept.
+async fn check_upgraded(store: Arc<dyn Store>) {
     let stored: Vec<(i64, Option<i64>)> = store
         .events(0, 10)
         .await
@@ -984,31 +891,22 @@ async fn check_upgraded(store: Arc<dyn Store>, sequenced_by_upgrade: bool) {
         .into_iter()
         .map(|(event, position)| (event.id, position))
         .collect();
-    let late = if sequenced_by_upgrade { Some(5) } else { None };
     assert_eq!(
         stored,
-        [(1, Some(1)), (2, Some(2)), (3, late), (4, Some(4))]
+        [(1, Some(1)), (2, Some(2)), (3, None), (4, Some(4))]
     );
     let hook = store.event_consumer("webhook x", NOW).await.expect("reads");
-    if sequenced_by_upgrade {
-        assert_eq!(hook.position, 5, "what was sequenced counts as delivered");
-        assert_eq!(
-            store.sequence_events(10).await.expect("sequences"),
-            SequenceRound::Sequenced(0)
-        );
-    } else {
-        assert_eq!(hook.position, 4, "what was relayed counts as delivered");
-        assert_eq!(
-            store.sequence_events(10).await.expect("sequences"),
-            SequenceRound::Sequenced(1)
-        );
-        let next = store
-            .relayed_events(hook.position, 10)
-            .await
-            .expect("reads");
-        assert_eq!(next.len(), 1);
-        assert_eq!((next[0].event.id, next[0].position), (3, 5));
-    }
+    assert_eq!(hook.position, 4, "what was relayed counts as delivered");
+    assert_eq!(
+        store.sequence_events(10).await.expect("sequences"),
+        SequenceRound::Sequenced(1)
+    );
+    let next = store
+        .relayed_events(hook.position, 10)
+        .await
+        .expect("reads");
+    assert_eq!(next.len(), 1);
+    assert_eq!((next[0].event.id, next[0].position), (3, 5));
     assert_eq!(
         store
             .webhook_deliveries(None, 10)
@@ -1041,7 +939,6 @@ async fn sqlite_a_populated_outbox_is_upgraded_in_place() {
         safezone_storage::open(&url)
             .await
             .expect("opens and migrates"),
-        true,
     )
     .await;
 }
@@ -1064,7 +961,6 @@ async fn postgres_a_populated_outbox_is_upgraded_in_place() {
         safezone_storage::open(&url)
             .await
             .expect("opens and migrates"),
-        false,
     )
     .await;
     test_support::drop_postgres_database(&url).await;
@@ -1192,7 +1088,7 @@ async fn a_one_account_change_committed_here_is_noted_as_told_here(store: Arc<dy
 }
 
 /// An account's events are found after any position however many other events came between:
-/// 600 claims of two accounts, interleaved, span the SQLite index's blocks of 256 positions.
+/// 600 claims of two accounts, interleaved, span SQLite's index blocks of 256 positions.
 async fn an_accounts_events_are_found_across_many_positions(store: Arc<dyn Store>) {
     let ann = account(&store, "Ann#0001").await;
     let bob = account(&store, "Bob#0001").await;
@@ -1210,7 +1106,8 @@ async fn an_accounts_events_are_found_across_many_positions(store: Arc<dyn Store
             assert!(matches!(applied, Applied::Done(_)));
         }
     }
-    sequence_all(&store).await;
+    while store.sequence_events(100).await.expect("the round runs") != SequenceRound::Sequenced(0) {
+    }
     let relayed = store.relayed_events(0, 1_000).await.expect("reads");
     assert_eq!(relayed.len(), 604);
     let head = relayed.last().expect("events").position;

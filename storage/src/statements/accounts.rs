@@ -16,14 +16,7 @@ pub(crate) const SIGN_INS_EXISTING: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
     SELECT accounts.id, r.kind, r.payload, r.created FROM ";
 
-/// [`SIGN_INS_EXISTING`] on SQLite, giving the events their relay positions as they are
-/// appended ([`SQLITE_INSERT_EVENTS`](super::events::SQLITE_INSERT_EVENTS)).
-pub(crate) const SQLITE_SIGN_INS_EXISTING: &str = "\
-    INSERT INTO events (account_id, kind, payload, created, position) \
-    SELECT accounts.id, r.kind, r.payload, r.created, \
-           (SELECT COALESCE(MAX(position), 0) FROM events) + ROW_NUMBER() OVER () FROM ";
-
-/// The end of [`SIGN_INS_EXISTING`] and [`SQLITE_SIGN_INS_EXISTING`].
+/// The end of [`SIGN_INS_EXISTING`].
 pub(crate) const SIGN_INS_EXISTING_END: &str = " AS r JOIN accounts ON accounts.id = r.account \
     WHERE true \
     RETURNING account_id, \

@@ -1,22 +1,11 @@
-//! The statements of the domain events' outbox (positioned as appended on SQLite, sequenced by
-//! the relay on PostgreSQL), the sinks' cursors and the webhooks' delivery log.
+//! The statements of the domain events' outbox (sequenced by the relay), the sinks' cursors
+//! and the webhooks' delivery log.
 
-/// The start of the statement appending events on PostgreSQL, where the relay's sequencing
-/// gives them their positions later ([`SEQUENCE`]); the rows (`account`, `kind`, `payload`,
-/// `created`) and then [`FROM_ROWS_END`](super::matches::FROM_ROWS_END) or
-/// [`APPENDED_IDS_END`] follow.
+/// The start of the statement appending events; the rows (`account`, `kind`, `payload`,
+/// `created`) and then [`FROM_ROWS_END`](super::matches::FROM_ROWS_END) follow.
 pub(crate) const INSERT_EVENTS: &str = "\
     INSERT INTO events (account_id, kind, payload, created) \
     SELECT account, kind, payload, created FROM ";
-
-/// [`INSERT_EVENTS`] on SQLite, where the events take their relay positions as they are
-/// appended: the positions after the highest, in the order of their rows (that of their ids).
-/// One writer at a time commits in the order it writes, so positions grow with each commit
-/// without a sequencing round.
-pub(crate) const SQLITE_INSERT_EVENTS: &str = "\
-    INSERT INTO events (account_id, kind, payload, created, position) \
-    SELECT account, kind, payload, created, \
-           (SELECT COALESCE(MAX(position), 0) FROM events) + ROW_NUMBER() OVER () FROM ";
 
 /// The end of [`INSERT_EVENTS`] answering the ids it gave (in no particular order).
 pub(crate) const APPENDED_IDS_END: &str = " AS u WHERE true RETURNING id";
@@ -107,9 +96,10 @@ pub(crate) const ACCOUNT_EVENTS_AFTER: &str = "\
 
 /// [`ACCOUNT_EVENTS_AFTER`] on SQLite, whose own events are found by block of 256 positions
 /// (index `events_account_block`, on the block and the account): the blocks from the one after
-/// the position to the head's, each one index search. New events go to the last block's pages
-/// instead of a page per account, which each commit wrote whole to the write-ahead log.
-/// Binds: account, position, limit.
+/// the position to the head's, each one index search. An event's entry goes to the pages of
+/// the events waiting for their positions (a null block) and then of the last block, which
+/// every commit shares, instead of to a page of its account's, which each commit wrote whole
+/// to the write-ahead log. Binds: account, position, limit.
 pub(crate) const SQLITE_ACCOUNT_EVENTS_AFTER: &str = "\
     WITH RECURSIVE blocks (block) AS ( \
         SELECT ($2 + 1) >> 8 \

@@ -376,7 +376,12 @@ fn check_holdings(
             Some(("track", _)) => continue,
             // Level rewards: checked against the levels by `check_levels`.
             Some(("level", _)) => continue,
-            Some(("deal", deal)) => format!("buy:deal:{deal}"),
+            // A recurring deal's claim is `deal/{id}` in its first occurrence and
+            // `deal/{id}/{occurrence}` after; either is bought as `deal:{id}`.
+            Some(("deal", deal)) => {
+                let id = deal.split_once('/').map_or(deal, |(id, _)| id);
+                format!("buy:deal:{id}")
+            }
             Some((kind, _)) => format!("claim:{kind}"),
             None => format!("claim:{claim}"),
         };
