@@ -1106,8 +1106,10 @@ async fn an_accounts_events_are_found_across_many_positions(store: Arc<dyn Store
             assert!(matches!(applied, Applied::Done(_)));
         }
     }
-    while store.sequence_events(100).await.expect("the round runs") != SequenceRound::Sequenced(0) {
-    }
+    assert_eq!(
+        store.sequence_events(1_000).await.expect("the round runs"),
+        SequenceRound::Sequenced(604)
+    );
     let relayed = store.relayed_events(0, 1_000).await.expect("reads");
     assert_eq!(relayed.len(), 604);
     let head = relayed.last().expect("events").position;
