@@ -9,13 +9,14 @@
 #
 # Workloads (WHAT): `buy`, 64 devices granted coins through the operator's `grant` command
 # buying one basic chest per request round-robin (`POST /api/user/{key}/buy?packId=1&quantity=1`),
-# or `sign-in`, 64 devices signed in before signed in again in turn (`POST
+# `read`, the 64 devices' accounts read in turn (`GET /api/user/{key}`), or `sign-in`, 64
+# devices signed in before signed in again in turn (`POST
 # /api/validate/device/{id}`), `wrk -t1 -c64`; or `match`, `bench.sh`'s 100-player solo reports
 # (`POST /internal/matches`) over 2,000 devices in 20 blocks of 100, `wrk -t1 -c8`, each request
 # printed as 100 player results. A 2 s warm-up each (its match ids apart from the measured ones).
 #
 # Usage: A=path/to/server-a B=path/to/server-b examples/bench-ab.sh
-#   WHAT=buy|sign-in|match (buy), DATABASE=sqlite|postgres (sqlite), ROUNDS (8), SECONDS_EACH (4);
+#   WHAT=buy|read|sign-in|match (buy), DATABASE=sqlite|postgres (sqlite), ROUNDS (8), SECONDS_EACH (4);
 #   ENV_A / ENV_B: environment (NAME=value ...) for one server only; SQL_A / SQL_B: SQL run on
 #   that server's SQLite database before the warm-up (for example `DROP INDEX ...`, to measure
 #   what an index costs).
@@ -97,6 +98,14 @@ prepare() {
       done
       keys_script "$work/$side.lua" POST "/buy?packId=1&quantity=1" "${values[@]}"
       ;;
+    read)
+      for n in $(seq 1 64); do
+        key=$(curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n" |
+          grep -o '"key":"[0-9a-f]*"' | cut -d'"' -f4)
+        values+=("$key")
+      done
+      keys_script "$work/$side.lua" GET "" "${values[@]}"
+      ;;
     sign-in)
       for n in $(seq 1 64); do
         curl -sf -X POST "${base[$side]}/api/validate/device/ios-bench-ab-$n" >/dev/null
@@ -105,7 +114,7 @@ prepare() {
       sign_in_script "$side" "${values[@]}" >/dev/null
       ;;
     *)
-      echo "WHAT is buy, sign-in or match, not $what" >&2
+      echo "WHAT is buy, read, sign-in or match, not $what" >&2
       exit 1
       ;;
   esac

@@ -66,13 +66,31 @@ impl KeySecret {
     pub fn to_hex(&self) -> String {
         hex::encode(self.0)
     }
+}
 
-    /// The HMAC-SHA256 of `signed` under this secret.
-    fn mac(&self, signed: &[u8]) -> Hmac<Sha256> {
-        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.0)
-            .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length"));
-        mac.update(signed);
-        mac
+/// A secret's HMAC-SHA256 with the secret already absorbed: each key signed or checked starts
+/// from a copy of it instead of keying a new one (two SHA-256 blocks fewer per key).
+#[derive(Clone)]
+struct KeyedMac(Hmac<Sha256>);
+
+impl KeyedMac {
+    fn new(secret: &KeySecret) -> Self {
+        Self(
+            <Hmac<Sha256> as Mac>::new_from_slice(&secret.0)
+                .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length")),
+        )
+    }
+
+    /// The HMAC-SHA256 of `signed` under the secret.
+    fn of(&self, signed: &[u8]) -> Hmac<Sha256> {
+        self.0.clone().chain_update(signed)
+    }
+}
+
+/// Never print a secret's state by accident.
+impl std::fmt::Debug for KeyedMac {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeyedMac(..)")
     }
 }
 
@@ -100,14 +118,17 @@ impl std::fmt::Debug for KeySecret {
 /// ```
 #[derive(Debug, Clone)]
 pub struct KeySigner {
-    current: KeySecret,
-    previous: Option<KeySecret>,
+    current: KeyedMac,
+    previous: Option<KeyedMac>,
 }
 
 impl KeySigner {
     /// Signs with `current`; checks with `current` and `previous`.
     pub fn new(current: KeySecret, previous: Option<KeySecret>) -> Self {
-        Self { current, previous }
+        Self {
+            current: KeyedMac::new(&current),
+            previous: previous.as_ref().map(KeyedMac::new),
+        }
     }
 
     /// A new key that says `claims`; `None` when they do not fit a key (an account id of 2^40
@@ -124,7 +145,7 @@ impl KeySigner {
         rand::rng().fill_bytes(&mut bytes[12..15]);
         let mac = self
             .current
-            .mac(&bytes[..SIGNED_BYTES])
+            .of(&bytes[..SIGNED_BYTES])
             .finalize()
             .into_bytes();
         bytes[SIGNED_BYTES..].copy_from_slice(&mac[..MAC_BYTES]);
@@ -136,7 +157,7 @@ impl KeySigner {
         let mut bytes = [0u8; SIGNED_BYTES + MAC_BYTES];
         hex::decode_to_slice(key.as_str(), &mut bytes).ok()?;
         let (signed, mac) = bytes.split_at(SIGNED_BYTES);
-        let matches = |secret: &KeySecret| secret.mac(signed).verify_truncated_left(mac).is_ok();
+        let matches = |keyed: &KeyedMac| keyed.of(signed).verify_truncated_left(mac).is_ok();
         if !matches(&self.current) && !self.previous.as_ref().is_some_and(matches) {
             return None;
         }
